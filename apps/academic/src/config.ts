@@ -1,0 +1,9 @@
+import { loadConfig } from '@academy/kit';
+import { baseConfigSchema } from '@academy/service';
+
+export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' });
+
+export type Config = ReturnType<typeof ConfigSchema.parse>;
+
+/** The only reader of process.env in this service. */
+export const readConfig = (): Config => loadConfig(ConfigSchema);

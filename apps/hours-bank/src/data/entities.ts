@@ -1,0 +1,2 @@
+/** Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging). */
+export const entities = [];

@@ -1,0 +1,7 @@
+import { onShutdown } from '@academy/kit';
+import { startService } from '@academy/service';
+import { readConfig } from './config.ts';
+import { incidentsService } from './service.ts';
+
+const service = await startService(incidentsService, readConfig());
+onShutdown(service.ctx.logger, service.stop);

@@ -1,0 +1,18 @@
+// Shared Jest settings: TypeScript through SWC, native ES modules (several dependencies are
+// ESM-only), and the test servers started or reused once per run.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+export const preset = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'es6' } }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testMatch: ['<rootDir>/{src,test}/**/*.test.ts'],
+  globalSetup: path.join(root, 'libs/testing/src/global-setup.ts'),
+  testTimeout: 30_000,
+};

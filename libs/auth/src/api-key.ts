@@ -1,0 +1,18 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { UnauthorizedError } from '@academy/kit';
+
+/** Constant-time comparison that never throws on a length mismatch (both sides are hashed first). */
+export function safeEqual(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+export function requireApiKey(expected: string, failure: { message?: string; code?: string } = {}): RequestHandler {
+  return (req, _res, next) => {
+    const given = req.headers['x-api-key'];
+    if (typeof given === 'string' && safeEqual(given, expected)) return next();
+    next(new UnauthorizedError(failure.message ?? 'Invalid API key', failure.code ?? 'INVALID_API_KEY'));
+  };
+}

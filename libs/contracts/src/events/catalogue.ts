@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+const id = z.number().int().positive();
+const isoDateTime = z.iso.datetime({ offset: true });
+
+// academic → hours-bank, incidents
+export const EmployeeUpserted = z.object({
+  id,
+  userId: id.nullable(),
+  name: z.string(),
+  email: z.email().nullable(),
+  active: z.boolean(),
+});
+export const EmployeeDeleted = z.object({ id });
+
+export const SchoolCourseCreated = z.object({
+  id,
+  name: z.string(),
+  startDate: z.iso.date(),
+  endDate: z.iso.date(),
+  /** The id of the latest (current) course after this change. */
+  latestSchoolCourseId: id.nullable(),
+});
+export const SchoolCourseDeleted = z.object({ id, latestSchoolCourseId: id.nullable() });
+
+// academic → notifications
+const person = z.object({ name: z.string(), email: z.email() });
+export const BlockClosed = z.object({ studentBlockId: id, blockId: id, studentId: id, employeeId: id.nullable(), closedAt: isoDateTime });
+export const BlockApproved = z.object({
+  studentBlockId: id,
+  blockId: id,
+  blockName: z.string(),
+  subjectId: id,
+  subjectName: z.string(),
+  studentId: id,
+  grade: z.number().nullable(),
+  nextBlock: z.object({ blockId: id, blockName: z.string() }).nullable(),
+  subjectCompleted: z.boolean(),
+  teacher: person.nullable(),
+  student: z.object({ name: z.string(), email: z.email().nullable() }),
+  guardian: person.nullable(),
+});
+export const BlockRejected = z.object({ studentBlockId: id, blockId: id, studentId: id, reason: z.string().nullable() });
+
+// incidents → notifications
+export const IncidentChanged = z.object({
+  incidentId: id,
+  employeeId: id,
+  employeeUserId: id.nullable(),
+  status: z.string(),
+  change: z.enum(['created', 'employee_message', 'admin_message', 'status_changed', 'deleted']),
+  byUserId: id.nullable(),
+});
+
+// hours-bank → (future reports)
+export const HoursTransactionRecorded = z.object({
+  transactionId: id,
+  hoursBankId: id,
+  employeeId: id,
+  schoolCourseId: id.nullable(),
+  type: z.enum(['COMPLETED', 'PENDING', 'REVERSAL']),
+  minutes: z.number().int(),
+  pendingAffectedMinutes: z.number().int(),
+  completedAffectedMinutes: z.number().int(),
+  byUserId: id.nullable(),
+});
+export const HoursTransactionReverted = z.object({
+  transactionId: id,
+  reversalTransactionId: id,
+  hoursBankId: id,
+  employeeId: id,
+  schoolCourseId: id.nullable(),
+  byUserId: id.nullable(),
+});
+
+/** Event type → schema of its `data`. Producers and consumers both validate against it. */
+export const eventSchemas = {
+  'employee.upserted': EmployeeUpserted,
+  'employee.deleted': EmployeeDeleted,
+  'school-course.created': SchoolCourseCreated,
+  'school-course.deleted': SchoolCourseDeleted,
+  'block.closed': BlockClosed,
+  'block.approved': BlockApproved,
+  'block.rejected': BlockRejected,
+  'incident.created': IncidentChanged,
+  'incident.updated': IncidentChanged,
+  'hours-bank.transaction.recorded': HoursTransactionRecorded,
+  'hours-bank.transaction.reverted': HoursTransactionReverted,
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
+
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(eventSchemas, type);
+}
+
+/** Current version of each event type's payload. */
+export const EVENT_VERSION = 1;

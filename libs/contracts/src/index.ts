@@ -1,0 +1,2 @@
+export { EventEnvelope } from './events/envelope.ts';
+export * from './events/catalogue.ts';

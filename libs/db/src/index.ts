@@ -1,0 +1,2 @@
+export { createOrm, runMigrations, requestContext, dbReadiness, ensureDatabase, dropDatabase, type OrmOptions } from './orm.ts';
+export { migrationCli } from './migration-cli.ts';

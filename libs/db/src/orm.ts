@@ -1,0 +1,103 @@
+import { MikroORM, RequestContext, type Constructor, type EntitySchema, type Options } from '@mikro-orm/postgresql';
+import { Migrator, type Migration } from '@mikro-orm/migrations';
+import type { RequestHandler } from 'express';
+import pg from 'pg';
+import type { Logger } from '@academy/kit';
+
+type MigrationClass = Constructor<Migration>;
+
+export interface OrmOptions {
+  clientUrl: string;
+  // MikroORM's schemas are generic over each entity; the list is heterogeneous by nature.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  entities: EntitySchema<any, any>[];
+  /** Committed migrations, oldest first. Passed explicitly so bundles and tests need no file discovery. */
+  migrations: MigrationClass[];
+  /** Folder where `--create` writes new migrations. */
+  migrationsPath?: string;
+  logger?: Logger;
+  poolMax?: number;
+  debug?: boolean;
+}
+
+export async function createOrm(options: OrmOptions): Promise<MikroORM> {
+  const config: Options = {
+    clientUrl: options.clientUrl,
+    entities: options.entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: options.poolMax ?? 20 },
+    debug: options.debug ?? false,
+    allowGlobalContext: false,
+    migrations: {
+      migrationsList: options.migrations,
+      path: options.migrationsPath,
+      emit: 'ts',
+      snapshot: true,
+      snapshotName: '.snapshot',
+      silent: true,
+    },
+  };
+  if (options.logger) {
+    const logger = options.logger.child({ component: 'orm' });
+    config.logger = (message) => logger.debug(message);
+  }
+  return MikroORM.init(config);
+}
+
+/** Applies pending migrations; returns the names applied. */
+export async function runMigrations(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((migration) => migration.name);
+}
+
+/** One EntityManager fork per HTTP request. */
+export function requestContext(orm: MikroORM): RequestHandler {
+  return (_req, _res, next) => RequestContext.create(orm.em, next);
+}
+
+export function dbReadiness(orm: MikroORM) {
+  return {
+    name: 'database',
+    check: async () => {
+      await orm.em.getConnection().execute('select 1');
+    },
+  };
+}
+
+/** Creates the database named in `url` when it does not exist yet (idempotent, race-safe). */
+export async function ensureDatabase(url: string): Promise<boolean> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsupported database name "${name}"`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (exists.rowCount) return false;
+    try {
+      await client.query(`create database "${name}"`);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === '42P04' || (error as { code?: string }).code === '23505') return false; // created concurrently
+      throw error;
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}

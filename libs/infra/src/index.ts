@@ -1,0 +1,293 @@
+// Local infrastructure without a Docker engine: PostgreSQL, RabbitMQ and Redis started from the
+// machine's own binaries, on loopback, their data under `.local/<profile>/`. Used by `npm start`
+// (profile "dev"), `npm test` and Jest's global setup (profile "test", other ports, other data).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync, chownSync, openSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Profile = 'dev' | 'test';
+export type ServerName = 'postgres' | 'rabbitmq' | 'redis';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface ProfilePorts {
+  postgres: number;
+  rabbitmq: number;
+  rabbitmqDist: number;
+  rabbitmqManagement: number | null;
+  redis: number;
+}
+
+export const PORTS: Record<Profile, ProfilePorts> = {
+  dev: { postgres: 5432, rabbitmq: 5672, rabbitmqDist: 25672, rabbitmqManagement: 15672, redis: 6379 },
+  test: { postgres: 55432, rabbitmq: 55672, rabbitmqDist: 55673, rabbitmqManagement: null, redis: 56379 },
+};
+
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const RABBIT_BIN = '/usr/lib/rabbitmq/bin/rabbitmq-server';
+const REDIS_BIN = '/usr/bin/redis-server';
+const isRoot = process.getuid?.() === 0;
+
+export function dataDir(profile: Profile, ...parts: string[]): string {
+  return path.join(repoRoot, '.local', profile, ...parts);
+}
+
+export function urls(profile: Profile) {
+  const ports = PORTS[profile];
+  return {
+    postgres: `postgres://postgres@127.0.0.1:${ports.postgres}`,
+    rabbitmq: `amqp://guest:guest@127.0.0.1:${ports.rabbitmq}`,
+    redis: `redis://127.0.0.1:${ports.redis}`,
+    rabbitmqManagement: ports.rabbitmqManagement ? `http://127.0.0.1:${ports.rabbitmqManagement}` : null,
+  };
+}
+
+export class InfraError extends Error {}
+
+export function portIsOpen(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    const done = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new InfraError(`${what} did not become ready within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readPid(file: string): number | null {
+  if (!existsSync(file)) return null;
+  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]?.trim());
+  return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : null;
+}
+
+const pidFile = (profile: Profile, server: ServerName) =>
+  server === 'postgres' ? dataDir(profile, 'postgres', 'postmaster.pid') : dataDir(profile, `${server}.pid`);
+
+/** Installs RabbitMQ and Redis with apt-get when they are missing and we are root. */
+export function ensureInstalled(log: (line: string) => void): void {
+  const missing: string[] = [];
+  if (!existsSync(RABBIT_BIN)) missing.push('rabbitmq-server');
+  if (!existsSync(REDIS_BIN)) missing.push('redis-server');
+  if (!existsSync(path.join(PG_BIN, 'postgres'))) missing.push('postgresql-15');
+  if (missing.length === 0) return;
+  if (!isRoot) {
+    throw new InfraError(`missing ${missing.join(', ')}: install them (sudo apt-get install -y ${missing.join(' ')}) and run again`);
+  }
+  log(`installing ${missing.join(', ')} with apt-get…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...missing]]) {
+    const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
+    if (result.status !== 0) throw new InfraError(`apt-get ${args.join(' ')} failed (exit ${result.status})`);
+  }
+}
+
+function spawnDetached(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; logFile: string; cwd?: string }): number {
+  const out = openSync(opts.logFile, 'a');
+  const child = spawn(cmd, args, { detached: true, stdio: ['ignore', out, out], env: opts.env ?? process.env, cwd: opts.cwd });
+  child.unref();
+  if (!child.pid) throw new InfraError(`could not start ${cmd}`);
+  return child.pid;
+}
+
+function asPostgresUser(cmd: string, args: string[]): [string, string[]] {
+  return isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+}
+
+async function startPostgres(profile: Profile): Promise<void> {
+  const dir = dataDir(profile, 'postgres');
+  const port = PORTS[profile].postgres;
+  const logFile = dataDir(profile, 'postgres.log');
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    mkdirSync(dir, { recursive: true });
+    if (isRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+    const [cmd, args] = asPostgresUser(path.join(PG_BIN, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+    const result = spawnSync(cmd, args, { encoding: 'utf8' });
+    if (result.status !== 0) throw new InfraError(`initdb failed: ${result.stderr || result.stdout}`);
+  }
+  writeFileSync(logFile, '', { flag: 'a' });
+  if (isRoot) chownSync(logFile, uidOf('postgres'), gidOf('postgres'));
+  const settings = [
+    `-p ${port}`,
+    `-c listen_addresses=127.0.0.1`,
+    `-c unix_socket_directories=`,
+    `-c max_connections=300`,
+    `-c fsync=${profile === 'test' ? 'off' : 'on'}`,
+    `-c synchronous_commit=${profile === 'test' ? 'off' : 'on'}`,
+    `-c full_page_writes=${profile === 'test' ? 'off' : 'on'}`,
+  ].join(' ');
+  const [cmd, args] = asPostgresUser(path.join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', logFile, '-o', settings, '-w', '-t', '30', 'start']);
+  const result = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new InfraError(`PostgreSQL failed to start on port ${port}: ${tail(logFile)}`);
+  }
+}
+
+function uidOf(user: string): number {
+  return Number(spawnSync('id', ['-u', user], { encoding: 'utf8' }).stdout.trim());
+}
+function gidOf(user: string): number {
+  return Number(spawnSync('id', ['-g', user], { encoding: 'utf8' }).stdout.trim());
+}
+
+function tail(file: string, lines = 8): string {
+  if (!existsSync(file)) return '(no log)';
+  return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
+}
+
+async function startRabbit(profile: Profile): Promise<void> {
+  const dir = dataDir(profile, 'rabbitmq');
+  const ports = PORTS[profile];
+  mkdirSync(dir, { recursive: true });
+  const plugins = ports.rabbitmqManagement ? '[rabbitmq_management].' : '[].';
+  writeFileSync(path.join(dir, 'enabled_plugins'), plugins);
+  const conf = [
+    `listeners.tcp.default = 127.0.0.1:${ports.rabbitmq}`,
+    'loopback_users = none',
+    ...(ports.rabbitmqManagement ? [`management.tcp.port = ${ports.rabbitmqManagement}`, 'management.tcp.ip = 127.0.0.1'] : []),
+  ];
+  writeFileSync(path.join(dir, 'rabbitmq.conf'), conf.join('\n') + '\n');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: dir,
+    RABBITMQ_NODENAME: `academy-${profile}@localhost`,
+    RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
+    RABBITMQ_NODE_PORT: String(ports.rabbitmq),
+    RABBITMQ_DIST_PORT: String(ports.rabbitmqDist),
+    RABBITMQ_MNESIA_BASE: path.join(dir, 'mnesia'),
+    RABBITMQ_LOG_BASE: path.join(dir, 'log'),
+    RABBITMQ_FEATURE_FLAGS_FILE: path.join(dir, 'feature_flags'),
+    RABBITMQ_ENABLED_PLUGINS_FILE: path.join(dir, 'enabled_plugins'),
+    RABBITMQ_CONFIG_FILE: path.join(dir, 'rabbitmq.conf'),
+    RABBITMQ_PID_FILE: path.join(dir, 'pid'),
+    ERL_EPMD_ADDRESS: '127.0.0.1',
+  };
+  const pid = spawnDetached(RABBIT_BIN, [], { env, logFile: dataDir(profile, 'rabbitmq.log'), cwd: dir });
+  writeFileSync(pidFile(profile, 'rabbitmq'), String(pid));
+  await waitFor(`RabbitMQ on port ${ports.rabbitmq}`, async () => {
+    if (!pidAlive(pid)) throw new InfraError(`RabbitMQ exited: ${tail(dataDir(profile, 'rabbitmq.log'))}`);
+    return amqpHandshake(ports.rabbitmq);
+  }, 60_000);
+}
+
+/** True once RabbitMQ answers the AMQP protocol header (the port opens a little before it is usable). */
+function amqpHandshake(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write(Buffer.from('AMQP\x00\x00\x09\x01', 'latin1')));
+    socket.once('data', (chunk) => done(chunk[0] === 1 /* connection.start frame */));
+  });
+}
+
+async function startRedis(profile: Profile): Promise<void> {
+  const dir = dataDir(profile, 'redis');
+  mkdirSync(dir, { recursive: true });
+  const port = PORTS[profile].redis;
+  const pid = spawnDetached(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', profile === 'test' ? '' : '60 1', '--appendonly', 'no'], {
+    logFile: dataDir(profile, 'redis.log'),
+  });
+  writeFileSync(pidFile(profile, 'redis'), String(pid));
+  await waitFor(`Redis on port ${port}`, async () => {
+    if (!pidAlive(pid)) throw new InfraError(`Redis exited: ${tail(dataDir(profile, 'redis.log'))}`);
+    return portIsOpen(port);
+  }, 15_000);
+}
+
+const starters: Record<ServerName, (profile: Profile) => Promise<void>> = {
+  postgres: startPostgres,
+  rabbitmq: startRabbit,
+  redis: startRedis,
+};
+const portOf = (profile: Profile, server: ServerName) => PORTS[profile][server];
+
+export interface EnsureResult {
+  started: ServerName[];
+  reused: ServerName[];
+}
+
+/**
+ * Starts whichever of the three servers is not already running for this profile and reuses the
+ * others. A port held by a process that is not ours is an error that names the port.
+ */
+export async function ensureInfra(profile: Profile, log: (line: string) => void = () => {}, servers: ServerName[] = ['postgres', 'rabbitmq', 'redis']): Promise<EnsureResult> {
+  ensureInstalled(log);
+  mkdirSync(dataDir(profile), { recursive: true });
+  const result: EnsureResult = { started: [], reused: [] };
+  await Promise.all(
+    servers.map(async (server) => {
+      const port = portOf(profile, server);
+      const ours = readPid(pidFile(profile, server));
+      if (await portIsOpen(port)) {
+        if (ours) {
+          result.reused.push(server);
+          return;
+        }
+        throw new InfraError(`port ${port} (${server}) is already in use by another process; stop it or free the port`);
+      }
+      log(`starting ${server} on 127.0.0.1:${port}`);
+      await starters[server](profile);
+      result.started.push(server);
+    }),
+  ).catch(async (error) => {
+    await stopInfra(profile, result.started);
+    throw error;
+  });
+  return result;
+}
+
+/** Stops the servers of a profile by the process ids we recorded when starting them. */
+export async function stopInfra(profile: Profile, servers: ServerName[] = ['postgres', 'rabbitmq', 'redis']): Promise<ServerName[]> {
+  const stopped: ServerName[] = [];
+  await Promise.all(
+    servers.map(async (server) => {
+      const pid = readPid(pidFile(profile, server));
+      if (!pid) return;
+      // SIGINT is PostgreSQL's "fast" shutdown; RabbitMQ and Redis treat SIGTERM as a clean stop.
+      process.kill(pid, server === 'postgres' ? 'SIGINT' : 'SIGTERM');
+      const deadline = Date.now() + 30_000;
+      while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+      stopped.push(server);
+    }),
+  );
+  return stopped;
+}
+
+export async function resetInfra(profile: Profile): Promise<void> {
+  await stopInfra(profile);
+  rmSync(dataDir(profile), { recursive: true, force: true });
+}
+
+/** Stops a running RabbitMQ of this profile and starts it again (fault tests). */
+export async function restartRabbit(profile: Profile): Promise<void> {
+  await stopInfra(profile, ['rabbitmq']);
+  await startRabbit(profile);
+}

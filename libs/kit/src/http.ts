@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { ZodError } from 'zod';
+import { AppError } from './errors.ts';
+import { runReadiness, type ReadinessCheck } from './health.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+
+/** How a route family shapes its error bodies, where the spec fixes one. */
+export type ErrorStyle =
+  | 'default' // { code, message, details?, requestId }
+  | 'status' // { status: 'error', message, code, details? }   (event assignment)
+  | 'success'; // { success: false, message, code, details? }  (notifications)
+
+export interface HttpAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  readiness: ReadinessCheck[];
+  bodyLimit?: string;
+  /** Mounts the service's routes; runs after the common middleware, before the error handler. */
+  routes: (app: Express) => void;
+  /** Runs before the body parser (the gateway proxies raw bodies). */
+  beforeBody?: (app: Express) => void;
+  /** Per-request hook run first, e.g. MikroORM's RequestContext. */
+  requestScope?: RequestHandler;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+export function requestId(req: Request): string {
+  return (req as Request & { id: string }).id;
+}
+
+/** Sets the error body style of every route mounted after it. */
+export function errorStyle(style: ErrorStyle): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.errorStyle = style;
+    next();
+  };
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const { logger, metrics } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    (req as Request & { id: string }).id = id;
+    req.headers[REQUEST_ID_HEADER] = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => (req as unknown as { id: string }).id,
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+  app.use((req, res, next) => {
+    const end = metrics.httpDuration.startTimer();
+    res.once('finish', () => {
+      const route = req.route ? `${req.baseUrl}${req.route.path === '/' && req.baseUrl ? '' : req.route.path}` : 'unmatched';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      end(labels);
+      metrics.httpRequests.inc(labels);
+    });
+    next();
+  });
+  app.use(helmet());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const report = await runReadiness(options.readiness);
+    res.status(report.status === 'ready' ? 200 : 503).json(report);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  options.beforeBody?.(app);
+  app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
+  if (options.requestScope) app.use(options.requestScope);
+  options.routes(app);
+
+  app.use((req, _res, next) => {
+    next(new AppError(404, 'ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}`));
+  });
+  app.use(errorHandler(logger));
+  return app;
+}
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  message: string;
+}
+
+/** Turns anything thrown into a status and a body: known errors as they say, the rest a logged 500. */
+export function toErrorResponse(error: unknown): { status: number; code: string; message: string; details?: unknown; headers?: Record<string, string> } {
+  if (error instanceof AppError) {
+    return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers };
+  }
+  if (error instanceof ZodError) {
+    const details = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
+    return { status: 400, code: 'VALIDATION_ERROR', message: `Invalid request: ${message}`, details };
+  }
+  const httpish = error as HttpishError;
+  const status = httpish?.status ?? httpish?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // body-parser: malformed JSON, body too large, unsupported charset…
+    const code = httpish.type === 'entity.too.large' ? 'PAYLOAD_TOO_LARGE' : httpish.type === 'entity.parse.failed' ? 'MALFORMED_JSON' : 'BAD_REQUEST';
+    const message = code === 'PAYLOAD_TOO_LARGE' ? 'Request body is too large' : code === 'MALFORMED_JSON' ? 'Request body is not valid JSON' : httpish.message;
+    return { status, code, message };
+  }
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
+}
+
+export function errorBody(style: ErrorStyle, response: ReturnType<typeof toErrorResponse>, id: string): Record<string, unknown> {
+  const { code, message, details } = response;
+  const extra = details === undefined ? {} : { details };
+  switch (style) {
+    case 'status':
+      return { status: 'error', message, code, ...extra, requestId: id };
+    case 'success':
+      return { success: false, message, code, ...extra, requestId: id };
+    default:
+      return { code, message, ...extra, requestId: id };
+  }
+}
+
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const response = toErrorResponse(error);
+    if (response.status >= 500) (req.log ?? logger).error({ err: error }, 'unhandled error');
+    for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+    res.status(response.status).json(errorBody(res.locals.errorStyle ?? 'default', response, requestId(req)));
+  };
+}

@@ -1,0 +1,62 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from './logger.ts';
+
+/** Listens on host:port and resolves with the server once bound; rejects with a clear message otherwise. */
+export function listen(app: Express | ((req: never, res: never) => void), port: number, host = '127.0.0.1'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = (app as Express).listen(port, host);
+    server.once('listening', () => resolve(server));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is already in use`) : error);
+    });
+  });
+}
+
+export function portOf(server: Server): number {
+  return (server.address() as AddressInfo).port;
+}
+
+/** Stops accepting connections, lets in-flight requests finish (bounded), closes idle keep-alives. */
+export function closeServer(server: Server, graceMs = 10_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Runs `stop` once on SIGTERM/SIGINT: stop taking work, finish what is in flight, close
+ * connections, exit. A second signal exits at once.
+ */
+export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stop()
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', handle);
+  process.once('SIGINT', handle);
+}

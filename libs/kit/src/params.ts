@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** Ids are positive integers: `0`, `-1`, `1.5`, `abc` and values past 2^31-1 are refused. */
+export const positiveInt = z.coerce
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be an integer' })
+  .positive({ error: 'must be a positive integer' })
+  .max(2_147_483_647, { error: 'is too large' });
+
+/** Reads a path parameter as an id; a malformed one is a 400 naming the parameter. */
+export function idParam(params: Record<string, string | undefined>, name: string) {
+  return z.object({ [name]: positiveInt }).parse(params)[name] as number;
+}

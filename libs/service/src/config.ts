@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { env } from '@academy/kit';
+
+/** Variables every service reads; each service extends this schema in its own `config.ts`. */
+export function baseConfigSchema(defaults: { port: number; database: string }) {
+  return z.object({
+    PORT: env.port(defaults.port),
+    HOST: z.string().default('127.0.0.1'),
+    LOG_LEVEL: env.logLevel(),
+    DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${defaults.database}`),
+    DATABASE_POOL_MAX: z.coerce.number().int().positive().default(20),
+    RABBITMQ_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
+    EVENTS_EXCHANGE: z.string().min(1).default('academy.events'),
+    REDIS_URL: env.url('redis://127.0.0.1:6379'),
+    JWT_KEYS_DIR: z.string().min(1).default('.local/keys'),
+    /** Key ids whose public keys are accepted (two during a rotation); the first signs, in academic. */
+    JWT_KEY_IDS: env.list('dev-1'),
+    JWT_ISSUER: z.string().min(1).default('academy'),
+    JWT_AUDIENCE: z.string().min(1).default('academy-api'),
+    BODY_LIMIT: z.string().default('100kb'),
+  });
+}
+
+export type BaseConfig = z.infer<ReturnType<typeof baseConfigSchema>>;

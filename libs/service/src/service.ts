@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Constructor, MikroORM, EntitySchema } from '@mikro-orm/postgresql';
+import type { Migration } from '@mikro-orm/migrations';
+import type { Redis } from 'ioredis';
+import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
+import { createOrm, dbReadiness, ensureDatabase, requestContext, runMigrations } from '@academy/db';
+import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
+import { createTokenVerifier, loadKeyRing, type TokenVerifier } from '@academy/auth';
+import type { BaseConfig } from './config.ts';
+
+export interface ServiceContext<C extends BaseConfig = BaseConfig> {
+  name: string;
+  config: C;
+  logger: Logger;
+  metrics: Metrics;
+  orm: MikroORM;
+  broker: Broker;
+  relay: OutboxRelay;
+  verifier: TokenVerifier;
+  redis: Redis | null;
+}
+
+export interface ServiceDefinition<C extends BaseConfig = BaseConfig> {
+  name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- heterogeneous entity list
+  entities: EntitySchema<any, any>[];
+  migrations: Constructor<Migration>[];
+  /** Whether the service uses the Redis cache (checked by /readyz). */
+  usesRedis?: boolean;
+  routes: (app: Express, ctx: ServiceContext<C>) => void;
+  /** Queue → handler bindings of the service, in one place (`messaging/subscriptions.ts`). */
+  subscriptions?: (ctx: ServiceContext<C>) => Promise<void>;
+  /** Extra work after start (e.g. Socket.IO on the same server). */
+  onListening?: (server: Server, ctx: ServiceContext<C>) => Promise<void> | void;
+  onStop?: (ctx: ServiceContext<C>) => Promise<void> | void;
+}
+
+export interface RunningService<C extends BaseConfig = BaseConfig> {
+  ctx: ServiceContext<C>;
+  app: Express;
+  server: Server;
+  port: number;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * config → database (created if missing, migrated) → broker (connects in the background, so an
+ * outage delays events instead of blocking start) → outbox relay and consumers → HTTP.
+ */
+export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C): Promise<RunningService<C>> {
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const metrics = createMetrics(definition.name);
+  await ensureDatabase(config.DATABASE_URL);
+  const orm = await createOrm({
+    clientUrl: config.DATABASE_URL,
+    entities: [...definition.entities, ...messagingEntities],
+    migrations: definition.migrations,
+    logger,
+    poolMax: config.DATABASE_POOL_MAX,
+  });
+  const applied = await runMigrations(orm);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+
+  const broker = createBroker({ url: config.RABBITMQ_URL, service: definition.name, logger, exchange: config.EVENTS_EXCHANGE });
+  void broker.start();
+  const relay = startOutboxRelay({ orm, broker });
+  const redis = definition.usesRedis ? createRedis(config.REDIS_URL) : null;
+  redis?.on('error', (error) => logger.debug({ err: error }, 'redis error'));
+  const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS);
+  const verifier = createTokenVerifier(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
+  const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
+
+  await definition.subscriptions?.(ctx);
+
+  const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness()];
+  if (redis) readiness.push(redisReadiness(redis));
+  const app = createHttpApp({
+    logger,
+    metrics,
+    readiness,
+    bodyLimit: config.BODY_LIMIT,
+    requestScope: requestContext(orm),
+    routes: (express) => definition.routes(express, ctx),
+  });
+  const server = await listen(app, config.PORT, config.HOST);
+  const port = portOf(server);
+  await definition.onListening?.(server, ctx);
+  logger.info({ port }, `${definition.name} listening`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await closeServer(server);
+      await definition.onStop?.(ctx);
+      await relay.stop();
+      await broker.close();
+      redis?.disconnect();
+      await orm.close();
+    })());
+  return { ctx, app, server, port, url: `http://127.0.0.1:${port}`, stop };
+}

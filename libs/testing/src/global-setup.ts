@@ -1,0 +1,9 @@
+import { ensureInfra } from '@academy/infra';
+import { generateKeyPairFiles } from '@academy/auth';
+import { TEST_KEYS_DIR, TEST_KID } from './index.ts';
+
+/** Jest global setup: starts (or reuses) the test PostgreSQL, RabbitMQ and Redis. */
+export default async function globalSetup(): Promise<void> {
+  await ensureInfra('test', (line) => process.stderr.write(`[test infra] ${line}\n`));
+  generateKeyPairFiles(TEST_KEYS_DIR, TEST_KID);
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { createTokenSigner, generateKeyPairFiles, loadKeyRing, type AccessClaims } from '@academy/auth';
+import { dataDir, urls } from '@academy/infra';
+import { dropDatabase, ensureDatabase } from '@academy/db';
+import type { BaseConfig } from '@academy/service';
+
+/** Test servers of the "test" profile (started by Jest's global setup, never the dev ones). */
+export const testUrls = urls('test');
+export const TEST_KEYS_DIR = dataDir('test', 'keys');
+export const TEST_KID = 'test-1';
+export const TEST_ISSUER = 'academy';
+export const TEST_AUDIENCE = 'academy-api';
+
+export function uniqueName(prefix: string): string {
+  return `${prefix.replace(/\W/g, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
+}
+
+/** A fresh, empty database on the test server; drop it with `dropTestDatabase`. */
+export async function createTestDatabase(prefix: string): Promise<string> {
+  const url = `${testUrls.postgres}/${uniqueName(`t_${prefix}`)}`;
+  await ensureDatabase(url);
+  return url;
+}
+
+export const dropTestDatabase = dropDatabase;
+
+/**
+ * Base configuration of a service under test: its own database, its own exchange (so test files
+ * running at once do not see each other's events), port 0, silent logs.
+ */
+export async function testConfig(name: string): Promise<BaseConfig> {
+  generateKeyPairFiles(TEST_KEYS_DIR, TEST_KID);
+  return {
+    PORT: 0,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: (process.env.TEST_LOG_LEVEL as BaseConfig['LOG_LEVEL']) ?? 'silent',
+    DATABASE_URL: await createTestDatabase(name),
+    DATABASE_POOL_MAX: 10,
+    RABBITMQ_URL: testUrls.rabbitmq,
+    EVENTS_EXCHANGE: uniqueName('academy.events.test'),
+    REDIS_URL: testUrls.redis,
+    JWT_KEYS_DIR: TEST_KEYS_DIR,
+    JWT_KEY_IDS: [TEST_KID],
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    BODY_LIMIT: '100kb',
+  };
+}
+
+let signer: ReturnType<typeof createTokenSigner> | null = null;
+
+/** A real signed access token for the test key. */
+export function tokenFor(claims: Partial<AccessClaims> & { sub?: string } = {}, ttlSeconds = 900): string {
+  generateKeyPairFiles(TEST_KEYS_DIR, TEST_KID);
+  signer ??= createTokenSigner(loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID), { issuer: TEST_ISSUER, audience: TEST_AUDIENCE });
+  return signer.sign({ sub: claims.sub ?? '1', role: claims.role ?? 'admin', employeeId: claims.employeeId, studentId: claims.studentId }, ttlSeconds);
+}
+
+export const bearer = (claims: Partial<AccessClaims> & { sub?: string } = {}) => ({ authorization: `Bearer ${tokenFor(claims)}` });
+
