@@ -30,8 +30,11 @@ const RABBIT_BIN = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 const REDIS_BIN = '/usr/bin/redis-server';
 const isRoot = process.getuid?.() === 0;
 
+/** `.local/` of this checkout; ACADEMY_LOCAL_DIR points several checkouts at one set of servers. */
+const localRoot = process.env.ACADEMY_LOCAL_DIR ?? path.join(repoRoot, '.local');
+
 export function dataDir(profile: Profile, ...parts: string[]): string {
-  return path.join(repoRoot, '.local', profile, ...parts);
+  return path.join(localRoot, profile, ...parts);
 }
 
 export function urls(profile: Profile) {

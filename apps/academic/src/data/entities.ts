@@ -1,2 +1,4 @@
+import { User } from './user.entity.ts';
+
 /** Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging). */
-export const entities = [];
+export const entities = [User];
