@@ -1,7 +1,9 @@
-import { onShutdown } from '@academy/kit';
+import { onShutdown, runMain } from '@academy/kit';
 import { startService } from '@academy/service';
 import { readConfig } from './config.ts';
 import { hoursBankService } from './service.ts';
 
-const service = await startService(hoursBankService, readConfig());
-onShutdown(service.ctx.logger, service.stop);
+await runMain(async () => {
+  const service = await startService(hoursBankService, readConfig());
+  onShutdown(service.ctx.logger, service.stop);
+});

@@ -60,3 +60,18 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
   process.once('SIGTERM', handle);
   process.once('SIGINT', handle);
 }
+
+/**
+ * Runs a service's start-up; a failure (bad configuration, port in use, unreachable database)
+ * prints one clear line and exits with status 1 instead of a stack trace.
+ */
+export async function runMain(start: () => Promise<unknown>): Promise<void> {
+  try {
+    await start();
+  } catch (error) {
+    const err = error as Error;
+    process.stderr.write(`${err.name === 'ConfigError' ? '' : 'fatal: '}${err.message}\n`);
+    if (process.env.DEBUG_STARTUP) process.stderr.write(`${err.stack}\n`);
+    process.exit(1);
+  }
+}

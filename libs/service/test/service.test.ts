@@ -1,0 +1,34 @@
+import { describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { dropTestDatabase, testConfig } from '@academy/testing';
+import { startService, type ServiceDefinition } from '../src/index.ts';
+
+describe('startService', () => {
+  test('boots database, broker and HTTP, and stop() releases the port and finishes in-flight requests', async () => {
+    let release: () => void = () => {};
+    const definition: ServiceDefinition = {
+      name: 'probe',
+      entities: [],
+      migrations: [],
+      routes: (app) => {
+        app.get('/slow', async (_req, res) => {
+          await new Promise<void>((resolve) => (release = resolve));
+          res.json({ finished: true });
+        });
+      },
+    };
+    const config = await testConfig('service_probe');
+    const service = await startService(definition, config);
+    await service.ctx.broker.start();
+    expect((await request(service.url).get('/readyz')).status).toBe(200);
+
+    const inFlight = request(service.url).get('/slow').then((res) => res.body);
+    await new Promise((r) => setTimeout(r, 100));
+    const stopped = service.stop();
+    release();
+    expect(await inFlight).toEqual({ finished: true });
+    await stopped;
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+    await dropTestDatabase(config.DATABASE_URL);
+  });
+});

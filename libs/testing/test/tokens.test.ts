@@ -1,0 +1,11 @@
+import { describe, expect, test } from '@jest/globals';
+import { createTokenVerifier, loadKeyRing } from '@academy/auth';
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, tokenFor } from '../src/index.ts';
+
+describe('test tokens', () => {
+  test('tokenFor signs a token that the services verifier accepts, with its claims', () => {
+    const token = tokenFor({ sub: '12', role: 'user', employeeId: 7 });
+    const verifier = createTokenVerifier(loadKeyRing(TEST_KEYS_DIR, [TEST_KID]), { issuer: TEST_ISSUER, audience: TEST_AUDIENCE });
+    expect(verifier.verify(token)).toEqual({ sub: '12', role: 'user', employeeId: 7, studentId: undefined });
+  });
+});

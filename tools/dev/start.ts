@@ -1,0 +1,137 @@
+// `npm start`: the whole system on this machine, without a Docker engine.
+// Infrastructure (PostgreSQL, RabbitMQ, Redis) from the machine's binaries, a mail catcher, the
+// databases, the five services (each migrates its database at start), demo data once. Ctrl-C
+// stops what this run started, by pid. `npm run stop` stops the infrastructure too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { generateKeyPairFiles } from '@academy/auth';
+import { ensureDatabase } from '@academy/db';
+import { dataDir, ensureInfra, portIsOpen, repoRoot, stopInfra, urls, waitFor, type ServerName } from '@academy/infra';
+import { DEV_KEYS_DIR, DEV_KID, SERVICES, MAIL, DEMO_LOGINS, pidAlive } from './system.ts';
+
+const startedAt = Date.now();
+const log = (line: string) => console.log(`[start] ${line}`);
+const runFile = dataDir('dev', 'start.pid');
+
+const previous = existsSync(runFile) ? Number(readFileSync(runFile, 'utf8')) : 0;
+if (previous && pidAlive(previous)) {
+  console.log(`The system is already running (npm start, pid ${previous}): gateway http://127.0.0.1:${SERVICES[0].port}`);
+  console.log('Stop it with Ctrl-C in its terminal or `npm run stop`.');
+  process.exit(0);
+}
+mkdirSync(dataDir('dev', 'logs'), { recursive: true });
+writeFileSync(runFile, String(process.pid));
+
+const children: { name: string; child: ChildProcess }[] = [];
+let infraStarted: ServerName[] = [];
+let stopping = false;
+
+async function stopAll(code: number): Promise<never> {
+  if (stopping) process.exit(code);
+  stopping = true;
+  log('stopping…');
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  if (infraStarted.length) await stopInfra('dev', infraStarted);
+  rmSync(runFile, { force: true });
+  log(`stopped${infraStarted.length ? ` (and ${infraStarted.join(', ')})` : ''}`);
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+function fail(message: string): Promise<never> {
+  console.error(`[start] ERROR: ${message}`);
+  return stopAll(1);
+}
+
+function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const logFile = dataDir('dev', 'logs', `${name}.log`);
+  const out = openSync(logFile, 'a');
+  const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+  children.push({ name, child });
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`[start] ${name} exited (${signal ?? `code ${code}`}); last lines of ${path.relative(repoRoot, logFile)}:\n${tail(logFile)}`);
+  });
+  return child;
+}
+
+function tail(file: string, lines = 15): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n') : '';
+}
+
+try {
+  if (generateKeyPairFiles(DEV_KEYS_DIR, DEV_KID)) log(`generated dev signing keys in ${path.relative(repoRoot, DEV_KEYS_DIR)}/`);
+
+  for (const port of [...SERVICES.map((s) => s.port), MAIL.smtpPort, MAIL.webPort]) {
+    if (await portIsOpen(port)) await fail(`port ${port} is already in use; stop whatever holds it (ss -ltnp 'sport = :${port}') and run again`);
+  }
+
+  const infra = await ensureInfra('dev', log);
+  infraStarted = infra.started;
+  if (infra.reused.length) log(`reusing ${infra.reused.join(', ')} from an earlier start`);
+
+  const mail = startChild('maildev', process.execPath, [
+    path.join(repoRoot, 'node_modules/maildev/bin/maildev'),
+    '--ip', '127.0.0.1', '--web-ip', '127.0.0.1',
+    '--smtp', String(MAIL.smtpPort), '--web', String(MAIL.webPort),
+  ]);
+  void mail;
+
+  const pg = urls('dev').postgres;
+  for (const service of SERVICES) if (service.database) await ensureDatabase(`${pg}/${service.database}`);
+
+  const env = { JWT_KEYS_DIR: DEV_KEYS_DIR, JWT_KEY_IDS: DEV_KID };
+  for (const service of SERVICES) startChild(service.name, process.execPath, [path.join('apps', service.name, 'src/main.ts')], env);
+
+  await Promise.all(
+    [...SERVICES.map((s) => ({ name: s.name, url: `http://127.0.0.1:${s.port}/readyz` })), { name: 'maildev', url: `http://127.0.0.1:${MAIL.webPort}/` }].map(({ name, url }) =>
+      waitFor(`${name} (${url})`, async () => {
+        const entry = children.find((c) => c.name === name);
+        if (entry && entry.child.exitCode !== null) throw new Error(`${name} exited during start; see .local/dev/logs/${name}.log`);
+        try {
+          return (await fetch(url, { signal: AbortSignal.timeout(1000) })).ok;
+        } catch {
+          return false;
+        }
+      }, 90_000),
+    ),
+  );
+
+  const seedScript = path.join(repoRoot, 'apps/academic/src/seed.ts');
+  if (existsSync(seedScript)) {
+    const seed = startChild('seed', process.execPath, [seedScript], env);
+    const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
+    if (code !== 0) await fail(`seeding demo data failed; see .local/dev/logs/seed.log`);
+  }
+
+  const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+  console.log(`
+Academy backend is up (ready in ${seconds} s).
+
+  Gateway        http://127.0.0.1:${SERVICES[0].port}      API under /api/v2, docs at /api/docs
+  Readiness      http://127.0.0.1:${SERVICES[0].port}/readyz
+  Mail catcher   http://127.0.0.1:${MAIL.webPort}      (SMTP on 127.0.0.1:${MAIL.smtpPort})
+  RabbitMQ UI    ${urls('dev').rabbitmqManagement}     (guest / guest)
+  Logs           .local/dev/logs/<service>.log
+
+Demo logins (POST /api/v2/auth/login):
+${DEMO_LOGINS.map((l) => `  ${l.role.padEnd(6)} ${l.email.padEnd(28)} ${l.password}`).join('\n')}
+
+Ctrl-C stops the services${infraStarted.length ? ' and the infrastructure started now' : ''}; \`npm run stop\` stops the infrastructure.`);
+} catch (error) {
+  await fail((error as Error).message);
+}
