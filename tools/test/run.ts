@@ -1,10 +1,24 @@
 // `npm test`: starts (or reuses) the test servers once, runs every project's tests through Nx,
 // then stops the servers it started. Extra arguments go to `nx run-many` (e.g. `-p hours-bank`).
 import { spawn } from 'node:child_process';
-import { ensureInfra, stopInfra } from '@academy/infra';
+import pg from 'pg';
+import { ensureInfra, stopInfra, urls } from '@academy/infra';
+
+/** Drops test databases left by interrupted runs; only when this run owns the test server. */
+async function dropStaleTestDatabases(): Promise<void> {
+  const client = new pg.Client({ connectionString: `${urls('test').postgres}/postgres` });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 't\\_%' or datname like 'bench\\_%'");
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}
 
 const started = Date.now();
 const infra = await ensureInfra('test', (line) => console.log(`[test infra] ${line}`));
+if (infra.started.includes('postgres')) await dropStaleTestDatabases();
 let code = 1;
 try {
   code = await new Promise<number>((resolve) => {

@@ -163,6 +163,8 @@ function tail(file: string, lines = 8): string {
 async function startRabbit(profile: Profile): Promise<void> {
   const dir = dataDir(profile, 'rabbitmq');
   const ports = PORTS[profile];
+  // Test brokers start empty: queues and exchanges of earlier runs are throwaway.
+  if (profile === 'test') rmSync(path.join(dir, 'mnesia'), { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const plugins = ports.rabbitmqManagement ? '[rabbitmq_management].' : '[].';
   writeFileSync(path.join(dir, 'enabled_plugins'), plugins);
