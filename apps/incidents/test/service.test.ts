@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import request from 'supertest';
 import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig } from '@academy/testing';
+import { createTestDatabase, dropTestDatabase, testConfig, testUrls } from '@academy/testing';
 import { readConfig } from '../src/config.ts';
 import { incidentsService } from '../src/service.ts';
 
@@ -41,5 +41,23 @@ describe('incidents service', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/PORT is invalid/);
     expect(result.stderr).toMatch(/DATABASE_URL is invalid/);
+  });
+
+  test('SIGTERM stops a running process cleanly (exit 0) after it logged "stopped"', async () => {
+    const database = await createTestDatabase('incidents_sigterm');
+    const child = spawn(process.execPath, ['apps/incidents/src/main.ts'], {
+      env: { ...process.env, PORT: '0', DATABASE_URL: database, RABBITMQ_URL: testUrls.rabbitmq, REDIS_URL: testUrls.redis, JWT_KEYS_DIR: service.ctx.config.JWT_KEYS_DIR, JWT_KEY_IDS: 'test-1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const deadline = Date.now() + 20_000;
+    while (!output.includes('incidents listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(output).toContain('incidents listening');
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(output).toContain('"msg":"stopped"');
+    await dropTestDatabase(database);
   });
 });
