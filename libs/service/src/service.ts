@@ -4,7 +4,7 @@ import type { Constructor, MikroORM, EntitySchema } from '@mikro-orm/postgresql'
 import type { Migration } from '@mikro-orm/migrations';
 import type { Redis } from 'ioredis';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
-import { createOrm, dbReadiness, ensureDatabase, requestContext, runMigrations } from '@academy/db';
+import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations } from '@academy/db';
 import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
 import { createTokenVerifier, loadKeyRing, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
@@ -100,4 +100,14 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       await orm.close();
     })());
   return { ctx, app, server, port, url: `http://127.0.0.1:${port}`, stop };
+}
+
+/** `node apps/<service>/src/migrate.ts [--create <name>]`: applies or generates migrations. */
+export async function runMigrationCli<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C, migrationsPath: string): Promise<void> {
+  await migrationCli({
+    clientUrl: config.DATABASE_URL,
+    migrationsPath,
+    init: () =>
+      createOrm({ clientUrl: config.DATABASE_URL, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations, migrationsPath }),
+  });
 }
