@@ -13,8 +13,8 @@ export async function migrationCli(options: { clientUrl: string; migrationsPath:
   await ensureDatabase(options.clientUrl);
   const orm = await options.init();
   try {
-    await runMigrations(orm);
     if (argv[0] === '--create') {
+      await runMigrations(orm);
       const result = await orm.migrator.create(options.migrationsPath, false, false, argv[1]);
       if (!result.fileName) {
         console.log('No changes: the entities match the last migration.');
