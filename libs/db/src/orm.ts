@@ -32,7 +32,9 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
       migrationsList: options.migrations,
       path: options.migrationsPath,
       emit: 'ts',
-      snapshot: true,
+      // The schema snapshot is the migration CLI's business; a running service never writes it.
+      snapshot: Boolean(options.migrationsPath),
+      snapshotOnMigrate: Boolean(options.migrationsPath),
       snapshotName: '.snapshot',
       silent: true,
     },
