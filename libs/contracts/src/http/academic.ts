@@ -29,13 +29,13 @@ export const ACADEMIC_DEFAULT_PAGE_SIZE = 20;
 const lenientPositive = (fallback: number, max?: number) =>
   z
     .unknown()
+    .default(fallback)
     .transform((value) => {
       const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'number' ? value : NaN;
       const floored = Number.isFinite(parsed) && parsed > 0 ? Math.floor(parsed) : fallback;
       const atLeastOne = floored >= 1 ? floored : fallback;
       return max ? Math.min(atLeastOne, max) : atLeastOne;
-    })
-    .pipe(z.number().int().positive());
+    });
 
 const search = z.string().trim().max(100, { error: 'must be at most 100 characters' }).optional();
 
