@@ -38,7 +38,7 @@ describe('GET /api/students/administrative', () => {
     await stopAcademic(service);
   });
 
-  const list = (query: Record<string, string | number> = {}) => request(service.url).get(PATH).query(query).set(admin);
+  const list = (query: Record<string, string | number | undefined> = {}) => request(service.url).get(PATH).query(query).set(admin);
 
   test('rule 1: page and limit that are not finite numbers > 0 fall back to 1 and 20, and are rounded down', async () => {
     for (const query of [{ page: -1, limit: 'abc' }, { page: 0, limit: 0 }, { page: 'x', limit: '-5' }, { page: 'Infinity', limit: 'NaN' }, { page: '', limit: '' }]) {
