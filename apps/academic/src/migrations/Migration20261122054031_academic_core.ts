@@ -76,7 +76,9 @@ export class Migration20261122054031_academic_core extends Migration {
     // unaccent() is only STABLE (it reads a dictionary); pinning the dictionary makes an IMMUTABLE wrapper usable in an index.
     this.addSql(`create or replace function student_search_text(name text, lastname text) returns text language sql immutable parallel safe strict as $$ select lower(public.unaccent('public.unaccent'::regdictionary, name || ' ' || lastname)) $$;`);
     this.addSql(`create or replace function search_pattern(term text) returns text language sql immutable parallel safe strict as $$ select lower(public.unaccent('public.unaccent'::regdictionary, term)) $$;`);
-    this.addSql(`create index "students_search_trgm_index" on "students" using gin (student_search_text("name", "lastname") gin_trgm_ops);`);
+    // Stored, so the trigram index's recheck compares text instead of calling unaccent per row (not in the entity: never written by the app).
+    this.addSql(`alter table "students" add column "search_text" text generated always as (student_search_text("name", "lastname")) stored;`);
+    this.addSql(`create index "students_search_text_trgm_index" on "students" using gin ("search_text" gin_trgm_ops);`);
   }
 
   override down(): void | Promise<void> {
