@@ -52,6 +52,19 @@ describe('admin directory', () => {
     expect(read.body.active).toBe(false);
   });
 
+  test('linking a user to an employee from the user side keeps both links and announces the employee', async () => {
+    const employee = await api().post('/api/v2/employees').set(admin).send({ name: 'Jorge', lastname: 'Vidal' });
+    const first = await api().post('/api/v2/users').set(admin).send({ email: 'jorge@academy.local', password: 'secret123', role: 'user', employeeId: employee.body.id });
+    expect(first.body.employeeId).toBe(employee.body.id);
+    expect((await api().get(`/api/v2/employees/${employee.body.id}`).set(admin)).body.userId).toBe(first.body.id);
+    // Another login takes the employee over: the first one is unlinked.
+    const second = await api().post('/api/v2/users').set(admin).send({ email: 'jorge2@academy.local', password: 'secret123', role: 'user', employeeId: employee.body.id });
+    expect((await api().get(`/api/v2/users/${first.body.id}`).set(admin)).body.employeeId).toBeNull();
+    expect((await api().get(`/api/v2/employees/${employee.body.id}`).set(admin)).body.userId).toBe(second.body.id);
+    const userIds = (await outbox()).filter((e) => e.type === 'employee.upserted' && e.envelope.data.id === employee.body.id).map((e) => e.envelope.data.userId);
+    expect(userIds).toEqual([null, first.body.id, second.body.id]);
+  });
+
   test('a refused employee change records no event', async () => {
     const before = (await outbox()).length;
     expect((await api().post('/api/v2/employees').set(admin).send({ name: 'X', lastname: 'Y', userId: 2_000_000_000 })).status).toBe(404);

@@ -42,6 +42,27 @@ async function paged<T extends { id: number }, R>(em: EntityManager, entity: Ent
   return { data: rows.map(map), meta: pageMeta(total, query.page, query.limit) };
 }
 
+/**
+ * Keeps `users.employee_id` and `employees.user_id` pointing at each other: links the pair (or
+ * unlinks the user when `employeeId` is null), undoes the links it replaces, and records an
+ * `employee.upserted` for every employee whose `userId` changed.
+ */
+async function linkUserAndEmployee(tx: EntityManager, link: { userId: number; employeeId: number | null }, meta: Meta): Promise<Set<number>> {
+  const changed = new Set<number>();
+  const previous = await tx.execute<{ id: number }[]>(`update employees set user_id = null, updated_at = now() where user_id = ? and id is distinct from ? returning id`, [link.userId, link.employeeId]);
+  previous.forEach((row) => changed.add(row.id));
+  await tx.execute(`update users set employee_id = ?, updated_at = now() where id = ?`, [link.employeeId, link.userId]);
+  if (link.employeeId !== null) {
+    await tx.execute(`update users set employee_id = null, updated_at = now() where employee_id = ? and id is distinct from ?`, [link.employeeId, link.userId]);
+    const updated = await tx.execute<{ id: number }[]>(`update employees set user_id = ?, updated_at = now() where id = ? and user_id is distinct from ? returning id`, [link.userId, link.employeeId, link.userId]);
+    updated.forEach((row) => changed.add(row.id));
+  }
+  if (changed.size === 0) return changed;
+  const employeesChanged = await tx.find(Employee, { id: { $in: [...changed] } }, { refresh: true });
+  for (const employee of employeesChanged) recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
+  return changed;
+}
+
 // ------------------------------------------------------------------------------------- users
 
 type UserRow = InferEntity<typeof User>;
@@ -63,22 +84,40 @@ export const users = {
     return user;
   },
   item: userItem,
-  async create(em: EntityManager, input: Input<typeof UserCreateBody>) {
+  async create(em: EntityManager, input: Input<typeof UserCreateBody>, meta: Meta) {
     await mustExist(em, 'employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found');
     await mustExist(em, 'students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found');
-    const { password, ...rest } = input;
-    const user = em.create(User, { ...rest, email: rest.email.toLowerCase(), passwordHash: await hashPassword(password) });
-    await guardConstraints(() => em.flush(), { unique: 'A user with this e-mail already exists' });
-    return userItem(user);
+    const { password, employeeId, ...rest } = input;
+    const passwordHash = await hashPassword(password);
+    return guardConstraints(
+      () =>
+        em.transactional(async (tx) => {
+          const user = tx.create(User, { ...rest, email: rest.email.toLowerCase(), passwordHash });
+          await tx.flush();
+          if (employeeId) await linkUserAndEmployee(tx, { userId: user.id, employeeId }, meta);
+          await tx.refresh(user);
+          return userItem(user);
+        }),
+      { unique: 'A user with this e-mail already exists' },
+    );
   },
-  async update(em: EntityManager, id: number, input: Input<typeof UserUpdateBody>) {
-    const user = await users.get(em, id);
+  async update(em: EntityManager, id: number, input: Input<typeof UserUpdateBody>, meta: Meta) {
     await mustExist(em, 'employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found');
     await mustExist(em, 'students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found');
-    const { password, ...rest } = input;
-    em.assign(user, { ...rest, ...(rest.email ? { email: rest.email.toLowerCase() } : {}), ...(password ? { passwordHash: await hashPassword(password) } : {}) });
-    await guardConstraints(() => em.flush(), { unique: 'A user with this e-mail already exists' });
-    return userItem(user);
+    const { password, employeeId, ...rest } = input;
+    const passwordHash = password ? await hashPassword(password) : undefined;
+    return guardConstraints(
+      () =>
+        em.transactional(async (tx) => {
+          const user = await users.get(tx, id);
+          tx.assign(user, { ...rest, ...(rest.email ? { email: rest.email.toLowerCase() } : {}), ...(passwordHash ? { passwordHash } : {}) });
+          await tx.flush();
+          if (employeeId !== undefined) await linkUserAndEmployee(tx, { userId: id, employeeId }, meta);
+          await tx.refresh(user);
+          return userItem(user);
+        }),
+      { unique: 'A user with this e-mail already exists' },
+    );
   },
   async deactivate(em: EntityManager, id: number) {
     const user = await users.get(em, id);
@@ -115,10 +154,12 @@ export const employees = {
     return guardConstraints(
       () =>
         em.transactional(async (tx) => {
-          const employee = tx.create(Employee, input);
+          const { userId, ...fields } = input;
+          const employee = tx.create(Employee, fields);
           await tx.flush();
-          if (employee.userId) await tx.execute(`update users set employee_id = ? where id = ?`, [employee.id, employee.userId]);
-          recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
+          if (userId) await linkUserAndEmployee(tx, { userId, employeeId: employee.id }, meta);
+          else recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
+          await tx.refresh(employee);
           return employeeItem(employee);
         }),
       { unique: 'This user is already linked to another employee' },
@@ -129,10 +170,17 @@ export const employees = {
     return guardConstraints(
       () =>
         em.transactional(async (tx) => {
+          const { userId, ...fields } = input;
           const employee = await employees.get(tx, id);
-          tx.assign(employee, input);
-          if (input.userId) await tx.execute(`update users set employee_id = ? where id = ?`, [employee.id, input.userId]);
-          recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
+          tx.assign(employee, fields);
+          await tx.flush();
+          let announced = new Set<number>();
+          if (userId !== undefined) {
+            if (userId !== null) announced = await linkUserAndEmployee(tx, { userId, employeeId: id }, meta);
+            else if (employee.userId) announced = await linkUserAndEmployee(tx, { userId: employee.userId, employeeId: null }, meta);
+            await tx.refresh(employee);
+          }
+          if (!announced.has(id)) recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
           return employeeItem(employee);
         }),
       { unique: 'This user is already linked to another employee' },

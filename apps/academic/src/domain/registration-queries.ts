@@ -28,7 +28,7 @@ export async function studentsAssignedToEvent(em: EntityManager, eventId: number
        join calendar_events e on e.id = es.event_id
        join students s on s.id = es.student_id
        left join registrations r on r.student_id = s.id and r.subject_id = e.subject_id and r.center_id = e.center_id
-            and r.school_course_id = (select id from school_courses order by start_date desc, id desc limit 1)
+            and r.school_course_id = ${LATEST_SCHOOL_COURSE_SQL}
       where es.event_id = ?
       order by s.lastname, s.name, s.id`,
     [eventId],

@@ -73,8 +73,8 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
     resourceRouter(em, { ...page, create: UserCreateBody, update: UserUpdateBody }, {
       list: users.list,
       get: async (e, id) => users.item(await users.get(e, id)),
-      create: users.create,
-      update: users.update,
+      create: (e, input, req) => users.create(e, input, meta(req)),
+      update: (e, id, input, req) => users.update(e, id, input, meta(req)),
       remove: users.deactivate,
     }),
   );
