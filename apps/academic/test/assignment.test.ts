@@ -137,6 +137,13 @@ describe('PUT /api/v2/registration/assign-students-to-event', () => {
     expect(teachers.filter((row) => row.employee_id === s.employeeId).map((row) => row.student_id)).toEqual(final);
   });
 
+  test('concurrent calls on two events of one subject sharing students all succeed', async () => {
+    const s = await scene(Array.from({ length: 8 }, () => 'active'));
+    const second = await f.event({ subjectId: s.subjectId, centerId: s.centerId, employeeId: await f.employee('Second') });
+    const calls = Array.from({ length: 6 }, (_, i) => assign({ eventId: i % 2 ? s.eventId : second, idsStudents: i % 3 ? s.students : s.students.slice(2) }));
+    for (const res of await Promise.all(calls)) expect(res.status).toBe(200);
+  });
+
   test('unknown students and students not registered in the subject and center are rejected with a reason', async () => {
     const s = await scene(['active']);
     const elsewhere = await f.student();

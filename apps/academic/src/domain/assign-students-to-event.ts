@@ -37,6 +37,9 @@ export async function assignStudentsToEvent(em: EntityManager, body: AssignStude
       [body.eventId],
     );
     if (!event) throw new NotFoundError('EVENT_NOT_FOUND', 'Calendar event not found');
+    // Everything below touches only this subject's registrations and employee-subject rows: calls on
+    // other events of the same subject wait here, so their row locks can never be taken in crossed order.
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('academic.assign-students-to-event'), ?)`, [event.subjectId]);
     if (body.subjectId !== undefined && body.subjectId !== event.subjectId) {
       throw new BadRequestError('SUBJECT_MISMATCH', `subjectId ${body.subjectId} is not the subject of event ${event.id}`);
     }
