@@ -66,6 +66,14 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
   const em = () => ctx.orm.em;
   const admin = [requireAuth(ctx.verifier), requireRole('admin')];
   const page = { query: DirectoryPageQuery };
+  /** Wraps a write that may record events: once it has committed, the relay publishes them now. */
+  const announced =
+    <A extends unknown[]>(write: (...args: A) => Promise<unknown>) =>
+    async (...args: A) => {
+      const result = await write(...args);
+      ctx.relay.nudge();
+      return result;
+    };
 
   app.use(
     '/api/v2/users',
@@ -73,8 +81,8 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
     resourceRouter(em, { ...page, create: UserCreateBody, update: UserUpdateBody }, {
       list: users.list,
       get: async (e, id) => users.item(await users.get(e, id)),
-      create: (e, input, req) => users.create(e, input, meta(req)),
-      update: (e, id, input, req) => users.update(e, id, input, meta(req)),
+      create: announced((e, input, req) => users.create(e, input, meta(req))),
+      update: announced((e, id, input, req) => users.update(e, id, input, meta(req))),
       remove: users.deactivate,
     }),
   );
@@ -84,21 +92,9 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
     resourceRouter(em, { ...page, create: EmployeeCreateBody, update: EmployeeUpdateBody }, {
       list: employees.list,
       get: async (e, id) => employees.item(await employees.get(e, id)),
-      create: async (e, input, req) => {
-        const item = await employees.create(e, input, meta(req));
-        ctx.relay.nudge();
-        return item;
-      },
-      update: async (e, id, input, req) => {
-        const item = await employees.update(e, id, input, meta(req));
-        ctx.relay.nudge();
-        return item;
-      },
-      remove: async (e, id, req) => {
-        const item = await employees.deactivate(e, id, meta(req));
-        ctx.relay.nudge();
-        return item;
-      },
+      create: announced((e, input, req) => employees.create(e, input, meta(req))),
+      update: announced((e, id, input, req) => employees.update(e, id, input, meta(req))),
+      remove: announced((e, id, req) => employees.deactivate(e, id, meta(req))),
     }),
   );
   app.use(
