@@ -51,10 +51,13 @@ describe('GET /api/students/administrative', () => {
     expect(rounded.body.data).toHaveLength(2);
   });
 
-  test('limit is capped at 100', async () => {
+  test('limit is capped at 100, and a huge page is an empty page, not an error', async () => {
     const res = await list({ limit: 1_000_000 });
     expect(res.status).toBe(200);
     expect(res.body.meta.pageSize).toBe(100);
+    const far = await list({ page: '1e300', limit: 100 });
+    expect(far.status).toBe(200);
+    expect(far.body).toEqual({ data: [], meta: { totalItems: 6, totalPages: 1, currentPage: 1_000_000_000, pageSize: 100 } });
   });
 
   test('rule 2: totalPages is totalItems / limit rounded up, and 1 when there are no items', async () => {

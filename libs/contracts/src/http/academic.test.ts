@@ -20,6 +20,7 @@ describe('AdministrativeListingQuery (spec rule 1 of the listing)', () => {
     [{ page: '2.9', limit: '7.5' }, 2, 7],
     [{ page: '0.5', limit: '1000000' }, 1, 100],
     [{ page: ['1', '2'], limit: '' }, 1, 20],
+    [{ page: '1e300' }, 1_000_000_000, 20],
   ])('%j → page %i, limit %i', (query, page, limit) => {
     expect(AdministrativeListingQuery.parse(query)).toMatchObject({ page, limit });
   });

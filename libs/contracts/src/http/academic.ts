@@ -25,6 +25,8 @@ const timestamp = z.string().describe('ISO 8601 UTC timestamp');
 
 export const ACADEMIC_MAX_PAGE_SIZE = 100;
 export const ACADEMIC_DEFAULT_PAGE_SIZE = 20;
+/** Pages past this are read as this one (always empty), so the SQL offset stays a valid bigint. */
+export const ACADEMIC_MAX_PAGE = 1_000_000_000;
 /** Spec rule 1 of the listing: not a finite number > 0 → the default; rounded down; capped at the maximum. */
 const lenientPositive = (fallback: number, max?: number) =>
   z
@@ -41,7 +43,7 @@ const search = z.string().trim().max(100, { error: 'must be at most 100 characte
 
 /** Paging of the directory lists, coerced as the administrative listing (rule 1). */
 export const DirectoryPageQuery = z.object({
-  page: lenientPositive(1),
+  page: lenientPositive(1, ACADEMIC_MAX_PAGE),
   limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE),
   search,
 });
@@ -317,7 +319,7 @@ export const AssignmentErrorBody = z.object({ status: z.literal('error'), messag
 // ---------------------------------------------------------------- administrative listing (spec)
 
 export const AdministrativeListingQuery = z.object({
-  page: lenientPositive(1),
+  page: lenientPositive(1, ACADEMIC_MAX_PAGE),
   limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE),
   search,
   status: z.enum(STUDENT_STATUS_VALUES).optional(),
