@@ -107,7 +107,7 @@ describe('GET /api/students/administrative', () => {
   });
 
   test('bad filters are a 400 naming the field', async () => {
-    for (const query of [{ subjectId: 'abc' }, { schoolCourseId: 0 }, { subjectId: '1.5' }, { schoolCourseId: '99999999999' }, { status: 'nope' }, { search: 'x'.repeat(101) }]) {
+    for (const query of [{ subjectId: 'abc' }, { schoolCourseId: 0 }, { subjectId: '1.5' }, { schoolCourseId: '99999999999' }, { status: 'nope' }, { search: 'x'.repeat(101) }, { search: 'a\u0000b' }]) {
       const res = await list(query);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');

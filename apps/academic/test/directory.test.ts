@@ -81,6 +81,7 @@ describe('admin directory', () => {
     const placeholder = await api().post('/api/v2/students').set(admin).send({ name: 'Pablo', lastname: 'Soto', email: 'sin-email-7@placeholder.invalid' });
     expect(placeholder.status).toBe(201);
     expect((await api().post('/api/v2/students').set(admin).send({ name: 'P', lastname: 'S', guardianId: 2_000_000_000 })).status).toBe(404);
+    expect((await api().post('/api/v2/students').set(admin).send({ name: 'P\u0000', lastname: 'S' })).status).toBe(400);
     const page = await api().get('/api/v2/students').query({ search: 'soto', limit: 1 }).set(admin);
     expect(page.body.meta).toEqual({ totalItems: 2, totalPages: 2, currentPage: 1, pageSize: 1 });
     expect(page.body.data[0].id).toBe(placeholder.body.id);

@@ -17,7 +17,9 @@ export const AcademicIdText = z.coerce
   .positive({ error: 'must be a positive integer' })
   .max(MAX_ID, { error: 'is too large' });
 
-const name = z.string().trim().min(1, { error: 'must not be empty' }).max(100);
+/** Free text: trimmed, and without NUL characters (PostgreSQL cannot store them). */
+const text = () => z.string().trim().regex(/^[^\u0000]*$/, { error: 'must not contain NUL characters' });
+const name = text().min(1, { error: 'must not be empty' }).max(100);
 const email = z.email({ error: 'must be an e-mail address' }).max(254);
 const isoDate = z.iso.date({ error: 'must be a date YYYY-MM-DD' });
 const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
@@ -39,7 +41,7 @@ const lenientPositive = (fallback: number, max?: number) =>
       return max ? Math.min(atLeastOne, max) : atLeastOne;
     });
 
-const search = z.string().trim().max(100, { error: 'must be at most 100 characters' }).optional();
+const search = text().max(100, { error: 'must be at most 100 characters' }).optional();
 
 /** Paging of the directory lists, coerced as the administrative listing (rule 1). */
 export const DirectoryPageQuery = z.object({
@@ -76,7 +78,7 @@ export const deliverableEmail = (address: string | null | undefined): string | n
 export const USER_ROLE_VALUES = ['admin', 'user'] as const;
 export const UserCreateBody = z.strictObject({
   email,
-  password: z.string().min(8, { error: 'must be at least 8 characters' }).max(200),
+  password: z.string().regex(/^[^\u0000]*$/, { error: 'must not contain NUL characters' }).min(8, { error: 'must be at least 8 characters' }).max(200),
   role: z.enum(USER_ROLE_VALUES),
   employeeId: AcademicId.nullable().optional(),
   studentId: AcademicId.nullable().optional(),
@@ -134,9 +136,9 @@ export const StudentItem = z.object({
 
 export const GuardianCreateBody = z.strictObject({
   name,
-  lastname: z.string().trim().max(100).optional(),
+  lastname: text().max(100).optional(),
   email,
-  phone: z.string().trim().max(40).nullable().optional(),
+  phone: text().max(40).nullable().optional(),
 });
 export const GuardianUpdateBody = GuardianCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
 export const GuardianItem = z.object({
@@ -149,9 +151,9 @@ export const GuardianItem = z.object({
   createdAt: timestamp,
 });
 
-const blockName = z.string().trim().min(1).max(120);
+const blockName = text().min(1).max(120);
 export const SubjectCreateBody = z.strictObject({
-  name: z.string().trim().min(1).max(120),
+  name: text().min(1).max(120),
   /** Block names in teaching order; positions are assigned from 1. */
   blocks: z.array(blockName).max(50).optional(),
 });
@@ -166,8 +168,8 @@ export const SubjectItem = z.object({
 });
 
 export const CenterCreateBody = z.strictObject({
-  name: z.string().trim().min(1).max(120),
-  address: z.string().trim().max(255).nullable().optional(),
+  name: text().min(1).max(120),
+  address: text().max(255).nullable().optional(),
 });
 export const CenterUpdateBody = CenterCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
 export const CenterItem = z.object({
@@ -181,7 +183,7 @@ export const CenterItem = z.object({
 // ---------------------------------------------------------------- school courses
 
 export const SchoolCourseCreateBody = z
-  .strictObject({ name: z.string().trim().min(1).max(60), startDate: isoDate, endDate: isoDate })
+  .strictObject({ name: text().min(1).max(60), startDate: isoDate, endDate: isoDate })
   .refine((course) => course.endDate >= course.startDate, { error: 'endDate must not be before startDate', path: ['endDate'] });
 export const SchoolCourseItem = z.object({
   id: z.number().int(),
@@ -225,7 +227,7 @@ export const RegistrationItem = z.object({
 
 export const CalendarEventCreateBody = z
   .strictObject({
-    title: z.string().trim().max(200).nullable().optional(),
+    title: text().max(200).nullable().optional(),
     subjectId: AcademicId,
     centerId: AcademicId,
     employeeId: AcademicId.nullable().optional(),
@@ -234,7 +236,7 @@ export const CalendarEventCreateBody = z
   })
   .refine((event) => Date.parse(event.endsAt) > Date.parse(event.startsAt), { error: 'endsAt must be after startsAt', path: ['endsAt'] });
 export const CalendarEventUpdateBody = z.object({
-    title: z.string().trim().max(200).nullable().optional(),
+    title: text().max(200).nullable().optional(),
     subjectId: AcademicId.optional(),
     centerId: AcademicId.optional(),
     employeeId: AcademicId.nullable().optional(),
