@@ -1,5 +1,14 @@
 import type { Express } from 'express';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
+import { registerDirectoryRoutes } from './directory.routes.ts';
+import { registerRegistrationRoutes } from './registration.routes.ts';
+import { registerSchoolCourseRoutes } from './school-course.routes.ts';
+import { registerStudentListingRoutes } from './students.routes.ts';
 
-export function registerRoutes(_app: Express, _ctx: ServiceContext<Config>): void {}
+export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void {
+  registerDirectoryRoutes(app, ctx);
+  registerSchoolCourseRoutes(app, ctx);
+  registerRegistrationRoutes(app, ctx);
+  registerStudentListingRoutes(app, ctx);
+}

@@ -3,16 +3,22 @@ import { z } from 'zod';
 const id = z.number().int().positive();
 const isoDateTime = z.iso.datetime({ offset: true });
 
-// academic → hours-bank, incidents
+// academic → hours-bank, incidents. Replicas catch up with `npm run republish:academic`, which
+// records an employee.upserted per employee and a school-course.created per course.
+/** An employee was created or changed (also when linked to a login or reactivated). */
 export const EmployeeUpserted = z.object({
   id,
+  /** The employee's login, when they have one. */
   userId: id.nullable(),
+  /** Full name: "name lastname". */
   name: z.string(),
   email: z.email().nullable(),
   active: z.boolean(),
 });
+/** The employee was deactivated (academic keeps the row for history): treat as gone. */
 export const EmployeeDeleted = z.object({ id });
 
+/** A school course was created. The latest (current) course is the greatest startDate, ties by the greatest id. */
 export const SchoolCourseCreated = z.object({
   id,
   name: z.string(),

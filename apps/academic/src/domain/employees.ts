@@ -1,0 +1,18 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventData } from '@academy/contracts';
+import { Employee } from '../data/directory.entities.ts';
+
+type EmployeeRecord = { id: number; userId?: number | null; name: string; lastname: string; email?: string | null; active: boolean };
+
+/** Payload of `employee.upserted`: what the hours-bank and incidents replicas keep. */
+export const employeeUpsertedData = (employee: EmployeeRecord): EventData<'employee.upserted'> => ({
+  id: employee.id,
+  userId: employee.userId ?? null,
+  name: `${employee.name} ${employee.lastname}`.trim(),
+  email: employee.email ?? null,
+  active: employee.active,
+});
+
+export async function findEmployee(em: EntityManager, id: number) {
+  return em.findOne(Employee, { id });
+}

@@ -1,0 +1,32 @@
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ConflictError } from '@academy/kit';
+
+/**
+ * Runs a write and turns the database's own refusals (a unique key taken, a row still referenced,
+ * a reference gone meanwhile) into 409s: the checks made before a write can lose a race, the
+ * constraints cannot.
+ */
+export async function guardConstraints<T>(write: () => Promise<T>, messages: { unique?: string; reference?: string } = {}): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw new ConflictError('ALREADY_EXISTS', messages.unique ?? 'A record with the same unique value already exists');
+    }
+    if (error instanceof ForeignKeyConstraintViolationException) {
+      throw new ConflictError('REFERENCE_CONFLICT', messages.reference ?? 'The change conflicts with related records');
+    }
+    throw error;
+  }
+}
+
+/** `totalPages` is totalItems / limit rounded up, and 1 when that is 0 (spec rule 2 of the listing). */
+export function pageMeta(totalItems: number, page: number, limit: number) {
+  return { totalItems, totalPages: Math.max(1, Math.ceil(totalItems / limit)), currentPage: page, pageSize: limit };
+}
+
+/** Escapes LIKE wildcards so a search term matches literally. */
+export const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A Postgres array literal for `?::int[]` parameters (the driver would expand a JS array into a list). */
+export const intArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;

@@ -1,0 +1,45 @@
+// Catch-up for a new consumer deployment (e.g. a fresh hours-bank whose employee and school-course
+// replicas are empty): `npm run republish:academic` (node apps/academic/src/republish.ts) records an
+// `employee.upserted` for every employee (inactive ones with active=false) and a
+// `school-course.created` for every course into the outbox; the running academic service's relay
+// publishes them. Consumers upsert, so replaying onto an up-to-date replica changes nothing.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createOrm, ensureDatabase, runMigrations } from '@academy/db';
+import { messagingEntities, recordEvent } from '@academy/messaging';
+import { readConfig } from './config.ts';
+import { entities } from './data/entities.ts';
+import { Employee } from './data/directory.entities.ts';
+import { SchoolCourse } from './data/registration.entities.ts';
+import { migrations } from './migrations/index.ts';
+import { employeeUpsertedData } from './domain/employees.ts';
+import { SOURCE, latestSchoolCourseId } from './domain/school-courses.ts';
+
+export async function republishAll(orm: MikroORM, correlationId = `republish-${new Date().toISOString()}`) {
+  return orm.em.fork().transactional(async (em) => {
+    const employees = await em.find(Employee, {}, { orderBy: { id: 'asc' } });
+    // Oldest course first, so a consumer applying them in order ends with the right latest one.
+    const courses = await em.find(SchoolCourse, {}, { orderBy: [{ startDate: 'asc' }, { id: 'asc' }] });
+    const latestId = await latestSchoolCourseId(em);
+    for (const employee of employees) recordEvent(em, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, correlationId });
+    for (const course of courses) {
+      recordEvent(em, 'school-course.created', { id: course.id, name: course.name, startDate: course.startDate, endDate: course.endDate, latestSchoolCourseId: latestId }, { source: SOURCE, correlationId });
+    }
+    return { employees: employees.length, schoolCourses: courses.length };
+  });
+}
+
+const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const config = readConfig();
+  await ensureDatabase(config.DATABASE_URL);
+  const orm = await createOrm({ clientUrl: config.DATABASE_URL, entities: [...entities, ...messagingEntities], migrations });
+  try {
+    await runMigrations(orm);
+    const counts = await republishAll(orm);
+    console.log(`Recorded ${counts.employees} employee.upserted and ${counts.schoolCourses} school-course.created events in the outbox; the academic service publishes them.`);
+  } finally {
+    await orm.close();
+  }
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import type { RunningService } from '@academy/service';
+import { seedDemoData } from '../src/seed.ts';
+import { republishAll } from '../src/republish.ts';
+import { admin, fixtures, startAcademic, stopAcademic } from './support.ts';
+
+describe('demo seed and republish', () => {
+  let service: RunningService;
+  let f: ReturnType<typeof fixtures>;
+
+  beforeAll(async () => {
+    service = await startAcademic();
+    f = fixtures(service);
+  });
+  afterAll(async () => {
+    await stopAcademic(service);
+  });
+
+  test('seedDemoData creates a realistic academy once; a second run does nothing', async () => {
+    const first = await seedDemoData(service.ctx.orm);
+    expect(first.created).toBe(true);
+    expect(first.counts!.students).toBeGreaterThanOrEqual(200);
+    const count = async () => (await f.query<{ n: number }>(`select (select count(*) from students) + (select count(*) from registrations) + (select count(*) from outbox) as n`))[0].n;
+    const before = await count();
+    expect(await seedDemoData(service.ctx.orm)).toEqual({ created: false });
+    expect(await count()).toBe(before);
+
+    const [shape] = await f.query<Record<string, number>>(`
+      select (select count(*)::int from users where role = 'admin') as admins,
+             (select count(*)::int from users u join employees e on e.user_id = u.id where u.role = 'user') as teachers,
+             (select count(*)::int from students where guardian_id is not null) as with_guardian,
+             (select count(*)::int from students where email like 'sin-email-%@placeholder.invalid') as placeholder,
+             (select count(*)::int from students where email is null) as no_email,
+             (select count(*)::int from school_courses) as courses,
+             (select count(*)::int from registrations where status = 'pending') as pending,
+             (select count(*)::int from calendar_events) as events,
+             (select min(c)::int from (select count(*) as c from blocks group by subject_id) b) as min_blocks,
+             (select max(c)::int from (select count(*) as c from blocks group by subject_id) b) as max_blocks`);
+    expect(shape.admins).toBe(2);
+    expect(shape.teachers).toBeGreaterThanOrEqual(3);
+    for (const key of ['with_guardian', 'placeholder', 'no_email', 'pending', 'events']) expect(shape[key]).toBeGreaterThan(0);
+    expect(shape.courses).toBe(2);
+    expect(shape.min_blocks).toBeGreaterThanOrEqual(3);
+    expect(shape.max_blocks).toBeLessThanOrEqual(5);
+
+    // The seeded academy answers the listing: some students renew, some do not.
+    const listing = await request(service.url).get('/api/students/administrative').query({ limit: 100 }).set(admin);
+    const renews = listing.body.data.map((s: { renews: boolean }) => s.renews);
+    expect(renews).toContain(true);
+    expect(renews).toContain(false);
+  });
+
+  test('republishAll records an employee.upserted per employee and a school-course.created per course', async () => {
+    const [{ employees, courses }] = await f.query<{ employees: number; courses: number }>(
+      `select (select count(*)::int from employees) as employees, (select count(*)::int from school_courses) as courses`,
+    );
+    const before = await f.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox group by type order by type`);
+    const result = await republishAll(service.ctx.orm);
+    expect(result).toEqual({ employees, schoolCourses: courses });
+    const after = await f.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox group by type order by type`);
+    const delta = Object.fromEntries(after.map((row) => [row.type, row.n - (before.find((b) => b.type === row.type)?.n ?? 0)]));
+    expect(delta).toEqual({ 'employee.upserted': employees, 'school-course.created': courses });
+  });
+});

@@ -1,0 +1,407 @@
+// HTTP contracts of the academic service: request bodies, queries and responses, and their
+// OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
+import { z } from 'zod';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+
+const MAX_ID = 2_147_483_647;
+/** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused). */
+export const AcademicId = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be an integer' })
+  .positive({ error: 'must be a positive integer' })
+  .max(MAX_ID, { error: 'is too large' });
+/** An id in a query string or path: digits only, then the same bounds. */
+export const AcademicIdText = z.coerce
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be an integer' })
+  .positive({ error: 'must be a positive integer' })
+  .max(MAX_ID, { error: 'is too large' });
+
+/** Free text: trimmed, and without NUL characters (PostgreSQL cannot store them). */
+const text = () => z.string().trim().regex(/^[^\u0000]*$/, { error: 'must not contain NUL characters' });
+const name = text().min(1, { error: 'must not be empty' }).max(100);
+const email = z.email({ error: 'must be an e-mail address' }).max(254);
+const isoDate = z.iso.date({ error: 'must be a date YYYY-MM-DD' });
+const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+const timestamp = z.string().describe('ISO 8601 UTC timestamp');
+
+export const ACADEMIC_MAX_PAGE_SIZE = 100;
+export const ACADEMIC_DEFAULT_PAGE_SIZE = 20;
+/** Pages past this are read as this one (always empty), so the SQL offset stays a valid bigint. */
+export const ACADEMIC_MAX_PAGE = 1_000_000_000;
+/** Spec rule 1 of the listing: not a finite number > 0 → the default; rounded down; capped at the maximum. */
+const lenientPositive = (fallback: number, max?: number) =>
+  z
+    .unknown()
+    .default(fallback)
+    .transform((value) => {
+      const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'number' ? value : NaN;
+      const floored = Number.isFinite(parsed) && parsed > 0 ? Math.floor(parsed) : fallback;
+      const atLeastOne = floored >= 1 ? floored : fallback;
+      return max ? Math.min(atLeastOne, max) : atLeastOne;
+    });
+
+const search = text().max(100, { error: 'must be at most 100 characters' }).optional();
+
+/** Paging of the directory lists, coerced as the administrative listing (rule 1). */
+export const DirectoryPageQuery = z.object({
+  page: lenientPositive(1, ACADEMIC_MAX_PAGE),
+  limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE),
+  search,
+});
+export type DirectoryPageQuery = z.infer<typeof DirectoryPageQuery>;
+
+export const ListingPageMeta = z.object({
+  totalItems: z.number().int(),
+  totalPages: z.number().int(),
+  currentPage: z.number().int(),
+  pageSize: z.number().int(),
+});
+const page = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: ListingPageMeta });
+
+/** An update that changes nothing is refused. */
+const nonEmpty = [(value: object) => Object.keys(value).length > 0, { error: 'at least one field must be given' }] as const;
+
+// ---------------------------------------------------------------- directory
+
+/**
+ * Students without a real e-mail may carry a reserved placeholder such as
+ * `sin-email-123@placeholder.invalid` (`.invalid` can never be delivered, RFC 2606). Such an
+ * address must never be written to: use `isPlaceholderEmail` before sending.
+ */
+export const PLACEHOLDER_EMAIL_PATTERN = /^sin-email-\d+@placeholder\.invalid$/i;
+export const placeholderEmail = (n: number): string => `sin-email-${n}@placeholder.invalid`;
+export const isPlaceholderEmail = (address: string): boolean => PLACEHOLDER_EMAIL_PATTERN.test(address);
+/** The address to write to, or null when there is none or it is a placeholder. */
+export const deliverableEmail = (address: string | null | undefined): string | null => (address && !isPlaceholderEmail(address) ? address : null);
+
+export const USER_ROLE_VALUES = ['admin', 'user'] as const;
+export const UserCreateBody = z.strictObject({
+  email,
+  password: z.string().regex(/^[^\u0000]*$/, { error: 'must not contain NUL characters' }).min(8, { error: 'must be at least 8 characters' }).max(200),
+  role: z.enum(USER_ROLE_VALUES),
+  employeeId: AcademicId.nullable().optional(),
+  studentId: AcademicId.nullable().optional(),
+});
+export const UserUpdateBody = UserCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
+export const UserItem = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  role: z.enum(USER_ROLE_VALUES),
+  employeeId: z.number().int().nullable(),
+  studentId: z.number().int().nullable(),
+  active: z.boolean(),
+  createdAt: timestamp,
+});
+
+export const EMPLOYEE_KIND_VALUES = ['teacher', 'staff'] as const;
+export const EmployeeCreateBody = z.strictObject({
+  name,
+  lastname: name,
+  email: email.nullable().optional(),
+  kind: z.enum(EMPLOYEE_KIND_VALUES).optional(),
+  userId: AcademicId.nullable().optional(),
+});
+export const EmployeeUpdateBody = EmployeeCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
+export const EmployeeItem = z.object({
+  id: z.number().int(),
+  userId: z.number().int().nullable(),
+  name: z.string(),
+  lastname: z.string(),
+  email: z.string().nullable(),
+  kind: z.enum(EMPLOYEE_KIND_VALUES),
+  active: z.boolean(),
+  createdAt: timestamp,
+});
+
+export const STUDENT_STATUS_VALUES = ['active', 'inactive', 'withdrawn'] as const;
+export const StudentCreateBody = z.strictObject({
+  name,
+  lastname: name,
+  /** Absent, or a real address, or a reserved placeholder (`sin-email-<n>@placeholder.invalid`). */
+  email: email.nullable().optional(),
+  status: z.enum(STUDENT_STATUS_VALUES).optional(),
+  guardianId: AcademicId.nullable().optional(),
+});
+export const StudentUpdateBody = StudentCreateBody.partial().strict().refine(...nonEmpty);
+export const StudentItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  lastname: z.string(),
+  email: z.string().nullable(),
+  status: z.enum(STUDENT_STATUS_VALUES),
+  guardianId: z.number().int().nullable(),
+  createdAt: timestamp,
+});
+
+export const GuardianCreateBody = z.strictObject({
+  name,
+  lastname: text().max(100).optional(),
+  email,
+  phone: text().max(40).nullable().optional(),
+});
+export const GuardianUpdateBody = GuardianCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
+export const GuardianItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  active: z.boolean(),
+  createdAt: timestamp,
+});
+
+const blockName = text().min(1).max(120);
+export const SubjectCreateBody = z.strictObject({
+  name: text().min(1).max(120),
+  /** Block names in teaching order; positions are assigned from 1. */
+  blocks: z.array(blockName).max(50).optional(),
+});
+export const SubjectUpdateBody = SubjectCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
+export const BlockItem = z.object({ id: z.number().int(), name: z.string(), position: z.number().int() });
+export const SubjectItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  active: z.boolean(),
+  blocks: z.array(BlockItem),
+  createdAt: timestamp,
+});
+
+export const CenterCreateBody = z.strictObject({
+  name: text().min(1).max(120),
+  address: text().max(255).nullable().optional(),
+});
+export const CenterUpdateBody = CenterCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
+export const CenterItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  address: z.string().nullable(),
+  active: z.boolean(),
+  createdAt: timestamp,
+});
+
+// ---------------------------------------------------------------- school courses
+
+export const SchoolCourseCreateBody = z
+  .strictObject({ name: text().min(1).max(60), startDate: isoDate, endDate: isoDate })
+  .refine((course) => course.endDate >= course.startDate, { error: 'endDate must not be before startDate', path: ['endDate'] });
+export const SchoolCourseItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  /** The latest (current) course: greatest start date, ties by greatest id. */
+  isLatest: z.boolean(),
+  createdAt: timestamp,
+});
+export const SchoolCourseList = z.object({ data: z.array(SchoolCourseItem), latestSchoolCourseId: z.number().int().nullable() });
+
+// ---------------------------------------------------------------- registrations and calendar
+
+export const REGISTRATION_STATUS_VALUES = ['pending', 'active', 'cancelled'] as const;
+export const RegistrationCreateBody = z.strictObject({
+  studentId: AcademicId,
+  schoolCourseId: AcademicId,
+  subjectId: AcademicId,
+  centerId: AcademicId,
+  status: z.enum(REGISTRATION_STATUS_VALUES).optional(),
+  employeeId: AcademicId.nullable().optional(),
+});
+export const RegistrationUpdateBody = z.object({ status: z.enum(REGISTRATION_STATUS_VALUES).optional(), employeeId: AcademicId.nullable().optional(), centerId: AcademicId.optional() }).strict().refine(...nonEmpty);
+export const RegistrationListQuery = DirectoryPageQuery.omit({ search: true }).extend({
+  studentId: AcademicIdText.optional(),
+  schoolCourseId: AcademicIdText.optional(),
+  subjectId: AcademicIdText.optional(),
+  status: z.enum(REGISTRATION_STATUS_VALUES).optional(),
+});
+export const RegistrationItem = z.object({
+  id: z.number().int(),
+  studentId: z.number().int(),
+  schoolCourseId: z.number().int(),
+  subjectId: z.number().int(),
+  centerId: z.number().int(),
+  employeeId: z.number().int().nullable(),
+  status: z.enum(REGISTRATION_STATUS_VALUES),
+  createdAt: timestamp,
+});
+
+export const CalendarEventCreateBody = z
+  .strictObject({
+    title: text().max(200).nullable().optional(),
+    subjectId: AcademicId,
+    centerId: AcademicId,
+    employeeId: AcademicId.nullable().optional(),
+    startsAt: isoDateTime,
+    endsAt: isoDateTime,
+  })
+  .refine((event) => Date.parse(event.endsAt) > Date.parse(event.startsAt), { error: 'endsAt must be after startsAt', path: ['endsAt'] });
+export const CalendarEventUpdateBody = z.object({
+    title: text().max(200).nullable().optional(),
+    subjectId: AcademicId.optional(),
+    centerId: AcademicId.optional(),
+    employeeId: AcademicId.nullable().optional(),
+    startsAt: isoDateTime.optional(),
+    endsAt: isoDateTime.optional(),
+  }).strict().refine(...nonEmpty);
+export const CalendarEventListQuery = DirectoryPageQuery.omit({ search: true }).extend({
+  subjectId: AcademicIdText.optional(),
+  centerId: AcademicIdText.optional(),
+  employeeId: AcademicIdText.optional(),
+});
+export const CalendarEventItem = z.object({
+  id: z.number().int(),
+  title: z.string().nullable(),
+  subjectId: z.number().int(),
+  centerId: z.number().int(),
+  employeeId: z.number().int().nullable(),
+  startsAt: timestamp,
+  endsAt: timestamp,
+  studentCount: z.number().int(),
+});
+
+// ---------------------------------------------------------------- event assignment (spec)
+
+/** Bound of the desired set of one call. */
+export const MAX_STUDENTS_PER_ASSIGNMENT = 1000;
+export const AssignStudentsBody = z.strictObject({
+  eventId: AcademicId,
+  /** Teacher of the event; defaults to the event's employee. */
+  employeeId: z.union([AcademicId, z.string().regex(/^\d{1,10}$/, { error: 'must be a positive integer' }).transform(Number).pipe(AcademicId)]).optional(),
+  /** Must match the event's subject when given. */
+  subjectId: AcademicId.optional(),
+  /** Must match the event's center when given. */
+  centerId: AcademicId.optional(),
+  /** The desired set of students of the event; duplicates are ignored. */
+  idsStudents: z.array(AcademicId).max(MAX_STUDENTS_PER_ASSIGNMENT, { error: `must have at most ${MAX_STUDENTS_PER_ASSIGNMENT} entries` }),
+});
+export type AssignStudentsBody = z.infer<typeof AssignStudentsBody>;
+export const RejectedStudent = z.object({ studentId: z.number().int(), reason: z.string() });
+export const AssignStudentsResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    eventId: z.number().int(),
+    employeeId: z.number().int().nullable(),
+    /** Students of the desired set that are in the event after the call. */
+    assignedStudents: z.array(z.number().int()),
+    /** Students this call took out of the event. */
+    removedStudents: z.array(z.number().int()),
+    rejectedStudents: z.array(RejectedStudent),
+  }),
+});
+export const StudentsBySubjectAndCenterQuery = z.object({
+  subjectId: AcademicIdText,
+  centerId: AcademicIdText,
+  /** Defaults to the latest school course. */
+  schoolCourseId: AcademicIdText.optional(),
+});
+export const RegisteredStudentItem = z.object({
+  studentId: z.number().int(),
+  registrationId: z.number().int(),
+  fullName: z.string(),
+  registrationStatus: z.enum(REGISTRATION_STATUS_VALUES),
+  employeeId: z.number().int().nullable(),
+});
+export const StudentsBySubjectAndCenterResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({ schoolCourseId: z.number().int().nullable(), students: z.array(RegisteredStudentItem) }),
+});
+export const StudentsAssignedToEventQuery = z.object({ eventId: AcademicIdText });
+export const AssignedStudentItem = z.object({
+  studentId: z.number().int(),
+  fullName: z.string(),
+  registrationStatus: z.enum(REGISTRATION_STATUS_VALUES).nullable(),
+  assignedAt: timestamp,
+});
+export const StudentsAssignedToEventResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({ eventId: z.number().int(), employeeId: z.number().int().nullable(), students: z.array(AssignedStudentItem) }),
+});
+export const AssignmentErrorBody = z.object({ status: z.literal('error'), message: z.string(), code: z.string().optional(), requestId: z.string().optional() });
+
+// ---------------------------------------------------------------- administrative listing (spec)
+
+export const AdministrativeListingQuery = z.object({
+  page: lenientPositive(1, ACADEMIC_MAX_PAGE),
+  limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE),
+  search,
+  status: z.enum(STUDENT_STATUS_VALUES).optional(),
+  subjectId: AcademicIdText.optional(),
+  schoolCourseId: AcademicIdText.optional(),
+});
+export type AdministrativeListingQuery = z.infer<typeof AdministrativeListingQuery>;
+export const AdministrativeStudentItem = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  lastname: z.string(),
+  status: z.string(),
+  renews: z.boolean(),
+});
+export const AdministrativeListingResponse = page(AdministrativeStudentItem);
+
+export const AcademicErrorBody = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional(), requestId: z.string() });
+
+// ---------------------------------------------------------------- OpenAPI
+
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+const idPath = z.object({ id: z.string().describe('positive integer id') });
+const listQueryDoc = z.object({
+  page: z.string().optional().describe('page number, default 1'),
+  limit: z.string().optional().describe(`page size, default ${ACADEMIC_DEFAULT_PAGE_SIZE}, at most ${ACADEMIC_MAX_PAGE_SIZE}`),
+  search: z.string().optional(),
+});
+const errors = (style: 'default' | 'status' = 'default') => {
+  const body = json(style === 'status' ? AssignmentErrorBody : AcademicErrorBody);
+  return {
+    400: { description: 'Invalid input', ...body },
+    401: { description: 'Missing or invalid token', ...body },
+    403: { description: 'Not allowed for this role', ...body },
+  };
+};
+
+/** Registers every academic route (except /api/v2/auth/*) on the gateway's OpenAPI registry. */
+export function registerAcademicDocs(registry: OpenAPIRegistry): void {
+  const security = [{ bearerAuth: [] as string[] }];
+  const crud = (tag: string, path: string, item: z.ZodType, create: z.ZodType, update: z.ZodType, deleteText: string) => {
+    registry.registerPath({ method: 'get', path, tags: [tag], security, summary: `List ${tag} (admin)`, request: { query: listQueryDoc }, responses: { 200: { description: 'A page', ...json(page(item)) }, ...errors() } });
+    registry.registerPath({ method: 'post', path, tags: [tag], security, summary: `Create (admin)`, request: { body: json(create) }, responses: { 201: { description: 'Created', ...json(item) }, 409: { description: 'Conflict', ...json(AcademicErrorBody) }, ...errors() } });
+    registry.registerPath({ method: 'get', path: `${path}/{id}`, tags: [tag], security, summary: 'Read one (admin)', request: { params: idPath }, responses: { 200: { description: 'Found', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
+    registry.registerPath({ method: 'patch', path: `${path}/{id}`, tags: [tag], security, summary: 'Update (admin)', request: { params: idPath, body: json(update) }, responses: { 200: { description: 'Updated', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
+    registry.registerPath({ method: 'delete', path: `${path}/{id}`, tags: [tag], security, summary: deleteText, request: { params: idPath }, responses: { 200: { description: 'Done', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
+  };
+  crud('Users', '/api/v2/users', UserItem, UserCreateBody, UserUpdateBody, 'Deactivate a user (admin)');
+  crud('Employees', '/api/v2/employees', EmployeeItem, EmployeeCreateBody, EmployeeUpdateBody, 'Deactivate an employee; publishes employee.deleted (admin)');
+  crud('Students', '/api/v2/students', StudentItem, StudentCreateBody, StudentUpdateBody, 'Set a student inactive (admin)');
+  crud('Guardians', '/api/v2/guardians', GuardianItem, GuardianCreateBody, GuardianUpdateBody, 'Deactivate a guardian (admin)');
+  crud('Subjects', '/api/v2/subjects', SubjectItem, SubjectCreateBody, SubjectUpdateBody, 'Deactivate a subject (admin)');
+  crud('Centers', '/api/v2/centers', CenterItem, CenterCreateBody, CenterUpdateBody, 'Deactivate a center (admin)');
+  crud('Registrations', '/api/v2/registrations', RegistrationItem, RegistrationCreateBody, RegistrationUpdateBody, 'Delete a registration (admin)');
+  crud('Calendar events', '/api/v2/calendar-events', CalendarEventItem, CalendarEventCreateBody, CalendarEventUpdateBody, 'Delete a calendar event and its assignments (admin)');
+
+  registry.registerPath({ method: 'get', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'List school courses, newest first, marking the latest', responses: { 200: { description: 'Courses', ...json(SchoolCourseList) }, ...errors() } });
+  registry.registerPath({ method: 'post', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'Create a school course (admin); publishes school-course.created', request: { body: json(SchoolCourseCreateBody) }, responses: { 201: { description: 'Created', ...json(SchoolCourseItem) }, 409: { description: 'Name already used', ...json(AcademicErrorBody) }, ...errors() } });
+  registry.registerPath({ method: 'delete', path: '/api/v2/school-courses/{id}', tags: ['School courses'], security, summary: 'Delete a school course (admin); 409 while it has registrations', request: { params: idPath }, responses: { 200: { description: 'Deleted', ...json(SchoolCourseItem) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, 409: { description: 'The course still has registrations', ...json(AcademicErrorBody) }, ...errors() } });
+
+  registry.registerPath({ method: 'put', path: '/api/v2/registration/assign-students-to-event', tags: ['Event assignment'], security, summary: 'Make the set of students of an event the given one (admin or user)', request: { body: json(AssignStudentsBody) }, responses: { 200: { description: 'Applied; pending registrations come back in rejectedStudents', ...json(AssignStudentsResponse) }, 404: { description: 'Event or employee not found', ...json(AssignmentErrorBody) }, ...errors('status') } });
+  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-by-subject-and-center', tags: ['Event assignment'], security, summary: 'Students registered in a subject at a center (latest course by default)', request: { query: z.object({ subjectId: z.string(), centerId: z.string(), schoolCourseId: z.string().optional() }) }, responses: { 200: { description: 'Students', ...json(StudentsBySubjectAndCenterResponse) }, ...errors('status') } });
+  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-assigned-to-event', tags: ['Event assignment'], security, summary: 'Students assigned to an event', request: { query: z.object({ eventId: z.string() }) }, responses: { 200: { description: 'Students', ...json(StudentsAssignedToEventResponse) }, 404: { description: 'Event not found', ...json(AssignmentErrorBody) }, ...errors('status') } });
+  registry.registerPath({ method: 'put', path: '/api/v1/registration/update', tags: ['Event assignment'], summary: 'Gone: replaced by PUT /api/v2/registration/assign-students-to-event', responses: { 410: { description: 'Gone', ...json(AssignmentErrorBody) } } });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/students/administrative',
+    tags: ['Students'],
+    security,
+    summary: 'Administrative student listing, newest first, with `renews` from the latest school course',
+    request: {
+      query: z.object({
+        page: z.string().optional().describe('default 1; not a finite number > 0 becomes 1; rounded down'),
+        limit: z.string().optional().describe(`default ${ACADEMIC_DEFAULT_PAGE_SIZE}; same coercion; at most ${ACADEMIC_MAX_PAGE_SIZE}`),
+        search: z.string().optional().describe('name and lastname, case- and accent-insensitive'),
+        status: z.enum(STUDENT_STATUS_VALUES).optional(),
+        subjectId: z.string().optional(),
+        schoolCourseId: z.string().optional(),
+      }),
+    },
+    responses: { 200: { description: 'A page of students', ...json(AdministrativeListingResponse) }, ...errors() },
+  });
+}
