@@ -58,13 +58,13 @@ function fail(message: string): Promise<never> {
   return stopAll(1);
 }
 
-function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}, oneShot = false): ChildProcess {
   const logFile = dataDir('dev', 'logs', `${name}.log`);
   const out = openSync(logFile, 'a');
   const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
   children.push({ name, child });
   child.once('exit', (code, signal) => {
-    if (!stopping) console.error(`[start] ${name} exited (${signal ?? `code ${code}`}); last lines of ${path.relative(repoRoot, logFile)}:\n${tail(logFile)}`);
+    if (!stopping && (code !== 0 || !oneShot)) console.error(`[start] ${name} exited (${signal ?? `code ${code}`}); last lines of ${path.relative(repoRoot, logFile)}:\n${tail(logFile)}`);
   });
   return child;
 }
@@ -113,7 +113,7 @@ try {
 
   const seedScript = path.join(repoRoot, 'apps/academic/src/seed.ts');
   if (existsSync(seedScript)) {
-    const seed = startChild('seed', process.execPath, [seedScript], env);
+    const seed = startChild('seed', process.execPath, [seedScript], env, true);
     const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
     if (code !== 0) await fail(`seeding demo data failed; see .local/dev/logs/seed.log`);
   }
