@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { bearerToken, type AccessClaims, type TokenVerifier } from '@academy/auth';
+import { AppError, BadRequestError, UnauthorizedError } from '@academy/kit';
+import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
+import type { Config } from './config.ts';
+import type { RateLimits } from './rate-limit.ts';
+import { hasDotSegment, matchRoute, type RouteRule, type ServiceName } from './route-table.ts';
+
+/** The bearer token of a request: the Authorization header, or `?token=` where the rule allows it. */
+export function tokenOf(req: IncomingMessage, rule: RouteRule): string | undefined {
+  const fromHeader = bearerToken(req.headers.authorization);
+  if (fromHeader || !rule.queryToken) return fromHeader;
+  const query = req.url?.indexOf('?') ?? -1;
+  return query >= 0 ? (new URLSearchParams(req.url!.slice(query + 1)).get('token') ?? undefined) : undefined;
+}
+
+export interface EdgeDeps {
+  config: Config;
+  verifier: TokenVerifier;
+  limits: RateLimits;
+  proxies: Record<ServiceName, ProxyHandler<Request, Response>>;
+}
+
+/**
+ * For every path of the route table: refuse what the service would refuse anyway (bad path, body
+ * too large, missing or bad token, over a rate limit) with the service's own error body, then
+ * proxy. Paths not in the table fall through to the gateway's own routes and its 404.
+ */
+export function edgeHandler({ config, verifier, limits, proxies }: EdgeDeps): RequestHandler {
+  return async (req, res, next) => {
+    const rule = matchRoute(req.path);
+    if (!rule) return next();
+    res.locals.errorStyle = rule.errorStyle;
+    try {
+      if (hasDotSegment(req.path)) throw new BadRequestError('INVALID_PATH', 'Paths with "." or ".." segments are not accepted');
+      if (Number(req.headers['content-length'] ?? 0) > config.BODY_LIMIT_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+      let claims: AccessClaims | null = null;
+      if (rule.access === 'bearer') {
+        const token = tokenOf(req, rule);
+        claims = token ? verifier.verify(token) : null;
+      }
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      await limits.check({ ip, userId: claims?.sub, login: rule.login });
+      if (rule.access === 'bearer' && !claims) throw new UnauthorizedError(rule.unauthorizedMessage);
+      // The services trust the gateway's view of the client address, not one a client sent.
+      req.headers['x-forwarded-for'] = ip;
+      await proxies[rule.service](req, res, next);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
