@@ -51,7 +51,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   });
   const limits = createRateLimits(redis, config, logger);
   // Counting starts in Redis when it is reachable; otherwise the gateway starts anyway, counting in memory.
-  const redisReady = await Promise.race([new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))), delay(2000, false)]);
+  const redisReady = await Promise.race([new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))), delay(2000, false, { ref: false })]);
   if (!redisReady) logger.warn('redis not reachable at start: rate limits counted in memory until it is');
 
   const upstreams = upstreamsOf(config);

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
@@ -31,9 +32,7 @@ describe('gateway in front of the real academic service', () => {
       gatewayConfig({
         ACADEMIC_URL: academic.url,
         HOURS_BANK_URL: await deadUrl(),
-        INCIDENTS_URL: slow.url,
         NOTIFICATIONS_URL: notifications.url,
-        UPSTREAM_TIMEOUT_MS: '300',
         CORS_ORIGINS: 'https://app.academy.test',
         BODY_LIMIT_BYTES: '1024',
       }),
@@ -140,17 +139,37 @@ describe('gateway in front of the real academic service', () => {
     });
 
     test('an upstream that never answers is a JSON 504 after the upstream timeout', async () => {
-      const started = performance.now();
-      const res = await request(gateway.url).get('/api/v2/incident/my').set(bearer({ sub: '1', role: 'user' }));
-      expect(performance.now() - started).toBeLessThan(2000);
-      expect(res.status).toBe(504);
-      expect(res.body).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+      const impatient = await startGateway(gatewayConfig({ INCIDENTS_URL: slow.url, UPSTREAM_TIMEOUT_MS: '300' }));
+      try {
+        const started = performance.now();
+        const res = await request(impatient.url).get('/api/v2/incident/my').set(bearer({ sub: '1', role: 'user' }));
+        expect(performance.now() - started).toBeLessThan(2000);
+        expect(res.status).toBe(504);
+        expect(res.body).toMatchObject({ code: 'UPSTREAM_TIMEOUT', message: 'The incidents service did not answer in time' });
+      } finally {
+        await impatient.stop();
+      }
     });
 
     test('a body over the limit is a 413 before anything is proxied', async () => {
       const res = await request(gateway.url).post('/api/v2/push-notifications/send').set('x-api-key', 'k').send({ body: 'x'.repeat(2048), userIds: [1] });
       expect(res.status).toBe(413);
       expect(res.body).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
+    });
+
+    test('a streamed body without Content-Length is a 411 rather than an unbounded upload', async () => {
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(`${gateway.url}/api/v2/push-notifications/send`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' } }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on('error', reject);
+        req.write('{"userIds":[1],');
+        req.end('"body":"hi"}');
+      });
+      expect(status).toBe(411);
+      expect(JSON.parse(body)).toMatchObject({ success: false, code: 'LENGTH_REQUIRED' });
     });
 
     test('dot segments are refused with 400 and unknown paths are a JSON 404', async () => {
