@@ -15,6 +15,21 @@ export function tokenOf(req: IncomingMessage, rule: RouteRule): string | undefin
   return query >= 0 ? (new URLSearchParams(req.url!.slice(query + 1)).get('token') ?? undefined) : undefined;
 }
 
+/**
+ * Moves a `?token=` into the Authorization header and out of the URL, so the token never lands in
+ * access logs and the service reads it where it reads every other token.
+ */
+export function moveQueryTokenToHeader(req: IncomingMessage & { originalUrl?: string }, token: string | undefined): void {
+  if (!token || bearerToken(req.headers.authorization) || !req.url?.includes('token=')) return;
+  const [path, query = ''] = req.url.split('?', 2);
+  const params = new URLSearchParams(query);
+  params.delete('token');
+  const rest = params.toString();
+  req.url = rest ? `${path}?${rest}` : path;
+  if (req.originalUrl !== undefined) req.originalUrl = req.url;
+  req.headers.authorization = `Bearer ${token}`;
+}
+
 export interface EdgeDeps {
   config: Config;
   verifier: TokenVerifier;
@@ -42,6 +57,7 @@ export function edgeHandler({ config, verifier, limits, proxies }: EdgeDeps): Re
       if (rule.access === 'bearer') {
         const token = tokenOf(req, rule);
         claims = token ? verifier.verify(token) : null;
+        if (rule.queryToken) moveQueryTokenToHeader(req, token);
       }
       const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
       await limits.check({ ip, userId: claims?.sub, login: rule.login });

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { TokenVerifier } from '@academy/auth';
 import { REQUEST_ID_HEADER, type Logger } from '@academy/kit';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
-import { tokenOf } from './edge.ts';
+import { moveQueryTokenToHeader, tokenOf } from './edge.ts';
 import { matchRoute } from './route-table.ts';
 
 function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
@@ -26,6 +26,7 @@ export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; 
     if (!rule || rule.prefix !== '/socket.io') return refuse(socket, 404, 'Not Found', { success: false, message: 'No WebSocket endpoint here' });
     const token = tokenOf(req, rule);
     if (!token || !deps.verifier.verify(token)) return refuse(socket, 401, 'Unauthorized', { success: false, message: rule.unauthorizedMessage, code: 'UNAUTHORIZED' });
+    moveQueryTokenToHeader(req, token);
     const incoming = req.headers[REQUEST_ID_HEADER];
     if (typeof incoming !== 'string' || !incoming) req.headers[REQUEST_ID_HEADER] = randomUUID();
     // The upgrade is an IncomingMessage, not an Express request; the proxy only reads its url and headers.

@@ -214,9 +214,20 @@ describe('gateway in front of the real academic service', () => {
         });
       });
 
-    test('connects through the gateway with a valid token in the query or the header', async () => {
-      expect(await connect({ token: tokenFor({ sub: '8', role: 'user' }) })).toMatchObject({ connected: true });
-      expect(await connect({ token: tokenFor({ sub: '8', role: 'user' }), header: true })).toMatchObject({ connected: true });
+    test('connects through the gateway with a valid token in the header or the query, which reaches notifications as a header', async () => {
+      const token = tokenFor({ sub: '8', role: 'user' });
+      expect(await connect({ token, header: true })).toMatchObject({ connected: true, hello: { authorization: `Bearer ${token}` } });
+      const viaQuery = await connect({ token });
+      expect(viaQuery).toMatchObject({ connected: true, hello: { authorization: `Bearer ${token}` } });
+      expect((viaQuery.hello as { query: Record<string, string> }).query.token).toBeUndefined();
+    });
+
+    test('long-polling requests of /socket.io are checked and proxied too, token moved out of the URL', async () => {
+      const token = tokenFor({ sub: '8', role: 'user' });
+      const polling = await request(gateway.url).get(`/socket.io/?EIO=4&transport=polling&token=${token}`);
+      expect(polling.status).toBe(200);
+      expect(polling.text).toMatch(/^0\{"sid"/);
+      expect((await request(gateway.url).get('/socket.io/?EIO=4&transport=polling')).status).toBe(401);
     });
 
     test('is refused on the upgrade itself without a token or with a bad one', async () => {

@@ -52,7 +52,7 @@ export async function notificationsStandIn(): Promise<{ url: string; io: SocketI
     res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers }));
   });
   const io = new SocketIoServer(server);
-  io.on('connection', (socket) => socket.emit('hello', { userAgent: socket.handshake.headers['user-agent'] ?? null }));
+  io.on('connection', (socket) => socket.emit('hello', { authorization: socket.handshake.headers.authorization ?? null, query: socket.handshake.query }));
   const url = await listen(server);
   return {
     url,
