@@ -129,3 +129,14 @@ describe('requireApiKey', () => {
     expect((await request(open).post('/send').set('x-api-key', '')).status).toBe(401);
   });
 });
+
+describe('loadKeyRing', () => {
+  test('names the missing file and the settings to fix when a key is absent', () => {
+    expect(() => loadKeyRing(dir, ['absent'])).toThrow(/absent\.public\.pem not found: set JWT_KEYS_DIR and JWT_KEY_IDS/);
+    expect(() => loadKeyRing(dir, [])).toThrow('JWT_KEY_IDS lists no key id');
+  });
+
+  test('generateKeyPairFiles keeps an existing key pair', () => {
+    expect(generateKeyPairFiles(dir, 'k1')).toBe(false);
+  });
+});
