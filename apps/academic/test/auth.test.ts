@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { forgedTokens, hashPassword, loadKeyRing } from '@academy/auth';
+import { forgedTokens, generateKeyPairFiles, hashPassword, loadKeyRing } from '@academy/auth';
 import { startService, type RunningService } from '@academy/service';
-import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig } from '@academy/testing';
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
 import { academicService } from '../src/service.ts';
 import { User } from '../src/data/user.entity.ts';
 import { RefreshToken } from '../src/auth/refresh-token.entity.ts';
@@ -96,6 +96,14 @@ describe('academic /api/v2/auth', () => {
       expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401]);
     });
 
+    test('an expired refresh token is refused', async () => {
+      const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
+      await service.ctx.orm.em.fork().nativeUpdate(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) }, { expiresAt: new Date(Date.now() - 1000) });
+      const res = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('INVALID_REFRESH_TOKEN');
+    });
+
     test('an unknown refresh token is a 401 and an empty body a 400', async () => {
       expect((await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: 'made-up' })).body.code).toBe('INVALID_REFRESH_TOKEN');
       expect((await request(service.url).post('/api/v2/auth/refresh').send({})).status).toBe(400);
@@ -125,5 +133,31 @@ describe('academic /api/v2/auth', () => {
     test('without a token, 401', async () => {
       expect((await request(service.url).get('/api/v2/auth/me')).status).toBe(401);
     });
+  });
+});
+
+describe('academic during a key rotation', () => {
+  let service: RunningService<Config>;
+
+  beforeAll(async () => {
+    generateKeyPairFiles(TEST_KEYS_DIR, 'test-rotation-2');
+    service = await startService(academicService, { ...(await testConfig('academic_rotation')), JWT_KEY_IDS: ['test-rotation-2', TEST_KID] });
+    const em = service.ctx.orm.em.fork();
+    em.create(User, { email: 'rot@academy.test', passwordHash: await hashPassword('rot-pass'), role: 'admin' });
+    await em.flush();
+  });
+  afterAll(async () => {
+    await service.stop();
+    await dropTestDatabase(service.ctx.config.DATABASE_URL);
+  });
+
+  test('signs with the first listed key and still accepts tokens of the second', async () => {
+    const login = await request(service.url).post('/api/v2/auth/login').send({ email: 'rot@academy.test', password: 'rot-pass' });
+    const header = JSON.parse(Buffer.from(login.body.accessToken.split('.')[0], 'base64url').toString());
+    expect(header).toMatchObject({ alg: 'ES256', kid: 'test-rotation-2' });
+    const userId = login.body.user.id as number;
+    expect((await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${login.body.accessToken}`)).status).toBe(200);
+    const oldKeyToken = tokenFor({ sub: String(userId), role: 'admin' });
+    expect((await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${oldKeyToken}`)).status).toBe(200);
   });
 });
