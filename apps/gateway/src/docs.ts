@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import { buildOpenApiDocument } from '@academy/contracts';
 
@@ -6,6 +7,8 @@ import { buildOpenApiDocument } from '@academy/contracts';
 export function docsRouter(): Router {
   const document = buildOpenApiDocument();
   const router = Router();
+  // The default CSP upgrades asset requests to https, which leaves the UI blank on a plain-http dev gateway.
+  router.use(helmet.contentSecurityPolicy({ directives: { upgradeInsecureRequests: null } }));
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

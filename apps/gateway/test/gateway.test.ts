@@ -258,6 +258,8 @@ describe('gateway in front of the real academic service', () => {
       const ui = await request(gateway.url).get('/api/docs/');
       expect(ui.status).toBe(200);
       expect(ui.text).toContain('swagger-ui');
+      expect(ui.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(ui.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
       const doc = await request(gateway.url).get('/api/docs/openapi.json');
       expect(doc.body.openapi).toBe('3.1.0');
       const paths = Object.keys(doc.body.paths);
