@@ -27,6 +27,8 @@ export const ConfigSchema = z.object({
   MAX_HEADER_BYTES: z.coerce.number().int().positive().default(128 * 1024),
   /** An upstream silent for this long is a 504. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The same for Socket.IO long-polling, which the service holds open up to its ping interval (25 s). */
+  LONG_POLL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   RATE_LIMIT_IP_PER_MINUTE: perMinute(600),
   RATE_LIMIT_USER_PER_MINUTE: perMinute(300),
   RATE_LIMIT_LOGIN_PER_MINUTE: perMinute(10),

@@ -35,6 +35,8 @@ export interface EdgeDeps {
   verifier: TokenVerifier;
   limits: RateLimits;
   proxies: Record<ServiceName, ProxyHandler<Request, Response>>;
+  /** Notifications with the long-polling timeout, for `/socket.io`. */
+  realtimeProxy: ProxyHandler<Request, Response>;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface EdgeDeps {
  * too large, missing or bad token, over a rate limit) with the service's own error body, then
  * proxy. Paths not in the table fall through to the gateway's own routes and its 404.
  */
-export function edgeHandler({ config, verifier, limits, proxies }: EdgeDeps): RequestHandler {
+export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy }: EdgeDeps): RequestHandler {
   return async (req, res, next) => {
     const rule = matchRoute(req.path);
     if (!rule) return next();
@@ -64,7 +66,7 @@ export function edgeHandler({ config, verifier, limits, proxies }: EdgeDeps): Re
       if (rule.access === 'bearer' && !claims) throw new UnauthorizedError(rule.unauthorizedMessage);
       // The services trust the gateway's view of the client address, not one a client sent.
       req.headers['x-forwarded-for'] = ip;
-      await proxies[rule.service](req, res, next);
+      await (rule.longPolling ? realtimeProxy : proxies[rule.service])(req, res, next);
     } catch (error) {
       next(error);
     }

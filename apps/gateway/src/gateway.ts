@@ -56,10 +56,11 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
 
   const upstreams = upstreamsOf(config);
   const onDone = (service: ServiceName, status: number, seconds: number) => upstreamDuration.observe({ service, status: String(status) }, seconds);
-  const proxies = Object.fromEntries(SERVICES.map((service) => [service, createServiceProxy(service, upstreams[service], config, logger, onDone)])) as Record<
+  const proxies = Object.fromEntries(SERVICES.map((service) => [service, createServiceProxy(service, upstreams[service], config.UPSTREAM_TIMEOUT_MS, logger, onDone)])) as Record<
     ServiceName,
     ReturnType<typeof createServiceProxy>
   >;
+  const realtimeProxy = createServiceProxy('notifications', upstreams.notifications, config.LONG_POLL_TIMEOUT_MS, logger, onDone);
 
   const app = createHttpApp({
     logger,
@@ -67,7 +68,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     readiness: [redisReadiness(redis), ...upstreamReadiness(upstreams)],
     beforeBody: (express) => {
       express.use(cors({ origin: config.CORS_ORIGINS, credentials: true, exposedHeaders: ['x-request-id', 'retry-after'], maxAge: 600 }));
-      express.use(edgeHandler({ config, verifier, limits, proxies }));
+      express.use(edgeHandler({ config, verifier, limits, proxies, realtimeProxy }));
     },
     routes: (express) => {
       express.use('/api/docs', docsRouter());
@@ -75,7 +76,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   });
 
   const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, app);
-  handleUpgrades(server, { verifier, proxy: proxies.notifications, logger });
+  handleUpgrades(server, { verifier, proxy: realtimeProxy, logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => {

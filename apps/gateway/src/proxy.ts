@@ -21,10 +21,16 @@ export function upstreamFailure(error: NodeJS.ErrnoException, service: ServiceNa
 }
 
 /**
- * One proxy per service over a keep-alive agent. A request silent for `UPSTREAM_TIMEOUT_MS` is
- * aborted; every failure becomes a JSON error in the route family's style, never a hang.
+ * One proxy per service over a keep-alive agent. A request silent for `timeoutMs` is aborted;
+ * every failure becomes a JSON error in the route family's style, never a hang.
  */
-export function createServiceProxy(service: ServiceName, target: string, config: Config, logger: Logger, onDone: (service: ServiceName, status: number, seconds: number) => void): RequestHandler<Request, Response> {
+export function createServiceProxy(
+  service: ServiceName,
+  target: string,
+  timeoutMs: number,
+  logger: Logger,
+  onDone: (service: ServiceName, status: number, seconds: number) => void,
+): RequestHandler<Request, Response> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
   return createProxyMiddleware<Request, Response>({
     target,
@@ -33,8 +39,8 @@ export function createServiceProxy(service: ServiceName, target: string, config:
     on: {
       proxyReq: (proxyReq, req) => {
         (req as Request & { proxyStarted?: number }).proxyStarted = performance.now();
-        proxyReq.setTimeout(config.UPSTREAM_TIMEOUT_MS, () => {
-          proxyReq.destroy(Object.assign(new Error(`no answer from ${service} within ${config.UPSTREAM_TIMEOUT_MS} ms`), { code: 'UPSTREAM_TIMEOUT' }));
+        proxyReq.setTimeout(timeoutMs, () => {
+          proxyReq.destroy(Object.assign(new Error(`no answer from ${service} within ${timeoutMs} ms`), { code: 'UPSTREAM_TIMEOUT' }));
         });
       },
       proxyRes: (proxyRes, req) => {

@@ -16,6 +16,8 @@ export interface RouteRule {
   login?: boolean;
   /** Socket.IO: browsers cannot set headers on a WebSocket, so `?token=` is accepted too. */
   queryToken?: boolean;
+  /** Held open by the service on purpose (Socket.IO long-polling waits up to its ping interval). */
+  longPolling?: boolean;
 }
 
 const academic = (prefix: string, access: RouteRule['access'] = 'bearer', extra: Partial<RouteRule> = {}): RouteRule => ({
@@ -52,7 +54,7 @@ export const ROUTES: RouteRule[] = [
   notifications('/api/v2/push-notifications/send', 'api-key'),
   notifications('/api/v2/push-notifications'),
   notifications('/api/v2/notifications'),
-  notifications('/socket.io', 'bearer', { queryToken: true }),
+  notifications('/socket.io', 'bearer', { queryToken: true, longPolling: true }),
 ];
 
 export function matchRoute(path: string, routes: RouteRule[] = ROUTES): RouteRule | undefined {

@@ -151,6 +151,24 @@ describe('gateway in front of the real academic service', () => {
       }
     });
 
+    test('Socket.IO long-polling held open past the upstream timeout is not cut off', async () => {
+      const slowPinger = await notificationsStandIn({ pingInterval: 800 });
+      const impatient = await startGateway(gatewayConfig({ NOTIFICATIONS_URL: slowPinger.url, UPSTREAM_TIMEOUT_MS: '300' }));
+      try {
+        const token = tokenFor({ sub: '8', role: 'user' });
+        const handshake = await request(impatient.url).get(`/socket.io/?EIO=4&transport=polling&token=${token}`);
+        const { sid } = JSON.parse(handshake.text.slice(1)) as { sid: string };
+        const started = performance.now();
+        const held = await request(impatient.url).get(`/socket.io/?EIO=4&transport=polling&sid=${sid}&token=${token}`);
+        expect(performance.now() - started).toBeGreaterThan(300);
+        expect(held.status).toBe(200);
+        expect(held.text).toBe('2');
+      } finally {
+        await impatient.stop();
+        await slowPinger.close();
+      }
+    });
+
     test('a body over the limit is a 413 before anything is proxied', async () => {
       const res = await request(gateway.url).post('/api/v2/push-notifications/send').set('x-api-key', 'k').send({ body: 'x'.repeat(2048), userIds: [1] });
       expect(res.status).toBe(413);

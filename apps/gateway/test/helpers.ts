@@ -45,13 +45,13 @@ export async function silentUpstream(): Promise<{ url: string; close: () => Prom
  * Stands in for notifications (its Socket.IO is not built yet): Socket.IO on `/socket.io`, and an
  * echo of method, url and headers for every other request, so tests see what the gateway sent.
  */
-export async function notificationsStandIn(): Promise<{ url: string; io: SocketIoServer; close: () => Promise<void> }> {
+export async function notificationsStandIn(options: { pingInterval?: number } = {}): Promise<{ url: string; io: SocketIoServer; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     if (req.url?.startsWith('/socket.io')) return;
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers }));
   });
-  const io = new SocketIoServer(server);
+  const io = new SocketIoServer(server, options.pingInterval ? { pingInterval: options.pingInterval } : {});
   io.on('connection', (socket) => socket.emit('hello', { authorization: socket.handshake.headers.authorization ?? null, query: socket.handshake.query }));
   const url = await listen(server);
   return {
