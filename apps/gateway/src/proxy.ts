@@ -31,7 +31,8 @@ export function createServiceProxy(
   logger: Logger,
   onDone: (service: ServiceName, status: number, seconds: number) => void,
 ): RequestHandler<Request, Response> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+  // No maxSockets: a request never queues for a socket, where the upstream timeout would not yet run.
+  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
   return createProxyMiddleware<Request, Response>({
     target,
     agent,
