@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, json } from './common.ts';
+import { ErrorBody, jsonContent } from './common.ts';
 
 export const LoginBody = z.object({
   email: z.email({ error: 'must be an e-mail address' }).max(254),
@@ -49,10 +49,10 @@ export function registerAuthDocs(registry: OpenAPIRegistry): void {
     description: 'A wrong password and an unknown e-mail get the same answer in the same time. Rate limited more strictly than other routes.',
     request: { body: { content: { 'application/json': { schema: LoginBody } } } },
     responses: {
-      200: json(TokenPair, 'Tokens of a new session'),
-      400: json(ErrorBody, 'Malformed body'),
-      401: json(ErrorBody, 'INVALID_CREDENTIALS: wrong e-mail or password'),
-      429: json(ErrorBody, 'Too many attempts; see Retry-After'),
+      200: jsonContent(TokenPair, 'Tokens of a new session'),
+      400: jsonContent(ErrorBody, 'Malformed body'),
+      401: jsonContent(ErrorBody, 'INVALID_CREDENTIALS: wrong e-mail or password'),
+      429: jsonContent(ErrorBody, 'Too many attempts; see Retry-After'),
     },
   });
   registry.registerPath({
@@ -63,9 +63,9 @@ export function registerAuthDocs(registry: OpenAPIRegistry): void {
     description: 'The presented token becomes used; a used or revoked token presented again revokes its whole session.',
     request: { body: { content: { 'application/json': { schema: RefreshBody } } } },
     responses: {
-      200: json(TokenPair, 'New tokens; the old refresh token is spent'),
-      400: json(ErrorBody, 'Malformed body'),
-      401: json(ErrorBody, 'INVALID_REFRESH_TOKEN, REFRESH_TOKEN_REUSED'),
+      200: jsonContent(TokenPair, 'New tokens; the old refresh token is spent'),
+      400: jsonContent(ErrorBody, 'Malformed body'),
+      401: jsonContent(ErrorBody, 'INVALID_REFRESH_TOKEN, REFRESH_TOKEN_REUSED'),
     },
   });
   registry.registerPath({
@@ -75,7 +75,7 @@ export function registerAuthDocs(registry: OpenAPIRegistry): void {
     summary: 'End the session of a refresh token',
     description: 'Revokes the token and its session. Idempotent: an unknown or already revoked token also answers 204.',
     request: { body: { content: { 'application/json': { schema: LogoutBody } } } },
-    responses: { 204: { description: 'Session ended' }, 400: json(ErrorBody, 'Malformed body') },
+    responses: { 204: { description: 'Session ended' }, 400: jsonContent(ErrorBody, 'Malformed body') },
   });
   registry.registerPath({
     method: 'get',
@@ -83,6 +83,6 @@ export function registerAuthDocs(registry: OpenAPIRegistry): void {
     tags,
     summary: 'The authenticated user',
     security: [{ bearerAuth: [] }],
-    responses: { 200: json(MeResponse, 'The user of the access token'), 401: json(ErrorBody, 'UNAUTHORIZED') },
+    responses: { 200: jsonContent(MeResponse, 'The user of the access token'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
   });
 }

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, IdPathParam, UnspecifiedObject, json } from './common.ts';
+import { ErrorBody, IdPathParam, UnspecifiedObject, jsonContent } from './common.ts';
 
 const id = z.number().int().positive();
 
@@ -43,7 +43,7 @@ export const ReviewResponse = z.object({
 export function registerBlocksDocs(registry: OpenAPIRegistry): void {
   const tags = ['blocks'];
   const security = [{ bearerAuth: [] }];
-  const unauthorized = json(ErrorBody, 'UNAUTHORIZED: token missing, expired, or caller not an administrator');
+  const unauthorized = jsonContent(ErrorBody, 'UNAUTHORIZED: token missing, expired, or caller not an administrator');
   registry.registerPath({
     method: 'get',
     path: '/api/v2/blocks/pending',
@@ -51,7 +51,7 @@ export function registerBlocksDocs(registry: OpenAPIRegistry): void {
     security,
     summary: 'Blocks awaiting review, grouped by student (admin)',
     request: { query: PendingBlocksQuery },
-    responses: { 200: json(PendingBlocksResponse, 'Pending blocks'), 401: unauthorized },
+    responses: { 200: jsonContent(PendingBlocksResponse, 'Pending blocks'), 401: unauthorized },
   });
   registry.registerPath({
     method: 'post',
@@ -61,10 +61,10 @@ export function registerBlocksDocs(registry: OpenAPIRegistry): void {
     summary: 'Approve or reject a pending student block (admin)',
     request: { params: IdPathParam('studentBlockId'), body: { content: { 'application/json': { schema: ReviewBody } } } },
     responses: {
-      200: json(ReviewResponse, 'Review applied'),
-      400: json(ErrorBody, 'STUDENT_BLOCK_ID_REQUIRED, INVALID_ACTION, INVALID_STATUS_FOR_REVIEW'),
+      200: jsonContent(ReviewResponse, 'Review applied'),
+      400: jsonContent(ErrorBody, 'STUDENT_BLOCK_ID_REQUIRED, INVALID_ACTION, INVALID_STATUS_FOR_REVIEW'),
       401: unauthorized,
-      404: json(ErrorBody, 'STUDENT_BLOCK_NOT_FOUND'),
+      404: jsonContent(ErrorBody, 'STUDENT_BLOCK_NOT_FOUND'),
     },
   });
   const others: { method: 'get' | 'post'; path: string; summary: string; params?: string[] }[] = [
@@ -84,7 +84,7 @@ export function registerBlocksDocs(registry: OpenAPIRegistry): void {
       security,
       summary: route.summary,
       request: params ? { params } : undefined,
-      responses: { 200: json(UnspecifiedObject, 'Payload not specified by the interface'), 401: unauthorized },
+      responses: { 200: jsonContent(UnspecifiedObject, 'Payload not specified by the interface'), 401: unauthorized },
     });
   }
 }

@@ -19,4 +19,5 @@ export const UnspecifiedObject = z.record(z.string(), z.unknown());
 
 export const IdPathParam = (name: string) => z.object({ [name]: z.coerce.number().int().positive() });
 
-export const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+/** A JSON response of `schema`, for `registerPath` responses. */
+export const jsonContent = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });

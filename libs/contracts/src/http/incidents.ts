@@ -1,12 +1,12 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, IdPathParam, UnspecifiedObject, json } from './common.ts';
+import { ErrorBody, IdPathParam, UnspecifiedObject, jsonContent } from './common.ts';
 
 /** Time-record incidents and time records (incidents service); shapes not shown by the spec are open objects. */
 export function registerIncidentsDocs(registry: OpenAPIRegistry): void {
   const security = [{ bearerAuth: [] }];
-  const unauthorized = json(ErrorBody, 'UNAUTHORIZED');
-  const ok = json(UnspecifiedObject, 'Payload not specified by the interface');
+  const unauthorized = jsonContent(ErrorBody, 'UNAUTHORIZED');
+  const ok = jsonContent(UnspecifiedObject, 'Payload not specified by the interface');
   const incidentId = IdPathParam('id');
   const routes: { method: 'get' | 'post'; path: string; summary: string; params?: typeof incidentId; query?: z.ZodObject; body?: boolean }[] = [
     { method: 'get', path: '/api/v2/incident/', summary: 'Incidents with filters (admin)' },
@@ -37,6 +37,6 @@ export function registerIncidentsDocs(registry: OpenAPIRegistry): void {
     tags: ['timerecord'],
     security,
     summary: 'Whether the employee has an open time record',
-    responses: { 200: json(z.object({ hasOpenRecord: z.boolean() }).catchall(z.unknown()), 'Open record state'), 401: unauthorized },
+    responses: { 200: jsonContent(z.object({ hasOpenRecord: z.boolean() }).catchall(z.unknown()), 'Open record state'), 401: unauthorized },
   });
 }

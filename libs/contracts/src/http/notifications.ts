@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { SuccessErrorBody, UnspecifiedObject, json } from './common.ts';
+import { SuccessErrorBody, UnspecifiedObject, jsonContent } from './common.ts';
 
 export const PushSendBody = z.object({
   userIds: z.array(z.number().int().positive()).min(1),
@@ -32,7 +32,7 @@ export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
     security: [{ apiKey: [] }],
     summary: 'Send a push message to all devices of the given users (internal)',
     request: { body: { content: { 'application/json': { schema: PushSendBody } } } },
-    responses: { 200: json(PushSendResponse, 'Send report'), 401: json(SuccessErrorBody, 'Missing or wrong x-api-key') },
+    responses: { 200: jsonContent(PushSendResponse, 'Send report'), 401: jsonContent(SuccessErrorBody, 'Missing or wrong x-api-key') },
   });
   registry.registerPath({
     method: 'post',
@@ -41,7 +41,7 @@ export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
     security: [{ bearerAuth: [] }],
     summary: "Register or update the push token of the user's device",
     request: { body: { content: { 'application/json': { schema: UnspecifiedObject } } } },
-    responses: { 200: json(UnspecifiedObject, 'Payload not specified by the interface'), 401: json(SuccessErrorBody, 'Unauthorized') },
+    responses: { 200: jsonContent(UnspecifiedObject, 'Payload not specified by the interface'), 401: jsonContent(SuccessErrorBody, 'Unauthorized') },
   });
   registry.registerPath({
     method: 'delete',
@@ -51,9 +51,9 @@ export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
     summary: 'Remove the push token of a device of the user',
     request: { params: z.object({ deviceId: z.string().min(1) }) },
     responses: {
-      200: json(DeviceTokenRemoved, 'Device token removed successfully'),
-      401: json(SuccessErrorBody, 'Unauthorized'),
-      404: json(SuccessErrorBody, 'Device not found'),
+      200: jsonContent(DeviceTokenRemoved, 'Device token removed successfully'),
+      401: jsonContent(SuccessErrorBody, 'Unauthorized'),
+      404: jsonContent(SuccessErrorBody, 'Device not found'),
     },
   });
 }
