@@ -76,7 +76,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   });
 
   const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, app);
-  handleUpgrades(server, { verifier, proxy: realtimeProxy, logger });
+  handleUpgrades(server, { verifier, limits, proxy: realtimeProxy, logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => {

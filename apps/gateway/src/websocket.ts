@@ -7,6 +7,7 @@ import type { TokenVerifier } from '@academy/auth';
 import { REQUEST_ID_HEADER, type Logger } from '@academy/kit';
 import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { moveQueryTokenToHeader, tokenOf } from './edge.ts';
+import { TooManyRequestsError, type RateLimits } from './rate-limit.ts';
 import { matchRoute } from './route-table.ts';
 
 function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
@@ -18,14 +19,22 @@ function refuse(socket: Duplex, status: number, reason: string, body: Record<str
  * WebSocket upgrades of `/socket.io` go to notifications once the token on the upgrade request
  * itself (header or `?token=`) verifies; anything else is refused before a byte reaches it.
  */
-export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; proxy: ProxyHandler<Request, Response>; logger: Logger }): void {
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; limits: RateLimits; proxy: ProxyHandler<Request, Response>; logger: Logger }): void {
+  server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', (error) => deps.logger.debug({ err: error }, 'websocket client socket error'));
     const path = (req.url ?? '/').split('?')[0];
     const rule = matchRoute(path);
     if (!rule || rule.prefix !== '/socket.io') return refuse(socket, 404, 'Not Found', { success: false, message: 'No WebSocket endpoint here' });
     const token = tokenOf(req, rule);
-    if (!token || !deps.verifier.verify(token)) return refuse(socket, 401, 'Unauthorized', { success: false, message: rule.unauthorizedMessage, code: 'UNAUTHORIZED' });
+    const claims = token ? deps.verifier.verify(token) : null;
+    try {
+      await deps.limits.check({ ip: req.socket.remoteAddress ?? 'unknown', userId: claims?.sub });
+    } catch (error) {
+      const retryAfter = error instanceof TooManyRequestsError ? error.headers?.['retry-after'] : '1';
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfter}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    if (!claims) return refuse(socket, 401, 'Unauthorized', { success: false, message: rule.unauthorizedMessage, code: 'UNAUTHORIZED' });
     moveQueryTokenToHeader(req, token);
     const incoming = req.headers[REQUEST_ID_HEADER];
     if (typeof incoming !== 'string' || !incoming) req.headers[REQUEST_ID_HEADER] = randomUUID();

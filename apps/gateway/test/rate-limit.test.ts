@@ -1,6 +1,7 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { bearer, uniqueName } from '@academy/testing';
+import { bearer, tokenFor, uniqueName } from '@academy/testing';
 import { startGateway, type RunningGateway } from '../src/gateway.ts';
 import { deadUrl, gatewayConfig, notificationsStandIn } from './helpers.ts';
 
@@ -53,6 +54,28 @@ describe('rate limits counted in Redis', () => {
     const gateway = await start({ RATE_LIMIT_IP_PER_MINUTE: '2' });
     const call = () => request(gateway.url).get('/api/v2/blocks/pending').set('x-forwarded-for', '10.2.0.1').set('authorization', 'Bearer guess');
     expect([(await call()).status, (await call()).status, (await call()).status]).toEqual([401, 401, 429]);
+  });
+
+  test('WebSocket upgrades count against the user limit too', async () => {
+    const gateway = await start({ RATE_LIMIT_USER_PER_MINUTE: '1' });
+    const token = tokenFor({ sub: '91', role: 'user' });
+    const upgrade = () =>
+      new Promise<number>((resolve) => {
+        const req = http.request(`${gateway.url}/socket.io/?EIO=4&transport=websocket`, {
+          headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', authorization: `Bearer ${token}` },
+        });
+        req.on('upgrade', (_res, socket) => {
+          socket.destroy();
+          resolve(101);
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.end();
+      });
+    expect(await upgrade()).toBe(101);
+    expect(await upgrade()).toBe(429);
   });
 
   test('with Redis unreachable, requests still pass and each instance keeps counting in memory', async () => {
