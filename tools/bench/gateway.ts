@@ -19,18 +19,25 @@ const SEQUENTIAL_REQUESTS = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Latency without queueing: one request at a time, timed to the microsecond (autocannon rounds to 1 ms). */
-async function sequentialLatency(url: string, headers: Record<string, string>, count: number) {
-  const samples: number[] = [];
+/**
+ * Latency without queueing: one request at a time, alternating direct and gateway so both see the
+ * same load on the shared machine, timed to the microsecond (autocannon rounds to 1 ms).
+ */
+async function sequentialLatency(urls: string[], headers: Record<string, string>, count: number) {
+  const samples = urls.map(() => [] as number[]);
   for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    const res = await fetch(url, { headers });
-    await res.arrayBuffer();
-    samples.push(performance.now() - started);
+    for (const [index, url] of urls.entries()) {
+      const started = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      samples[index].push(performance.now() - started);
+    }
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  return { p50: at(0.5), p99: at(0.99) };
+  return samples.map((list) => {
+    list.sort((x, y) => x - y);
+    const at = (q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))];
+    return { p50: at(0.5), p99: at(0.99) };
+  });
 }
 
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`));
@@ -95,15 +102,13 @@ try {
   console.log(`\nthroughput through the gateway: ${(ratio * 100).toFixed(1)}% of direct (target >= 50%)`);
   console.log('(under saturation latency is mostly queueing: connections / throughput)');
 
-  console.log(`\nOne request at a time, ${SEQUENTIAL_REQUESTS} requests each (after ${SEQUENTIAL_REQUESTS / 4} warm-up):`);
-  const latency: Record<string, { p50: number; p99: number }> = {};
-  for (const [name, url] of [['direct (academic)', academic.url], ['through gateway', gateway.url]] as const) {
-    await sequentialLatency(`${url}/api/v2/auth/me`, headers, SEQUENTIAL_REQUESTS / 4);
-    latency[name] = await sequentialLatency(`${url}/api/v2/auth/me`, headers, SEQUENTIAL_REQUESTS);
-    console.log(`${name.padEnd(18)} p50 ${latency[name].p50.toFixed(2)} ms   p99 ${latency[name].p99.toFixed(2)} ms`);
-  }
-  const added = latency['through gateway'].p50 - latency['direct (academic)'].p50;
-  console.log(`\nadded latency at p50: ${added.toFixed(2)} ms (target < 2 ms); at p99: ${(latency['through gateway'].p99 - latency['direct (academic)'].p99).toFixed(2)} ms`);
+  console.log(`\nOne request at a time, alternating, ${SEQUENTIAL_REQUESTS} requests each way (after ${SEQUENTIAL_REQUESTS / 4} warm-up):`);
+  const urls = [`${academic.url}/api/v2/auth/me`, `${gateway.url}/api/v2/auth/me`];
+  await sequentialLatency(urls, headers, SEQUENTIAL_REQUESTS / 4);
+  const [directLatency, gatewayLatency] = await sequentialLatency(urls, headers, SEQUENTIAL_REQUESTS);
+  console.log(`direct (academic)  p50 ${directLatency.p50.toFixed(2)} ms   p99 ${directLatency.p99.toFixed(2)} ms`);
+  console.log(`through gateway    p50 ${gatewayLatency.p50.toFixed(2)} ms   p99 ${gatewayLatency.p99.toFixed(2)} ms`);
+  console.log(`\nadded latency at p50: ${(gatewayLatency.p50 - directLatency.p50).toFixed(2)} ms (target < 2 ms); at p99: ${(gatewayLatency.p99 - directLatency.p99).toFixed(2)} ms`);
 } finally {
   await gateway.stop();
   await academic.stop();
