@@ -1,9 +1,18 @@
+import { z } from 'zod';
 import { loadConfig } from '@academy/kit';
-import { baseConfigSchema } from '@academy/service';
+import { baseConfigSchema, type BaseConfig } from '@academy/service';
 
-export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' });
+/** Token lifetimes of the logins served here; tokens are signed with the first of JWT_KEY_IDS. */
+export const AuthSettingsSchema = z.object({
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(30 * 24 * 3600),
+});
+export type AuthSettings = z.infer<typeof AuthSettingsSchema>;
 
-export type Config = ReturnType<typeof ConfigSchema.parse>;
+export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' }).extend(AuthSettingsSchema.shape);
+
+/** Settings beyond the base ones are optional here so tests can start the service from `testConfig`; defaults apply. */
+export type Config = BaseConfig & Partial<AuthSettings>;
 
 /** The only reader of process.env in this service. */
 export const readConfig = (): Config => loadConfig(ConfigSchema);

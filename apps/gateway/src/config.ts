@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@academy/kit';
 
+const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 export const ConfigSchema = z.object({
   PORT: env.port(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -11,10 +13,27 @@ export const ConfigSchema = z.object({
   NOTIFICATIONS_URL: env.url('http://127.0.0.1:3004'),
   REDIS_URL: env.url('redis://127.0.0.1:6379'),
   JWT_KEYS_DIR: z.string().min(1).default('.local/keys'),
+  /** Key ids whose public keys are accepted: two during a rotation. */
   JWT_KEY_IDS: env.list('dev-1'),
   JWT_ISSUER: z.string().min(1).default('academy'),
   JWT_AUDIENCE: z.string().min(1).default('academy-api'),
-  BODY_LIMIT: z.string().default('100kb'),
+  /** How long a verified token is remembered (never past its exp). 0 verifies every request. */
+  TOKEN_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Origins allowed by CORS, comma-separated; empty allows none (same-origin and non-browser clients only). */
+  CORS_ORIGINS: env.list('http://localhost:5173,http://127.0.0.1:5173'),
+  /** Largest request body accepted (by Content-Length) before anything is proxied. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(100 * 1024),
+  /** Node's header limit, raised so an oversized token is a JSON 401 instead of a bare 431. */
+  MAX_HEADER_BYTES: z.coerce.number().int().positive().default(128 * 1024),
+  /** An upstream silent for this long is a 504. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The same for Socket.IO long-polling, which the service holds open up to its ping interval (25 s). */
+  LONG_POLL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  RATE_LIMIT_IP_PER_MINUTE: perMinute(600),
+  RATE_LIMIT_USER_PER_MINUTE: perMinute(300),
+  RATE_LIMIT_LOGIN_PER_MINUTE: perMinute(10),
+  /** Prefix of the Redis counters shared by every gateway instance. */
+  RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('gateway:rl'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

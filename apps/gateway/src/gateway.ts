@@ -1,6 +1,17 @@
-import type { Server } from 'node:http';
-import { closeServer, createHttpApp, createLogger, createMetrics, listen, portOf } from '@academy/kit';
+import http, { type Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import cors from 'cors';
+import { Histogram } from 'prom-client';
+import { createTokenVerifier, loadKeyRing } from '@academy/auth';
+import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
 import type { Config } from './config.ts';
+import { docsRouter } from './docs.ts';
+import { edgeHandler } from './edge.ts';
+import { createServiceProxy, upstreamsOf } from './proxy.ts';
+import { createRateLimits } from './rate-limit.ts';
+import { upstreamReadiness } from './readiness.ts';
+import { SERVICES, type ServiceName } from './route-table.ts';
+import { handleUpgrades } from './websocket.ts';
 
 export interface RunningGateway {
   server: Server;
@@ -9,13 +20,78 @@ export interface RunningGateway {
   stop: () => Promise<void>;
 }
 
-/** The front door: authenticates and proxies `/api/*` and `/socket.io` to the services. */
+/** The front door: authenticates, rate-limits and proxies `/api/*` and `/socket.io` to the services. */
 export async function startGateway(config: Config): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const metrics = createMetrics('gateway');
-  const app = createHttpApp({ logger, metrics, readiness: [], routes: () => {} });
-  const server = await listen(app, config.PORT, config.HOST);
+  const upstreamDuration = new Histogram({
+    name: 'gateway_upstream_duration_seconds',
+    help: 'Time to the upstream response headers, by service and status (0 for failures)',
+    labelNames: ['service', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metrics.registry],
+  });
+
+  // Keys are parsed once here; verified tokens are remembered briefly (never past exp).
+  const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS);
+  const verifier = createTokenVerifier(ring, {
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    cache: config.TOKEN_CACHE_MS > 0 ? { maxEntries: 10_000, maxAgeMs: config.TOKEN_CACHE_MS } : undefined,
+  });
+  const redis = createRedis(config.REDIS_URL);
+  let redisDown = false;
+  redis.on('error', (error) => {
+    if (!redisDown) logger.warn({ err: error }, 'redis unavailable: rate limits counted in memory per instance');
+    redisDown = true;
+  });
+  redis.on('ready', () => {
+    if (redisDown) logger.info('redis reachable again: rate limits shared again');
+    redisDown = false;
+  });
+  const limits = createRateLimits(redis, config, logger);
+  // Counting starts in Redis when it is reachable; otherwise the gateway starts anyway, counting in memory.
+  const redisReady = await Promise.race([new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))), delay(2000, false, { ref: false })]);
+  if (!redisReady) logger.warn('redis not reachable at start: rate limits counted in memory until it is');
+
+  const upstreams = upstreamsOf(config);
+  const onDone = (service: ServiceName, status: number, seconds: number) => upstreamDuration.observe({ service, status: String(status) }, seconds);
+  const proxies = Object.fromEntries(SERVICES.map((service) => [service, createServiceProxy(service, upstreams[service], config.UPSTREAM_TIMEOUT_MS, logger, onDone)])) as Record<
+    ServiceName,
+    ReturnType<typeof createServiceProxy>
+  >;
+  const realtimeProxy = createServiceProxy('notifications', upstreams.notifications, config.LONG_POLL_TIMEOUT_MS, logger, onDone);
+
+  const app = createHttpApp({
+    logger,
+    metrics,
+    readiness: [redisReadiness(redis), ...upstreamReadiness(upstreams)],
+    beforeBody: (express) => {
+      express.use(cors({ origin: config.CORS_ORIGINS, credentials: true, exposedHeaders: ['x-request-id', 'retry-after'], maxAge: 600 }));
+      express.use(edgeHandler({ config, verifier, limits, proxies, realtimeProxy }));
+    },
+    routes: (express) => {
+      express.use('/api/docs', docsRouter());
+    },
+  });
+
+  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, app);
+  handleUpgrades(server, { verifier, limits, proxy: realtimeProxy, logger });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const port = portOf(server);
-  logger.info({ port }, 'gateway listening');
-  return { server, port, url: `http://127.0.0.1:${port}`, stop: () => closeServer(server) };
+  logger.info({ port, upstreams }, 'gateway listening');
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await closeServer(server);
+      redis.disconnect();
+    })());
+  return { server, port, url: `http://127.0.0.1:${port}`, stop };
 }

@@ -9,10 +9,11 @@ export function safeEqual(given: string, expected: string): boolean {
   return timingSafeEqual(a, b) && given.length === expected.length;
 }
 
+/** An empty expected key refuses everything, so a missing setting never opens the door. */
 export function requireApiKey(expected: string, failure: { message?: string; code?: string } = {}): RequestHandler {
   return (req, _res, next) => {
     const given = req.headers['x-api-key'];
-    if (typeof given === 'string' && safeEqual(given, expected)) return next();
+    if (expected && typeof given === 'string' && safeEqual(given, expected)) return next();
     next(new UnauthorizedError(failure.message ?? 'Invalid API key', failure.code ?? 'INVALID_API_KEY'));
   };
 }

@@ -13,16 +13,23 @@ export interface KeyRing {
  * signing kid is given. Keys are parsed once, at start.
  */
 export function loadKeyRing(dir: string, kids: string[], signingKid?: string): KeyRing {
+  if (!kids.length) throw new Error('JWT_KEY_IDS lists no key id');
   const publicKeys = new Map<string, KeyObject>();
   for (const kid of kids) {
-    publicKeys.set(kid, createPublicKey(readFileSync(path.join(dir, `${kid}.public.pem`), 'utf8')));
+    publicKeys.set(kid, createPublicKey(readKey(dir, `${kid}.public.pem`)));
   }
   const ring: KeyRing = { publicKeys };
   if (signingKid) {
-    ring.signing = { kid: signingKid, privateKey: createPrivateKey(readFileSync(path.join(dir, `${signingKid}.private.pem`), 'utf8')) };
+    ring.signing = { kid: signingKid, privateKey: createPrivateKey(readKey(dir, `${signingKid}.private.pem`)) };
     if (!publicKeys.has(signingKid)) publicKeys.set(signingKid, createPublicKey(ring.signing.privateKey));
   }
   return ring;
+}
+
+function readKey(dir: string, file: string): string {
+  const full = path.join(dir, file);
+  if (!existsSync(full)) throw new Error(`JWT key ${full} not found: set JWT_KEYS_DIR and JWT_KEY_IDS, or let \`npm start\` generate dev keys`);
+  return readFileSync(full, 'utf8');
 }
 
 /** Creates an ES256 key pair `<dir>/<kid>.{private,public}.pem` unless it exists (dev keys, never committed). */

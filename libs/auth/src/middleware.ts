@@ -12,11 +12,17 @@ export interface AuthFailure {
   code?: string;
 }
 
+/** The token of an `Authorization: Bearer <jwt>` header (scheme case-insensitive), or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = header.slice(7).trim();
+  return token || undefined;
+}
+
 /** Verifies `Authorization: Bearer <jwt>` and puts the user on `res.locals.user`; 401 otherwise. */
 export function requireAuth(verifier: TokenVerifier, failure: AuthFailure = {}): RequestHandler {
   return (req, res, next) => {
-    const header = req.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const token = bearerToken(req.headers.authorization);
     const claims = token ? verifier.verify(token) : null;
     if (!claims) return next(new UnauthorizedError(failure.message ?? 'Unauthorized', failure.code ?? 'UNAUTHORIZED'));
     res.locals.user = { ...claims, userId: Number(claims.sub) } satisfies AuthenticatedUser;
@@ -45,11 +51,11 @@ export function requireRole(role: AccessClaims['role'] | AccessClaims['role'][],
 }
 
 /** Admins pass; a user passes when `ownerOf(req)` names their own employee/user id. */
-export function requireOwnerOrAdmin(ownerOf: (req: Request, user: AuthenticatedUser) => boolean): RequestHandler {
+export function requireOwnerOrAdmin(ownerOf: (req: Request, user: AuthenticatedUser) => boolean, failure: AuthFailure = {}): RequestHandler {
   return (req, res, next) => {
     const user = res.locals.user as AuthenticatedUser | undefined;
-    if (!user) return next(new UnauthorizedError());
+    if (!user) return next(new UnauthorizedError(failure.message ?? 'Unauthorized', failure.code ?? 'UNAUTHORIZED'));
     if (user.role === 'admin' || ownerOf(req, user)) return next();
-    next(new ForbiddenError('You may only access your own records'));
+    next(new ForbiddenError(failure.message ?? 'You may only access your own records', failure.code ?? 'FORBIDDEN'));
   };
 }

@@ -1,17 +1,20 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { ensureDatabase, runMigrations } from './orm.ts';
+import { dropDatabase, ensureDatabase, runMigrations } from './orm.ts';
 
 /**
  * `node apps/<service>/src/migrate.ts` applies pending migrations;
+ * `… --snapshot` rewrites the schema snapshot from the entities alone (after merging two
+ * branches' migrations, or when hand-written SQL made it drift), so `--create` diffs cleanly;
  * `… --create [name]` generates a migration from the difference between the entities and the
  * schema snapshot, then rewrites `migrations/index.ts` so the new class is registered.
  */
-export async function migrationCli(options: { clientUrl: string; migrationsPath: string; init: () => Promise<MikroORM>; argv?: string[] }) {
+export async function migrationCli(options: { clientUrl: string; migrationsPath: string; init: (clientUrl: string) => Promise<MikroORM>; argv?: string[] }) {
   const argv = options.argv ?? process.argv.slice(2);
+  if (argv[0] === '--snapshot') return rewriteSnapshot(options);
   await ensureDatabase(options.clientUrl);
-  const orm = await options.init();
+  const orm = await options.init(options.clientUrl);
   try {
     if (argv[0] === '--create') {
       await runMigrations(orm);
@@ -44,4 +47,23 @@ export function writeMigrationIndex(folder: string): void {
     '',
   ].join('\n');
   writeFileSync(path.join(folder, 'index.ts'), source);
+}
+
+async function rewriteSnapshot(options: { clientUrl: string; migrationsPath: string; init: (clientUrl: string) => Promise<MikroORM> }) {
+  const scratch = new URL(options.clientUrl);
+  scratch.pathname = `/snapshot_${process.pid}_${Date.now()}`;
+  await ensureDatabase(scratch.toString());
+  rmSync(path.join(options.migrationsPath, '.snapshot.json'), { force: true });
+  const orm = await options.init(scratch.toString());
+  try {
+    // Diffing the entities against an empty database writes the snapshot; the migration it also
+    // writes is a throwaway copy of the whole schema.
+    const result = await orm.migrator.create(options.migrationsPath, false, false, 'snapshot');
+    if (result.fileName) rmSync(path.join(options.migrationsPath, result.fileName), { force: true });
+    writeMigrationIndex(options.migrationsPath);
+    console.log(`Rewrote ${path.join(options.migrationsPath, '.snapshot.json')} from the entities.`);
+  } finally {
+    await orm.close();
+    await dropDatabase(scratch.toString());
+  }
 }

@@ -34,7 +34,8 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
       emit: 'ts',
       // The schema snapshot is the migration CLI's business; a running service never writes it.
       snapshot: Boolean(options.migrationsPath),
-      snapshotOnMigrate: Boolean(options.migrationsPath),
+      // Written by `--create` from the entities only, so hand-written SQL never shows up as drift.
+      snapshotOnMigrate: false,
       snapshotName: '.snapshot',
       silent: true,
     },

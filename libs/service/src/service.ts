@@ -107,7 +107,7 @@ export async function runMigrationCli<C extends BaseConfig>(definition: ServiceD
   await migrationCli({
     clientUrl: config.DATABASE_URL,
     migrationsPath,
-    init: () =>
-      createOrm({ clientUrl: config.DATABASE_URL, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations, migrationsPath }),
+    init: (clientUrl) =>
+      createOrm({ clientUrl, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations, migrationsPath }),
   });
 }

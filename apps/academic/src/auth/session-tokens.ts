@@ -1,0 +1,57 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
+import { createTokenSigner, loadKeyRing, type TokenSigner } from '@academy/auth';
+import type { AuthUser, TokenPair } from '@academy/contracts';
+import { AuthSettingsSchema, type Config } from '../config.ts';
+import type { User } from '../data/user.entity.ts';
+import { RefreshToken } from './refresh-token.entity.ts';
+
+export interface SessionTokens {
+  signer: TokenSigner;
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+}
+
+/** Loads the signing key (the first of JWT_KEY_IDS) once, at start. */
+export function createSessionTokens(config: Config): SessionTokens {
+  const settings = AuthSettingsSchema.parse(config);
+  const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS, config.JWT_KEY_IDS[0]);
+  return {
+    signer: createTokenSigner(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
+    accessTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
+  };
+}
+
+/** Refresh tokens are random; only their hash is stored, so a database leak yields no usable token. */
+export const hashRefreshToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export type UserRow = InferEntity<typeof User>;
+
+export function toAuthUser(user: Pick<UserRow, 'id' | 'email' | 'role' | 'employeeId' | 'studentId'>): AuthUser {
+  return { id: user.id, email: user.email, role: user.role, employeeId: user.employeeId ?? null, studentId: user.studentId ?? null };
+}
+
+/**
+ * Signs an access token and adds a new refresh token of `familyId` to `em`'s unit of work (the
+ * caller flushes). A new login starts a family; a refresh continues it.
+ */
+export function issueTokens(em: EntityManager, tokens: SessionTokens, user: UserRow, familyId: string = randomUUID()): TokenPair {
+  const now = Date.now();
+  const refreshToken = randomBytes(32).toString('base64url');
+  const refreshExpiresAt = new Date(now + tokens.refreshTtlSeconds * 1000);
+  em.create(RefreshToken, { tokenHash: hashRefreshToken(refreshToken), familyId, user: user.id, expiresAt: refreshExpiresAt });
+  const accessToken = tokens.signer.sign(
+    { sub: String(user.id), role: user.role, employeeId: user.employeeId ?? undefined, studentId: user.studentId ?? undefined },
+    tokens.accessTtlSeconds,
+  );
+  return {
+    tokenType: 'Bearer',
+    accessToken,
+    expiresIn: tokens.accessTtlSeconds,
+    expiresAt: new Date(now + tokens.accessTtlSeconds * 1000).toISOString(),
+    refreshToken,
+    refreshExpiresAt: refreshExpiresAt.toISOString(),
+    user: toAuthUser(user),
+  };
+}

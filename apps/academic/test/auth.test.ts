@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { forgedTokens, generateKeyPairFiles, hashPassword, loadKeyRing } from '@academy/auth';
+import { startService, type RunningService } from '@academy/service';
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
+import { academicService } from '../src/service.ts';
+import { User } from '../src/data/user.entity.ts';
+import { RefreshToken } from '../src/auth/refresh-token.entity.ts';
+import { hashRefreshToken } from '../src/auth/session-tokens.ts';
+import type { Config } from '../src/config.ts';
+
+describe('academic /api/v2/auth', () => {
+  let service: RunningService<Config>;
+  let teacherId: number;
+
+  const login = (email: string, password: string) => request(service.url).post('/api/v2/auth/login').send({ email, password });
+
+  beforeAll(async () => {
+    service = await startService(academicService, await testConfig('academic_auth'));
+    const em = service.ctx.orm.em.fork();
+    const passwordHash = await hashPassword('teacher-pass');
+    const teacher = em.create(User, { email: 'teacher@academy.test', passwordHash, role: 'user', employeeId: 12 });
+    em.create(User, { email: 'admin@academy.test', passwordHash: await hashPassword('admin-pass'), role: 'admin' });
+    em.create(User, { email: 'gone@academy.test', passwordHash, role: 'user', active: false });
+    await em.flush();
+    teacherId = teacher.id;
+  });
+  afterAll(async () => {
+    await service.stop();
+    await dropTestDatabase(service.ctx.config.DATABASE_URL);
+  });
+
+  describe('POST /login', () => {
+    test('with the right password, returns an access token that /me accepts and a refresh token', async () => {
+      const res = await login('Teacher@Academy.test', 'teacher-pass');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { id: teacherId, email: 'teacher@academy.test', role: 'user', employeeId: 12, studentId: null } });
+      expect(res.body.refreshToken).toMatch(/^[\w-]{40,}$/);
+      const me = await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${res.body.accessToken}`);
+      expect(me.status).toBe(200);
+      expect(me.body).toEqual({ user: { id: teacherId, email: 'teacher@academy.test', role: 'user', employeeId: 12, studentId: null } });
+    });
+
+    test('a wrong password, an unknown e-mail and a deactivated user get the same 401 in comparable time', async () => {
+      const timed = async (email: string, password: string) => {
+        const started = performance.now();
+        const res = await login(email, password);
+        return { status: res.status, body: { ...res.body, requestId: undefined }, ms: performance.now() - started };
+      };
+      const wrong = [await timed('teacher@academy.test', 'nope'), await timed('teacher@academy.test', 'nope2')];
+      const unknown = [await timed('nobody@academy.test', 'nope'), await timed('nobody2@academy.test', 'nope')];
+      const inactive = await timed('gone@academy.test', 'teacher-pass');
+      for (const attempt of [...wrong, ...unknown, inactive]) {
+        expect(attempt.status).toBe(401);
+        expect(attempt.body).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Invalid email or password', requestId: undefined });
+      }
+      // Both paths run one scrypt verification; without the dummy hash the unknown e-mail would answer in ~1 ms.
+      const fastest = (list: { ms: number }[]) => Math.min(...list.map((a) => a.ms));
+      expect(fastest(unknown)).toBeGreaterThan(fastest(wrong) * 0.4);
+    });
+
+    test('a body without e-mail or password is a 400 naming the fields, never a 500', async () => {
+      const res = await request(service.url).post('/api/v2/auth/login').send({ email: 'not-an-email' });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.message).toMatch(/email/);
+      expect(res.body.message).toMatch(/password/);
+      expect((await request(service.url).post('/api/v2/auth/login').set('content-type', 'application/json').send('{bad json')).status).toBe(400);
+    });
+  });
+
+  describe('POST /refresh', () => {
+    test('rotates: the new refresh token works once, the old one is refused and revokes the whole session', async () => {
+      const first = (await login('teacher@academy.test', 'teacher-pass')).body;
+      const second = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: first.refreshToken });
+      expect(second.status).toBe(200);
+      expect(second.body.refreshToken).not.toBe(first.refreshToken);
+      expect((await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${second.body.accessToken}`)).status).toBe(200);
+
+      const reuse = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: first.refreshToken });
+      expect(reuse.status).toBe(401);
+      expect(reuse.body.code).toBe('REFRESH_TOKEN_REUSED');
+
+      const successor = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: second.body.refreshToken });
+      expect(successor.status).toBe(401);
+      const em = service.ctx.orm.em.fork();
+      const { familyId } = await em.findOneOrFail(RefreshToken, { tokenHash: hashRefreshToken(second.body.refreshToken) });
+      const family = await em.find(RefreshToken, { familyId });
+      expect(family).toHaveLength(2);
+      expect(family.every((row) => row.revokedAt !== null)).toBe(true);
+    });
+
+    test('two refreshes racing with one token: exactly one succeeds', async () => {
+      const { refreshToken } = (await login('admin@academy.test', 'admin-pass')).body;
+      const results = await Promise.all([1, 2, 3].map(() => request(service.url).post('/api/v2/auth/refresh').send({ refreshToken })));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401]);
+    });
+
+    test('an expired refresh token is refused', async () => {
+      const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
+      await service.ctx.orm.em.fork().nativeUpdate(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) }, { expiresAt: new Date(Date.now() - 1000) });
+      const res = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('INVALID_REFRESH_TOKEN');
+    });
+
+    test('an unknown refresh token is a 401 and an empty body a 400', async () => {
+      expect((await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: 'made-up' })).body.code).toBe('INVALID_REFRESH_TOKEN');
+      expect((await request(service.url).post('/api/v2/auth/refresh').send({})).status).toBe(400);
+    });
+  });
+
+  describe('POST /logout', () => {
+    test('revokes the session: its refresh token no longer refreshes; a second logout is still 204', async () => {
+      const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
+      expect((await request(service.url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
+      expect((await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken })).status).toBe(401);
+      expect((await request(service.url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
+    });
+  });
+
+  describe('GET /me', () => {
+    const ring = loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID);
+    test.each(Object.entries(forgedTokens(ring, { issuer: TEST_ISSUER, audience: TEST_AUDIENCE })).filter(([flaw]) => flaw !== '100 KB token'))(
+      'a token that is %s is a 401 UNAUTHORIZED',
+      async (_flaw, token) => {
+        const res = await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${token}`);
+        expect(res.status).toBe(401);
+        expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
+      },
+    );
+
+    test('without a token, 401', async () => {
+      expect((await request(service.url).get('/api/v2/auth/me')).status).toBe(401);
+    });
+  });
+});
+
+describe('academic during a key rotation', () => {
+  let service: RunningService<Config>;
+
+  beforeAll(async () => {
+    generateKeyPairFiles(TEST_KEYS_DIR, 'test-rotation-2');
+    service = await startService(academicService, { ...(await testConfig('academic_rotation')), JWT_KEY_IDS: ['test-rotation-2', TEST_KID] });
+    const em = service.ctx.orm.em.fork();
+    em.create(User, { email: 'rot@academy.test', passwordHash: await hashPassword('rot-pass'), role: 'admin' });
+    await em.flush();
+  });
+  afterAll(async () => {
+    await service.stop();
+    await dropTestDatabase(service.ctx.config.DATABASE_URL);
+  });
+
+  test('signs with the first listed key and still accepts tokens of the second', async () => {
+    const login = await request(service.url).post('/api/v2/auth/login').send({ email: 'rot@academy.test', password: 'rot-pass' });
+    const header = JSON.parse(Buffer.from(login.body.accessToken.split('.')[0], 'base64url').toString());
+    expect(header).toMatchObject({ alg: 'ES256', kid: 'test-rotation-2' });
+    const userId = login.body.user.id as number;
+    expect((await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${login.body.accessToken}`)).status).toBe(200);
+    const oldKeyToken = tokenFor({ sub: String(userId), role: 'admin' });
+    expect((await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${oldKeyToken}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,69 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Request, Response } from 'express';
+import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
+import { errorBody, requestId, type ErrorStyle, type Logger } from '@academy/kit';
+import type { Config } from './config.ts';
+import type { ServiceName } from './route-table.ts';
+
+export type Upstreams = Record<ServiceName, string>;
+
+export function upstreamsOf(config: Config): Upstreams {
+  return { academic: config.ACADEMIC_URL, 'hours-bank': config.HOURS_BANK_URL, incidents: config.INCIDENTS_URL, notifications: config.NOTIFICATIONS_URL };
+}
+
+/** Why an upstream failed, as the client sees it: down (503), silent too long (504), anything else (502). */
+export function upstreamFailure(error: NodeJS.ErrnoException, service: ServiceName): { status: number; code: string; message: string } {
+  if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN')
+    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: `The ${service} service is unavailable` };
+  if (error.code === 'UPSTREAM_TIMEOUT') return { status: 504, code: 'UPSTREAM_TIMEOUT', message: `The ${service} service did not answer in time` };
+  return { status: 502, code: 'BAD_GATEWAY', message: `The ${service} service failed to answer` };
+}
+
+/**
+ * One proxy per service over a keep-alive agent. A request silent for `timeoutMs` is aborted;
+ * every failure becomes a JSON error in the route family's style, never a hang.
+ */
+export function createServiceProxy(
+  service: ServiceName,
+  target: string,
+  timeoutMs: number,
+  logger: Logger,
+  onDone: (service: ServiceName, status: number, seconds: number) => void,
+): RequestHandler<Request, Response> {
+  // No maxSockets: a request never queues for a socket, where the upstream timeout would not yet run.
+  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
+  return createProxyMiddleware<Request, Response>({
+    target,
+    agent,
+    xfwd: true,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        (req as Request & { proxyStarted?: number }).proxyStarted = performance.now();
+        proxyReq.setTimeout(timeoutMs, () => {
+          proxyReq.destroy(Object.assign(new Error(`no answer from ${service} within ${timeoutMs} ms`), { code: 'UPSTREAM_TIMEOUT' }));
+        });
+      },
+      proxyRes: (proxyRes, req) => {
+        const started = (req as Request & { proxyStarted?: number }).proxyStarted;
+        if (started !== undefined) onDone(service, proxyRes.statusCode ?? 0, (performance.now() - started) / 1000);
+      },
+      error: (error, req, res) => {
+        const failure = upstreamFailure(error as NodeJS.ErrnoException, service);
+        if (!('writeHead' in res)) {
+          (res as Socket).destroy();
+          return;
+        }
+        const response = res as Response;
+        (req.log ?? logger).warn({ err: error, service }, 'upstream failed');
+        onDone(service, failure.status, 0);
+        if (response.headersSent) {
+          response.destroy();
+          return;
+        }
+        const style: ErrorStyle = response.locals?.errorStyle ?? 'default';
+        response.status(failure.status).json(errorBody(style, failure, requestId(req)));
+      },
+    },
+  });
+}

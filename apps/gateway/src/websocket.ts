@@ -1,0 +1,44 @@
+import type { IncomingMessage, Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Request, Response } from 'express';
+import type { TokenVerifier } from '@academy/auth';
+import { REQUEST_ID_HEADER, type Logger } from '@academy/kit';
+import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
+import { moveQueryTokenToHeader, tokenOf } from './edge.ts';
+import { TooManyRequestsError, type RateLimits } from './rate-limit.ts';
+import { matchRoute } from './route-table.ts';
+
+function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown>): void {
+  const json = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+}
+
+/**
+ * WebSocket upgrades of `/socket.io` go to notifications once the token on the upgrade request
+ * itself (header or `?token=`) verifies; anything else is refused before a byte reaches it.
+ */
+export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; limits: RateLimits; proxy: ProxyHandler<Request, Response>; logger: Logger }): void {
+  server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', (error) => deps.logger.debug({ err: error }, 'websocket client socket error'));
+    const path = (req.url ?? '/').split('?')[0];
+    const rule = matchRoute(path);
+    if (!rule || rule.prefix !== '/socket.io') return refuse(socket, 404, 'Not Found', { success: false, message: 'No WebSocket endpoint here' });
+    const token = tokenOf(req, rule);
+    const claims = token ? deps.verifier.verify(token) : null;
+    try {
+      await deps.limits.check({ ip: req.socket.remoteAddress ?? 'unknown', userId: claims?.sub });
+    } catch (error) {
+      const retryAfter = error instanceof TooManyRequestsError ? error.headers?.['retry-after'] : '1';
+      socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfter}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    if (!claims) return refuse(socket, 401, 'Unauthorized', { success: false, message: rule.unauthorizedMessage, code: 'UNAUTHORIZED' });
+    moveQueryTokenToHeader(req, token);
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    if (typeof incoming !== 'string' || !incoming) req.headers[REQUEST_ID_HEADER] = randomUUID();
+    // The upgrade is an IncomingMessage, not an Express request; the proxy only reads its url and headers.
+    deps.proxy.upgrade(req as Request, socket as Socket, head);
+  });
+}

@@ -1,0 +1,87 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { bearer, tokenFor, uniqueName } from '@academy/testing';
+import { startGateway, type RunningGateway } from '../src/gateway.ts';
+import { deadUrl, gatewayConfig, notificationsStandIn } from './helpers.ts';
+
+describe('rate limits counted in Redis', () => {
+  let notifications: Awaited<ReturnType<typeof notificationsStandIn>>;
+  const gateways: RunningGateway[] = [];
+  const start = async (overrides: Record<string, string>) => {
+    const gateway = await startGateway(gatewayConfig({ NOTIFICATIONS_URL: notifications.url, ACADEMIC_URL: notifications.url, ...overrides }));
+    gateways.push(gateway);
+    return gateway;
+  };
+
+  beforeAll(async () => {
+    notifications = await notificationsStandIn();
+  });
+  afterAll(async () => {
+    await Promise.all(gateways.map((gateway) => gateway.stop()));
+    await notifications.close();
+  });
+
+  test('login is limited per IP more strictly, with 429 and Retry-After', async () => {
+    const gateway = await start({ RATE_LIMIT_LOGIN_PER_MINUTE: '3', RATE_LIMIT_IP_PER_MINUTE: '100' });
+    const attempt = (ip: string) => request(gateway.url).post('/api/v2/auth/login').set('x-forwarded-for', ip).send({ email: 'a@b.test', password: 'x' });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await attempt('10.0.0.1')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await attempt('10.0.0.1');
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await attempt('10.0.0.2')).status).toBe(200);
+  });
+
+  test('a user is limited across IPs, and two gateway instances share the count', async () => {
+    const prefix = uniqueName('gw_rl_shared');
+    const settings = { RATE_LIMIT_KEY_PREFIX: prefix, RATE_LIMIT_USER_PER_MINUTE: '4', RATE_LIMIT_IP_PER_MINUTE: '100' };
+    const first = await start(settings);
+    const second = await start(settings);
+    const auth = bearer({ sub: '77', role: 'user' });
+    const call = (gateway: RunningGateway, ip: string) => request(gateway.url).get('/api/v2/notifications/x').set(auth).set('x-forwarded-for', ip);
+    const statuses = [(await call(first, '10.1.0.1')).status, (await call(second, '10.1.0.2')).status, (await call(first, '10.1.0.3')).status, (await call(second, '10.1.0.4')).status];
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    const refused = await call(second, '10.1.0.5');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect((await request(first.url).get('/api/v2/notifications/x').set(bearer({ sub: '78', role: 'user' })).set('x-forwarded-for', '10.1.0.6')).status).toBe(200);
+  });
+
+  test('an IP is limited even when its tokens are bad', async () => {
+    const gateway = await start({ RATE_LIMIT_IP_PER_MINUTE: '2' });
+    const call = () => request(gateway.url).get('/api/v2/blocks/pending').set('x-forwarded-for', '10.2.0.1').set('authorization', 'Bearer guess');
+    expect([(await call()).status, (await call()).status, (await call()).status]).toEqual([401, 401, 429]);
+  });
+
+  test('WebSocket upgrades count against the user limit too', async () => {
+    const gateway = await start({ RATE_LIMIT_USER_PER_MINUTE: '1' });
+    const token = tokenFor({ sub: '91', role: 'user' });
+    const upgrade = () =>
+      new Promise<number>((resolve) => {
+        const req = http.request(`${gateway.url}/socket.io/?EIO=4&transport=websocket`, {
+          headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', authorization: `Bearer ${token}` },
+        });
+        req.on('upgrade', (_res, socket) => {
+          socket.destroy();
+          resolve(101);
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.end();
+      });
+    expect(await upgrade()).toBe(101);
+    expect(await upgrade()).toBe(429);
+  });
+
+  test('with Redis unreachable, requests still pass and each instance keeps counting in memory', async () => {
+    const gateway = await start({ REDIS_URL: (await deadUrl()).replace('http', 'redis'), RATE_LIMIT_USER_PER_MINUTE: '2' });
+    const call = () => request(gateway.url).get('/api/v2/notifications/x').set(bearer({ sub: '90', role: 'user' }));
+    const statuses = [(await call()).status, (await call()).status, (await call()).status];
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});

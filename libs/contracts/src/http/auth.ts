@@ -1,0 +1,88 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { ErrorBody, jsonContent } from './common.ts';
+
+export const LoginBody = z.object({
+  email: z.email({ error: 'must be an e-mail address' }).max(254),
+  password: z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(1024),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const RefreshBody = z.object({ refreshToken: z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(512) });
+export type RefreshBody = z.infer<typeof RefreshBody>;
+
+export const LogoutBody = RefreshBody;
+export type LogoutBody = RefreshBody;
+
+export const AuthUser = z.object({
+  id: z.number().int().positive(),
+  email: z.string(),
+  role: z.enum(['admin', 'user']),
+  employeeId: z.number().int().positive().nullable(),
+  studentId: z.number().int().positive().nullable(),
+});
+export type AuthUser = z.infer<typeof AuthUser>;
+
+/** Answer of login and refresh: a short-lived access JWT and a rotating refresh token. */
+export const TokenPair = z.object({
+  tokenType: z.literal('Bearer'),
+  accessToken: z.string(),
+  /** Seconds until the access token expires. */
+  expiresIn: z.number().int().positive(),
+  expiresAt: z.iso.datetime(),
+  refreshToken: z.string(),
+  refreshExpiresAt: z.iso.datetime(),
+  user: AuthUser,
+});
+export type TokenPair = z.infer<typeof TokenPair>;
+
+export const MeResponse = z.object({ user: AuthUser });
+export type MeResponse = z.infer<typeof MeResponse>;
+
+export function registerAuthDocs(registry: OpenAPIRegistry): void {
+  const tags = ['auth'];
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/auth/login',
+    tags,
+    summary: 'Log in with e-mail and password',
+    description: 'A wrong password and an unknown e-mail get the same answer in the same time. Rate limited more strictly than other routes.',
+    request: { body: { content: { 'application/json': { schema: LoginBody } } } },
+    responses: {
+      200: jsonContent(TokenPair, 'Tokens of a new session'),
+      400: jsonContent(ErrorBody, 'Malformed body'),
+      401: jsonContent(ErrorBody, 'INVALID_CREDENTIALS: wrong e-mail or password'),
+      429: jsonContent(ErrorBody, 'Too many attempts; see Retry-After'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/auth/refresh',
+    tags,
+    summary: 'Rotate a refresh token',
+    description: 'The presented token becomes used; a used or revoked token presented again revokes its whole session.',
+    request: { body: { content: { 'application/json': { schema: RefreshBody } } } },
+    responses: {
+      200: jsonContent(TokenPair, 'New tokens; the old refresh token is spent'),
+      400: jsonContent(ErrorBody, 'Malformed body'),
+      401: jsonContent(ErrorBody, 'INVALID_REFRESH_TOKEN, REFRESH_TOKEN_REUSED'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/auth/logout',
+    tags,
+    summary: 'End the session of a refresh token',
+    description: 'Revokes the token and its session. Idempotent: an unknown or already revoked token also answers 204.',
+    request: { body: { content: { 'application/json': { schema: LogoutBody } } } },
+    responses: { 204: { description: 'Session ended' }, 400: jsonContent(ErrorBody, 'Malformed body') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/auth/me',
+    tags,
+    summary: 'The authenticated user',
+    security: [{ bearerAuth: [] }],
+    responses: { 200: jsonContent(MeResponse, 'The user of the access token'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
+  });
+}

@@ -1,0 +1,19 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { registerAcademicDocs } from './academic.ts';
+import { registerAuthDocs } from './auth.ts';
+import { registerBlocksDocs } from './blocks.ts';
+import { registerIncidentsDocs } from './incidents.ts';
+import { registerNotificationsDocs } from './notifications.ts';
+
+export * from './common.ts';
+export * from './academic.ts';
+export * from './auth.ts';
+export * from './blocks.ts';
+export * from './incidents.ts';
+export * from './notifications.ts';
+
+/**
+ * Every service's route documentation, one `register<Name>Docs` per file of this folder. The
+ * gateway's OpenAPI document is built from this list: add a service's function here.
+ */
+export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDocs, registerAcademicDocs, registerBlocksDocs, registerIncidentsDocs, registerNotificationsDocs];
