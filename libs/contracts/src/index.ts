@@ -1,2 +1,3 @@
 export { EventEnvelope } from './events/envelope.ts';
 export * from './events/catalogue.ts';
+export { createEnvelope, parseEnvelope, defineHandlers, type TypedEnvelope, type EnvelopeMeta, type ParsedEnvelope, type EnvelopeHandlers } from './events/typed.ts';
