@@ -57,6 +57,7 @@ function describe(message: GetMessage, position: number): DeadLetter {
 export async function listDeadLetters(url: string, queue: string, options: { limit?: number } = {}): Promise<DeadLetter[]> {
   const { dlq } = queuesOf(queue);
   const connection = await amqp.connect(url);
+  connection.on('error', () => undefined); // a missing queue closes the channel; the awaited call reports it
   try {
     const channel = await connection.createChannel();
     const { messageCount } = await channel.checkQueue(dlq);
@@ -83,6 +84,7 @@ export async function replayDeadLetters(url: string, queue: string, options: { e
   const { queue: target, dlq } = queuesOf(queue);
   const wanted = options.eventIds?.length ? new Set(options.eventIds) : null;
   const connection = await amqp.connect(url);
+  connection.on('error', () => undefined); // a missing queue closes the channel; the awaited call reports it
   try {
     const channel = await connection.createConfirmChannel();
     await channel.checkQueue(target);

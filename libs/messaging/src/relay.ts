@@ -42,7 +42,7 @@ interface ClaimedRow {
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { orm, broker } = options;
   const batchSize = options.batchSize ?? 500;
-  const concurrency = options.concurrency ?? 2;
+  const concurrency = options.concurrency ?? 4;
   const intervalMs = options.intervalMs ?? 250;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600 * 1000;
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
@@ -51,7 +51,6 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const unroutableRetryMaxMs = options.unroutableRetryMaxMs ?? 300_000;
   const log = broker.logger.child({ component: 'outbox-relay' });
   let stopped = false;
-  let running: Promise<void> | null = null;
   let again = false;
   let lastPrune = 0;
   let outboxWritten = false;
@@ -113,31 +112,32 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     if (result.affectedRows) log.debug({ pruned: result.affectedRows }, 'published outbox rows pruned');
   };
 
+  const workers = new Set<Promise<void>>();
+
+  // A worker publishes batch after batch while rows keep coming (a full batch, or a nudge meanwhile).
   const worker = async () => {
-    while (!stopped && (await publishBatch()) === batchSize);
-  };
-
-  const drain = async () => {
-    do {
-      again = false;
-      try {
-        await Promise.all(Array.from({ length: concurrency }, worker));
-        await prune();
-      } catch (error) {
-        log.warn({ err: error }, 'outbox relay pass failed');
+    try {
+      while (!stopped) {
+        again = false;
+        const published = await publishBatch();
+        if (published < batchSize && !again) break;
       }
-    } while (again && !stopped);
+      await prune();
+    } catch (error) {
+      log.warn({ err: error }, 'outbox relay pass failed');
+    }
   };
 
+  // Up to `concurrency` batches in flight: a commit arriving while one batch waits for its confirms is
+  // claimed by another worker (SKIP LOCKED) instead of waiting for that batch to finish.
   const tick = () => {
     if (stopped) return;
-    if (running) {
+    if (workers.size >= concurrency) {
       again = true;
       return;
     }
-    running = drain().finally(() => {
-      running = null;
-    });
+    const running = worker().finally(() => workers.delete(running));
+    workers.add(running);
   };
 
   const backlog = async () => {
@@ -169,7 +169,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       clearInterval(timer);
       broker.off('connected', tick);
       broker.metrics.backlogSources.delete(backlog);
-      await running;
+      await Promise.all(workers);
     },
   };
 }
