@@ -74,7 +74,7 @@ const consumer = await consume(broker, {
     },
   },
 });
-let relay: OutboxRelay | null = null;
+const pipelineParts: { relay?: OutboxRelay } = {};
 
 async function inboxCount(): Promise<number> {
   const [row] = await orm.em.fork().getConnection().execute<{ count: string }[]>(`select count(*) as count from inbox`);
@@ -102,7 +102,7 @@ async function pipeline(): Promise<{ writeMs: number; pipelineMs: number }> {
   }
   const writeMs = performance.now() - writeStarted;
   const started = performance.now();
-  relay = startOutboxRelay({ orm, broker });
+  pipelineParts.relay = startOutboxRelay({ orm, broker });
   await waitForInbox(TOTAL, 120_000);
   return { writeMs, pipelineMs: performance.now() - started };
 }
@@ -147,7 +147,7 @@ try {
       `p50 ${fmt(percentile(latencies, 50))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(latencies[latencies.length - 1])} (target p99 < 250 ms)`,
   );
 } finally {
-  await relay?.stop();
+  await pipelineParts.relay?.stop();
   await consumer.stop();
   const connection = await amqp.connect(rabbitmq);
   const channel = await connection.createChannel();
