@@ -223,7 +223,8 @@ export class Broker extends EventEmitter {
                 contentType: 'application/json',
                 correlationId: envelope.correlationId,
               }, (error: unknown) => {
-                if (error) settle(new PublishError('nacked', error instanceof Error ? error.message : 'the broker refused the message'));
+                const message = error instanceof Error ? error.message : String(error);
+                if (error) settle(new PublishError(message === 'channel closed' ? 'channel_closed' : 'nacked', message));
                 else if (returned.has(envelope.id)) settle(new PublishError('unroutable', `no queue is bound for "${envelope.type}"`));
                 else settle(null);
               });

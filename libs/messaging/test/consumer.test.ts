@@ -19,6 +19,11 @@ import { counts, createMessagingDb, deleteQueues, publishRaw, queueDepth, record
 
 const url = testUrls.rabbitmq;
 
+async function metricTotal(registry: Registry, name: string): Promise<number | undefined> {
+  const metric = (await registry.getMetricsAsJSON()).find((candidate) => candidate.name === name);
+  return metric?.values.reduce((sum, value) => sum + value.value, 0);
+}
+
 describe('consumer and relay on the shared test broker', () => {
   let db: TestDb;
   let registry: Registry;
@@ -60,11 +65,9 @@ describe('consumer and relay on the shared test broker', () => {
     await waitUntil('1,000 handled', async () => (await counts(db.orm)).inbox === 1000, 20_000);
     const after = await counts(db.orm);
     expect(after).toEqual({ inbox: 1000, effects: 1000, distinctEffects: 1000, pending: 0 });
-    const metrics = await registry.getMetricsAsJSON();
-    const total = (name: string) => metrics.find((metric) => metric.name === name)?.values.reduce((sum, value) => sum + value.value, 0);
-    expect(total('messaging_published_total')).toBe(1000);
-    expect(total('messaging_consumed_total')).toBe(1000);
-    expect(total('messaging_outbox_backlog')).toBe(0);
+    expect(await metricTotal(registry, 'messaging_published_total')).toBe(1000);
+    expect(await metricTotal(registry, 'messaging_consumed_total')).toBe(1000);
+    expect(await metricTotal(registry, 'messaging_outbox_backlog')).toBe(0);
   });
 
   test('a redelivered event (same id twice) is a no-op: handled once', async () => {
@@ -145,6 +148,7 @@ describe('consumer and relay on the shared test broker', () => {
     expect(gaps[2]).toBeGreaterThan(gaps[0]);
     expect(await counts(db.orm)).toMatchObject({ inbox: 1, effects: 1, distinctEffects: 1 });
     expect(await queueDepth(url, dlqName(topology.queue))).toBe(0);
+    expect(await metricTotal(registry, 'messaging_retried_total')).toBe(3);
     queues.push(...delays.map((delay) => retryQueueName(topology.queue, delay)));
   });
 
@@ -176,6 +180,7 @@ describe('consumer and relay on the shared test broker', () => {
     expect(letter).toMatchObject({ eventId: envelope.id, type: 'employee.deleted', reason: 'the replica table is missing', attempts: 3, originalQueue: topology.queue });
     expect(letter.headers[ATTEMPTS_HEADER]).toBe(3);
     expect(letter.headers[REASON_HEADER]).toBe('the replica table is missing');
+    expect(await metricTotal(registry, 'messaging_dead_lettered_total')).toBe(1);
     expect(await counts(db.orm)).toMatchObject({ inbox: 0, effects: 0 });
 
     broken = false;
@@ -259,5 +264,28 @@ describe('consumer and relay on the shared test broker', () => {
     expect(started).toBe(5);
     expect(await counts(db.orm)).toMatchObject({ inbox: 5, effects: 5 });
     expect(await queueDepth(url, topology.queue)).toBe(15);
+  });
+
+  test('pending confirms fail (never hang) when the channel closes, and publishing resumes on a new channel', async () => {
+    await start('channel-loss');
+    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
+    const envelopes = Array.from({ length: 200 }, (_, i) => validEnvelope(i + 1));
+    // Publishing to an exchange that does not exist makes the broker close the channel (404).
+    const outcomes = await broker.publishEach(envelopes, { exchange: `${topology.exchange}.missing` });
+    expect(outcomes).toHaveLength(200);
+    expect(outcomes.every((outcome) => outcome?.reason === 'channel_closed')).toBe(true);
+    await waitUntil('the publish channel to reopen', () => broker.connected, 5_000);
+    await expect(broker.publish(envelopes.slice(0, 10))).resolves.toBeUndefined();
+    await waitUntil('10 handled', async () => (await counts(db.orm)).inbox === 10, 5_000);
+  });
+
+  test('published outbox rows are pruned after the retention period', async () => {
+    await start('prune');
+    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
+    await writeEvents(db.orm, 20);
+    await db.orm.em.getConnection().execute(`update outbox set published_at = now() - interval '2 hours' where id in (select id from outbox order by id limit 5)`);
+    relay = startOutboxRelay({ orm: db.orm, broker, retentionMs: 3600_000, pruneIntervalMs: 100 });
+    await waitUntil('15 handled', async () => (await counts(db.orm)).inbox === 15, 10_000);
+    await waitUntil('5 pruned', async () => Number((await db.orm.em.fork().getConnection().execute<{ count: string }[]>('select count(*) as count from outbox'))[0].count) === 15, 5_000);
   });
 });
