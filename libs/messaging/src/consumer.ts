@@ -193,6 +193,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     connection.once('close', () => {
       connectionAlive = false;
     });
+    for (const warning of await assertConsumerTopology(connection, { exchange: broker.exchange, queue, types, retryDelaysMs: delays, deliveryLimit })) log.warn(warning);
     const ch = await connection.createConfirmChannel();
     ch.on('error', (error: Error) => log.warn({ err: error }, 'consumer channel error'));
     ch.once('close', () => {
@@ -202,7 +203,6 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
       // A channel-level failure while the connection lives: resume on a new channel.
       scheduleSetup(connection, () => connectionAlive, 250);
     });
-    await assertConsumerTopology(ch, { exchange: broker.exchange, queue, types, retryDelaysMs: delays, deliveryLimit });
     await ch.prefetch(prefetch);
     channel = ch;
     const reply = await ch.consume(queue, (message) => {

@@ -1,4 +1,4 @@
-import type { Channel } from 'amqplib';
+import type { ChannelModel, Options } from 'amqplib';
 
 export const ATTEMPTS_HEADER = 'x-attempts';
 export const REASON_HEADER = 'x-dead-letter-reason';
@@ -30,33 +30,55 @@ export interface ConsumerTopology {
 /**
  * Declares, idempotently: the topic exchange; the quorum queue `<queue>` (delivery limit, dead-letters
  * to its DLQ); one quorum retry queue per delay whose expired messages go back to `<queue>`; the quorum
- * DLQ `<queue>.dlq`; the bindings of the handled types.
+ * DLQ `<queue>.dlq`; the bindings of the handled types. A queue that already exists with other
+ * arguments (declared by an older version) is kept as it is and reported in the returned warnings:
+ * redeclaring it would fail, and deleting it would lose its messages.
  */
-export async function assertConsumerTopology(channel: Channel, topology: ConsumerTopology): Promise<void> {
+export async function assertConsumerTopology(connection: ChannelModel, topology: ConsumerTopology): Promise<string[]> {
   const { exchange, queue } = topology;
-  await channel.assertExchange(exchange, 'topic', { durable: true });
-  await channel.assertQueue(dlqName(queue), { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-  await channel.assertQueue(queue, {
-    durable: true,
-    arguments: {
-      'x-queue-type': 'quorum',
-      'x-delivery-limit': topology.deliveryLimit,
-      'x-dead-letter-exchange': '',
-      'x-dead-letter-routing-key': dlqName(queue),
-    },
-  });
-  for (const delay of new Set(topology.retryDelaysMs)) {
-    await channel.assertQueue(retryQueueName(queue, delay), {
+  const warnings: string[] = [];
+  let channel = await connection.createChannel();
+  channel.on('error', () => undefined);
+  const declare = async (name: string, options: Options.AssertQueue) => {
+    try {
+      await channel.assertQueue(name, options);
+    } catch (error) {
+      if ((error as { code?: number }).code !== 406) throw error;
+      // PRECONDITION_FAILED closed the channel: check on a new one that the queue exists, and keep it.
+      channel = await connection.createChannel();
+      channel.on('error', () => undefined);
+      await channel.checkQueue(name);
+      warnings.push(`queue ${name} exists with other arguments than ${JSON.stringify(options.arguments)}; kept as it is (delete it when empty to upgrade)`);
+    }
+  };
+  try {
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    await declare(dlqName(queue), { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await declare(queue, {
       durable: true,
       arguments: {
         'x-queue-type': 'quorum',
-        'x-message-ttl': delay,
+        'x-delivery-limit': topology.deliveryLimit,
         'x-dead-letter-exchange': '',
-        'x-dead-letter-routing-key': queue,
-        'x-dead-letter-strategy': 'at-least-once',
-        'x-overflow': 'reject-publish',
+        'x-dead-letter-routing-key': dlqName(queue),
       },
     });
+    for (const delay of new Set(topology.retryDelaysMs)) {
+      await declare(retryQueueName(queue, delay), {
+        durable: true,
+        arguments: {
+          'x-queue-type': 'quorum',
+          'x-message-ttl': delay,
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': queue,
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
+        },
+      });
+    }
+    for (const type of topology.types) await channel.bindQueue(queue, exchange, type);
+  } finally {
+    await channel.close().catch(() => undefined);
   }
-  for (const type of topology.types) await channel.bindQueue(queue, exchange, type);
+  return warnings;
 }

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import amqp from 'amqplib';
 import { Registry } from 'prom-client';
 import { testUrls } from '@academy/testing';
 import {
@@ -287,5 +288,34 @@ describe('consumer and relay on the shared test broker', () => {
     relay = startOutboxRelay({ orm: db.orm, broker, retentionMs: 3600_000, pruneIntervalMs: 100 });
     await waitUntil('15 handled', async () => (await counts(db.orm)).inbox === 15, 10_000);
     await waitUntil('5 pruned', async () => Number((await db.orm.em.fork().getConnection().execute<{ count: string }[]>('select count(*) as count from outbox'))[0].count) === 15, 5_000);
+  });
+
+  test('queues declared earlier with other arguments are kept and consumed (no PRECONDITION_FAILED loop)', async () => {
+    await start('legacy');
+    const connection = await amqp.connect(url);
+    const channel = await connection.createChannel();
+    await channel.assertQueue(topology.queue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await channel.assertQueue(retryQueueName(topology.queue, 50), { durable: true, arguments: { 'x-message-ttl': 50, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': topology.queue } });
+    await connection.close();
+    queues.push(retryQueueName(topology.queue, 50));
+    let calls = 0;
+    consumers.push(
+      await consume(broker, {
+        orm: db.orm,
+        queue: topology.queue,
+        retryDelaysMs: [50],
+        handlers: {
+          'employee.deleted': async (em, event) => {
+            if (++calls === 1) throw new Error('once');
+            await recordEffect(em, event, topology.queue);
+          },
+        },
+      }),
+    );
+    const envelope = validEnvelope(3);
+    await publishRaw(url, topology.exchange, [{ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id }]);
+    await waitUntil('handled after one retry', async () => (await counts(db.orm)).inbox === 1, 10_000);
+    expect(calls).toBe(2);
+    expect(broker.connected).toBe(true);
   });
 });
