@@ -242,6 +242,8 @@ export interface RabbitInstance {
   readonly url: string;
   readonly port: number;
   readonly pid: number | null;
+  /** Its data and log folder. */
+  readonly dir: string;
   start(): Promise<void>;
   /** Clean stop (SIGTERM), data kept: durable queues and persistent messages survive a restart. */
   stop(): Promise<void>;
@@ -281,6 +283,7 @@ export async function startFaultRabbit(name: string, ports: { port?: number; dis
   return {
     url: `amqp://guest:guest@127.0.0.1:${port}`,
     port,
+    dir,
     get pid() {
       return pid;
     },
