@@ -235,7 +235,9 @@ export class Broker extends EventEmitter {
         );
         if (!writable && settlers.size > 0) {
           // Backpressure: wait until the socket drains (or the channel closes) before writing more.
-          await Promise.race([once(channel, 'drain'), once(channel, 'close')]);
+          const abort = new AbortController();
+          await Promise.race([once(channel, 'drain', { signal: abort.signal }), once(channel, 'close', { signal: abort.signal })]).catch(() => undefined);
+          abort.abort();
         }
       }
       const results = await Promise.all(outcomes);
