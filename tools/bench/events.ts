@@ -3,6 +3,7 @@
 // raw amqplib publishing the same messages, waiting for each confirm. Then p99 outbox-to-handler
 // latency at a steady 500 events/s. Starts the test servers if needed and stops what it started.
 import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import amqp from 'amqplib';
 import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
 import { ensureInfra, stopInfra, urls } from '@academy/infra';
@@ -131,7 +132,8 @@ async function steady(): Promise<number[]> {
 }
 
 try {
-  console.log(`events benchmark: ${TOTAL} events, PostgreSQL and RabbitMQ of the test profile`);
+  // Node, PostgreSQL and RabbitMQ share this machine's cores: the figures only compare within one run.
+  console.log(`events benchmark: ${TOTAL} events, PostgreSQL and RabbitMQ of the test profile, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
   const baselineMs = await baseline();
   const { writeMs, pipelineMs } = await pipeline();
   const baselineRate = rate(TOTAL, baselineMs);
