@@ -194,7 +194,7 @@ describe('consumer and relay on the shared test broker', () => {
     expect(await queueDepth(url, dlqName(topology.queue))).toBe(0);
   });
 
-  test('two relays on one outbox never publish the same row twice (FOR UPDATE SKIP LOCKED)', async () => {
+  test('two relays on one outbox publish each row exactly once (FOR UPDATE SKIP LOCKED)', async () => {
     await start('relays');
     const seen = new Map<string, number>();
     consumers.push(
@@ -209,6 +209,13 @@ describe('consumer and relay on the shared test broker', () => {
         },
       }),
     );
+    // A plain queue on the same exchange counts every message published (the inbox would hide duplicates).
+    const tap = `${topology.queue}-tap`;
+    queues.push(tap);
+    const connection = await amqp.connect(url);
+    const channel = await connection.createChannel();
+    await channel.assertQueue(tap, { durable: false });
+    await channel.bindQueue(tap, topology.exchange, 'employee.deleted');
     await writeEvents(db.orm, 3000, 1000);
     const second = createBroker({ url, service: 'messaging-test-2', logger: silentLogger, exchange: topology.exchange });
     await second.start();
@@ -222,6 +229,8 @@ describe('consumer and relay on the shared test broker', () => {
     expect(seen.size).toBe(3000);
     expect([...seen.values()].every((deliveries) => deliveries === 1)).toBe(true);
     expect(await counts(db.orm)).toMatchObject({ inbox: 3000, effects: 3000, pending: 0 });
+    expect((await channel.checkQueue(tap)).messageCount).toBe(3000);
+    await connection.close();
   });
 
   test('an unroutable event (no queue bound) is returned, not marked published, and retried later', async () => {
