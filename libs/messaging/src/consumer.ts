@@ -44,6 +44,12 @@ export interface ConsumeOptions {
   deliveryLimit?: number;
   /** How long `stop()` waits for in-flight handlers before closing the channel (they are redelivered). */
   stopTimeoutMs?: number;
+  /**
+   * Up to this many deliveries already waiting are handled in one transaction (handlers one after the
+   * other, one commit), for cheap database-only handlers such as replicas. A failure rolls the batch
+   * back and its events are handled one by one. Default 1: each event in its own transaction.
+   */
+  batchSize?: number;
 }
 
 export interface Consumer {
@@ -73,8 +79,9 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
   const delays = options.retryDelaysMs ?? [1000, 5000, 30000];
   const deliveryLimit = options.deliveryLimit ?? 20;
   const stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
-  if (!(prefetch > 0 && maxAttempts > 0 && delays.length > 0 && delays.every((delay) => delay > 0))) {
-    throw new Error('consume: prefetch, maxAttempts and every retry delay must be positive, with at least one delay');
+  const batchSize = options.batchSize ?? 1;
+  if (!(prefetch > 0 && maxAttempts > 0 && batchSize > 0 && delays.length > 0 && delays.every((delay) => delay > 0))) {
+    throw new Error('consume: prefetch, maxAttempts, batchSize and every retry delay must be positive, with at least one delay');
   }
   const types = Object.keys(handlers);
   const { metrics, logger } = broker;
@@ -85,6 +92,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
   let consumerTag: string | null = null;
   let resetupTimer: NodeJS.Timeout | null = null;
   const inFlight = new Set<Promise<void>>();
+  let busy = 0;
 
   const forward = (ch: ConfirmChannel, target: string, message: ConsumeMessage, headers: Record<string, unknown>) =>
     new Promise<void>((resolve, reject) => {
@@ -111,10 +119,13 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     }
   };
 
-  const handle = async (ch: ConfirmChannel, message: ConsumeMessage): Promise<void> => {
-    const attempts = Number(message.properties.headers?.[ATTEMPTS_HEADER] ?? 0) + 1;
+  const attemptsOf = (message: ConsumeMessage) => Number(message.properties.headers?.[ATTEMPTS_HEADER] ?? 0) + 1;
+
+  /** Parses the envelope; an invalid message is parked in the DLQ at once (no retry can fix it). */
+  const parse = async (ch: ConfirmChannel, message: ConsumeMessage): Promise<HandledEvent<EventType> | null> => {
     const parsed = parseEnvelope(message.content);
     if (!parsed.ok) {
+      const attempts = attemptsOf(message);
       await forward(ch, dlqName(queue), message, {
         [REASON_HEADER]: parsed.error.slice(0, 1000),
         [ATTEMPTS_HEADER]: attempts,
@@ -125,9 +136,14 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
       metrics.deadLettered.inc({ queue, reason: 'invalid' });
       metrics.consumed.inc({ queue, type: parsed.type ?? 'unknown', outcome: 'dead_lettered' });
       log.warn({ eventId: parsed.eventId, reason: parsed.error }, 'invalid message parked in the DLQ');
-      return;
+      return null;
     }
-    const event = parsed.envelope as HandledEvent<EventType>;
+    return parsed.envelope as HandledEvent<EventType>;
+  };
+
+  /** One event in its own transaction with its inbox row; a failure goes to a retry queue or the DLQ. */
+  const handleEvent = async (ch: ConfirmChannel, message: ConsumeMessage, event: HandledEvent<EventType>): Promise<void> => {
+    const attempts = attemptsOf(message);
     const handler = handlers[event.type] as EventHandler<EventType> | undefined;
     const timer = metrics.handlerDuration.startTimer({ queue });
     let outcome: Outcome;
@@ -167,12 +183,102 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     metrics.consumed.inc({ queue, type: event.type, outcome });
   };
 
-  const track = (ch: ConfirmChannel, message: ConsumeMessage) => {
-    const work = handle(ch, message).catch((error: unknown) => {
+  /**
+   * Several events in one transaction (one multi-row inbox insert, handlers one after the other, one
+   * commit). If anything fails, the transaction rolls back and each event is handled on its own, so a
+   * failing event is retried alone and the others commit.
+   */
+  const handleBatch = async (ch: ConfirmChannel, messages: ConsumeMessage[]): Promise<void> => {
+    const batch: { message: ConsumeMessage; event: HandledEvent<EventType> }[] = [];
+    for (const message of messages) {
+      const event = await parse(ch, message);
+      if (event) batch.push({ message, event });
+    }
+    if (batch.length <= 1) {
+      for (const { message, event } of batch) await handleEvent(ch, message, event);
+      return;
+    }
+    const timer = metrics.handlerDuration.startTimer({ queue });
+    let outcomes: Outcome[];
+    try {
+      outcomes = await orm.em.fork().transactional(async (em) => {
+        const inserted = await em
+          .getConnection()
+          .execute<{ event_id: string }[]>(
+            `insert into inbox (event_id, consumer, type, processed_at) values ${batch.map(() => '(?, ?, ?, now())').join(', ')} on conflict do nothing returning event_id`,
+            batch.flatMap(({ event }) => [event.id, queue, event.type]),
+            'all',
+            em.getTransactionContext(),
+          );
+        const fresh = new Set(inserted.map((row) => row.event_id));
+        const results: Outcome[] = [];
+        for (const { event } of batch) {
+          if (!fresh.delete(event.id)) {
+            results.push('duplicate');
+            continue;
+          }
+          await (handlers[event.type] as EventHandler<EventType> | undefined)?.(em, event);
+          results.push('handled');
+        }
+        return results;
+      });
+      timer();
+    } catch (error) {
+      timer();
+      log.debug({ err: error, size: batch.length }, 'batch failed; handling its events one by one');
+      await Promise.all(batch.map(({ message, event }) => handleEvent(ch, message, event)));
+      return;
+    }
+    batch.forEach(({ message, event }, index) => {
+      settle(ch, message);
+      metrics.consumed.inc({ queue, type: event.type, outcome: outcomes[index] });
+    });
+  };
+
+  let waiting: { ch: ConfirmChannel; message: ConsumeMessage }[] = [];
+  let flushScheduled = false;
+
+  const run = (work: Promise<void>, size: number) => {
+    busy += size;
+    const settled = work.catch((error: unknown) => {
       log.error({ err: error }, 'could not settle a message; it will be redelivered');
     });
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
+    inFlight.add(settled);
+    void settled.finally(() => {
+      inFlight.delete(settled);
+      busy -= size;
+    });
+  };
+
+  /** Hands the deliveries that arrived meanwhile to handleBatch, at most `batchSize` at a time. */
+  const flush = () => {
+    flushScheduled = false;
+    const taken = waiting;
+    waiting = [];
+    for (let i = 0; i < taken.length; i += batchSize) {
+      const chunk = taken.slice(i, i + batchSize);
+      const ch = chunk[0].ch;
+      const same = chunk.filter((entry) => entry.ch === ch).map((entry) => entry.message);
+      run(handleBatch(ch, same), same.length);
+      const others = chunk.filter((entry) => entry.ch !== ch);
+      for (const entry of others) run(handleBatch(entry.ch, [entry.message]), 1);
+    }
+  };
+
+  const track = (ch: ConfirmChannel, message: ConsumeMessage) => {
+    if (batchSize === 1) {
+      run((async () => {
+        const event = await parse(ch, message);
+        if (event) await handleEvent(ch, message, event);
+      })(), 1);
+      return;
+    }
+    waiting.push({ ch, message });
+    if (waiting.length >= batchSize) flush();
+    else if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
   };
 
   const scheduleSetup = (connection: ChannelModel, alive: () => boolean, delayMs: number) => {
@@ -218,6 +324,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     if (resetupTimer) clearTimeout(resetupTimer);
     const ch = channel;
     if (ch && consumerTag) await ch.cancel(consumerTag).catch(() => undefined);
+    flush(); // deliveries received before the cancel are handled too
     let graceTimer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...inFlight]),
@@ -234,7 +341,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
   return {
     queue,
     get inFlight() {
-      return inFlight.size;
+      return busy + waiting.length;
     },
     stop,
   };

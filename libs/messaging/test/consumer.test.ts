@@ -327,4 +327,40 @@ describe('consumer and relay on the shared test broker', () => {
     expect(calls).toBe(2);
     expect(broker.connected).toBe(true);
   });
+
+  test('with batchSize, waiting events share a transaction; a failing event is handled again on its own and nothing is duplicated', async () => {
+    await start('batched');
+    queues.push(retryQueueName(topology.queue, 50));
+    const failedOnce = new Set<number>();
+    let failures = 0;
+    consumers.push(
+      await consume(broker, {
+        orm: db.orm,
+        queue: topology.queue,
+        prefetch: 100,
+        batchSize: 25,
+        retryDelaysMs: [50],
+        handlers: {
+          'employee.deleted': async (em, event) => {
+            if (event.data.id % 300 === 0 && !failedOnce.has(event.data.id)) {
+              failedOnce.add(event.data.id);
+              failures++;
+              throw new Error('transient');
+            }
+            // The consumer column records the transaction id here, to see that events shared transactions.
+            await em.getConnection().execute(`insert into handler_effects (event_id, consumer) values (?, txid_current()::text)`, [event.id], 'run', em.getTransactionContext());
+          },
+        },
+      }),
+    );
+    const envelopes = Array.from({ length: 1000 }, (_, i) => validEnvelope(i + 1));
+    await publishRaw(url, topology.exchange, [...envelopes, ...envelopes.slice(0, 100)].map((envelope) => ({ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id })));
+    await waitUntil('1,000 handled', async () => (await counts(db.orm)).inbox === 1000, 20_000);
+    await waitUntil('all settled', async () => (await queueDepth(url, topology.queue)) === 0 && consumers[0].inFlight === 0, 5_000);
+    expect(failures).toBe(3);
+    expect(await counts(db.orm)).toMatchObject({ inbox: 1000, effects: 1000, distinctEffects: 1000 });
+    const [{ transactions }] = await db.orm.em.fork().getConnection().execute<{ transactions: string }[]>(`select count(distinct consumer) as transactions from handler_effects`);
+    expect(Number(transactions)).toBeLessThan(500);
+    expect(await queueDepth(url, dlqName(topology.queue))).toBe(0);
+  });
 });
