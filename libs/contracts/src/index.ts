@@ -2,3 +2,4 @@ export { EventEnvelope } from './events/envelope.ts';
 export * from './events/catalogue.ts';
 export * from './http/index.ts';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
+export { createEnvelope, parseEnvelope, defineHandlers, type TypedEnvelope, type EnvelopeMeta, type ParsedEnvelope, type EnvelopeHandlers } from './events/typed.ts';

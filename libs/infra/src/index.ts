@@ -161,26 +161,48 @@ function tail(file: string, lines = 8): string {
 }
 
 async function startRabbit(profile: Profile): Promise<void> {
-  const dir = dataDir(profile, 'rabbitmq');
   const ports = PORTS[profile];
   // Test brokers start empty: queues and exchanges of earlier runs are throwaway.
-  if (profile === 'test') rmSync(path.join(dir, 'mnesia'), { recursive: true, force: true });
+  if (profile === 'test') rmSync(dataDir(profile, 'rabbitmq', 'mnesia'), { recursive: true, force: true });
+  await launchRabbit({
+    dir: dataDir(profile, 'rabbitmq'),
+    nodeName: `academy-${profile}@localhost`,
+    port: ports.rabbitmq,
+    distPort: ports.rabbitmqDist,
+    managementPort: ports.rabbitmqManagement,
+    logFile: dataDir(profile, 'rabbitmq.log'),
+    pidFile: pidFile(profile, 'rabbitmq'),
+  });
+}
+
+interface RabbitLaunch {
+  dir: string;
+  nodeName: string;
+  port: number;
+  distPort: number;
+  managementPort: number | null;
+  logFile: string;
+  pidFile: string;
+}
+
+async function launchRabbit(options: RabbitLaunch): Promise<number> {
+  const { dir, port } = options;
   mkdirSync(dir, { recursive: true });
-  const plugins = ports.rabbitmqManagement ? '[rabbitmq_management].' : '[].';
+  const plugins = options.managementPort ? '[rabbitmq_management].' : '[].';
   writeFileSync(path.join(dir, 'enabled_plugins'), plugins);
   const conf = [
-    `listeners.tcp.default = 127.0.0.1:${ports.rabbitmq}`,
+    `listeners.tcp.default = 127.0.0.1:${port}`,
     'loopback_users = none',
-    ...(ports.rabbitmqManagement ? [`management.tcp.port = ${ports.rabbitmqManagement}`, 'management.tcp.ip = 127.0.0.1'] : []),
+    ...(options.managementPort ? [`management.tcp.port = ${options.managementPort}`, 'management.tcp.ip = 127.0.0.1'] : []),
   ];
   writeFileSync(path.join(dir, 'rabbitmq.conf'), conf.join('\n') + '\n');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: dir,
-    RABBITMQ_NODENAME: `academy-${profile}@localhost`,
+    RABBITMQ_NODENAME: options.nodeName,
     RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
-    RABBITMQ_NODE_PORT: String(ports.rabbitmq),
-    RABBITMQ_DIST_PORT: String(ports.rabbitmqDist),
+    RABBITMQ_NODE_PORT: String(port),
+    RABBITMQ_DIST_PORT: String(options.distPort),
     RABBITMQ_MNESIA_BASE: path.join(dir, 'mnesia'),
     RABBITMQ_LOG_BASE: path.join(dir, 'log'),
     RABBITMQ_FEATURE_FLAGS_FILE: path.join(dir, 'feature_flags'),
@@ -189,12 +211,97 @@ async function startRabbit(profile: Profile): Promise<void> {
     RABBITMQ_PID_FILE: path.join(dir, 'pid'),
     ERL_EPMD_ADDRESS: '127.0.0.1',
   };
-  const pid = spawnDetached(RABBIT_BIN, [], { env, logFile: dataDir(profile, 'rabbitmq.log'), cwd: dir });
-  writeFileSync(pidFile(profile, 'rabbitmq'), String(pid));
-  await waitFor(`RabbitMQ on port ${ports.rabbitmq}`, async () => {
-    if (!pidAlive(pid)) throw new InfraError(`RabbitMQ exited: ${tail(dataDir(profile, 'rabbitmq.log'))}`);
-    return amqpHandshake(ports.rabbitmq);
+  const pid = spawnDetached(RABBIT_BIN, [], { env, logFile: options.logFile, cwd: dir });
+  writeFileSync(options.pidFile, String(pid));
+  await waitFor(`RabbitMQ on port ${port}`, async () => {
+    if (!pidAlive(pid)) throw new InfraError(`RabbitMQ exited: ${tail(options.logFile)}`);
+    return amqpHandshake(port);
   }, 60_000);
+  return pid;
+}
+
+async function stopPid(pid: number, signal: NodeJS.Signals, graceMs = 30_000): Promise<void> {
+  process.kill(pid, signal);
+  const deadline = Date.now() + graceMs;
+  while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/** A free TCP port on loopback, as the OS hands it out. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** An extra RabbitMQ, separate from the profiles' servers, that a fault test starts, stops and restarts by pid. */
+export interface RabbitInstance {
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number | null;
+  /** Its data and log folder. */
+  readonly dir: string;
+  start(): Promise<void>;
+  /** Clean stop (SIGTERM), data kept: durable queues and persistent messages survive a restart. */
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops it and deletes its data. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts a separate RabbitMQ for fault tests ("faults" folder under the local dir), on free
+ * ports unless given, never touching the shared test or dev servers.
+ */
+export async function startFaultRabbit(name: string, ports: { port?: number; distPort?: number } = {}): Promise<RabbitInstance> {
+  ensureInstalled(() => {});
+  const port = ports.port ?? (await freePort());
+  const distPort = ports.distPort ?? (await freePort());
+  const id = `${name.replace(/\W/g, '_')}_${port}`;
+  const dir = path.join(localRoot, 'faults', id);
+  rmSync(dir, { recursive: true, force: true });
+  let pid: number | null = null;
+  const launch = async () => {
+    pid = await launchRabbit({
+      dir,
+      nodeName: `academy-faults-${id}@localhost`,
+      port,
+      distPort,
+      managementPort: null,
+      logFile: path.join(dir, 'rabbitmq.log'),
+      pidFile: path.join(dir, 'server.pid'),
+    });
+  };
+  const stop = async () => {
+    if (pid && pidAlive(pid)) await stopPid(pid, 'SIGTERM');
+    pid = null;
+  };
+  await launch();
+  return {
+    url: `amqp://guest:guest@127.0.0.1:${port}`,
+    port,
+    dir,
+    get pid() {
+      return pid;
+    },
+    start: async () => {
+      if (!pid) await launch();
+    },
+    stop,
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+    destroy: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** True once RabbitMQ answers the AMQP protocol header (the port opens a little before it is usable). */
@@ -276,10 +383,7 @@ export async function stopInfra(profile: Profile, servers: ServerName[] = ['post
       const pid = readPid(pidFile(profile, server));
       if (!pid) return;
       // SIGINT is PostgreSQL's "fast" shutdown; RabbitMQ and Redis treat SIGTERM as a clean stop.
-      process.kill(pid, server === 'postgres' ? 'SIGINT' : 'SIGTERM');
-      const deadline = Date.now() + 30_000;
-      while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+      await stopPid(pid, server === 'postgres' ? 'SIGINT' : 'SIGTERM');
       stopped.push(server);
     }),
   );

@@ -1,7 +1,9 @@
-import { EventEmitter } from 'node:events';
-import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
+import { EventEmitter, once } from 'node:events';
+import amqp, { type ChannelModel, type ConfirmChannel, type Message, type RecoveringChannelModel } from 'amqplib';
+import type { Registry } from 'prom-client';
 import type { EventEnvelope } from '@academy/contracts';
 import type { Logger, ReadinessCheck } from '@academy/kit';
+import { messagingMetrics, type MessagingMetrics } from './metrics.ts';
 
 export const DEFAULT_EXCHANGE = 'academy.events';
 
@@ -11,133 +13,251 @@ export interface BrokerOptions {
   service: string;
   logger: Logger;
   exchange?: string;
+  /** Where the messaging metrics are registered (the service's `ctx.metrics.registry`). */
+  registry?: Registry;
+  /** Reconnect backoff: first delay and cap, in ms (jittered, doubling). */
+  reconnectDelayMs?: { initial: number; max: number };
+  /** A publish whose confirm has not arrived after this long counts as failed (it never hangs). */
+  confirmTimeoutMs?: number;
+  heartbeatSeconds?: number;
+}
+
+/** Outcome of one message of a `publishEach` call: null when confirmed, else why it was not published. */
+export type PublishOutcome = null | PublishError;
+
+export class PublishError extends Error {
+  readonly reason: 'unroutable' | 'nacked' | 'channel_closed' | 'timeout' | 'not_connected';
+  constructor(reason: PublishError['reason'], message: string) {
+    super(message);
+    this.name = 'PublishError';
+    this.reason = reason;
+  }
+}
+
+export interface PublishRouting {
+  exchange?: string;
+  routingKey?: (envelope: EventEnvelope) => string;
+}
+
+/** A consumer or topology step re-run on every (re)connection, and stopped before the broker closes. */
+export interface ConnectionSetup {
+  setup(connection: ChannelModel): Promise<void>;
+  stop?(): Promise<void>;
 }
 
 /**
- * One AMQP connection per service, re-established with backoff when it drops. Publishing uses a
- * confirm channel; consumers re-subscribe after every reconnect.
+ * One AMQP connection per service, recovered by amqplib with jittered exponential backoff. Publishing
+ * uses one confirm channel with per-message confirms (pipelined: many in flight at once); consumers
+ * register a setup that is re-run after every reconnect.
  */
 export class Broker extends EventEmitter {
   readonly exchange: string;
+  readonly metrics: MessagingMetrics;
+  private readonly options: BrokerOptions;
+  private recovering: RecoveringChannelModel | null = null;
+  private starting: Promise<void> | null = null;
   private connection: ChannelModel | null = null;
   private channel: ConfirmChannel | null = null;
-  private connecting: Promise<void> | null = null;
+  private channelRetry: NodeJS.Timeout | null = null;
   private closed = false;
-  private attempt = 0;
-  private readonly setups: ((channelModel: ChannelModel) => Promise<void>)[] = [];
-
-  private readonly options: BrokerOptions;
+  private readonly setups: ConnectionSetup[] = [];
 
   constructor(options: BrokerOptions) {
     super();
+    this.setMaxListeners(0);
     this.options = options;
     this.exchange = options.exchange ?? DEFAULT_EXCHANGE;
+    this.metrics = messagingMetrics(options.registry);
   }
 
   get logger(): Logger {
     return this.options.logger;
   }
 
+  /** True while a connection and the publishing channel are up. */
   get connected(): boolean {
     return this.channel !== null;
   }
 
-  /** Starts connecting in the background; resolves once the first connection is up. */
+  /** Starts connecting in the background (idempotent); resolves once the first connection is up. */
   start(): Promise<void> {
-    return this.ensureConnected();
+    if (this.closed) return Promise.reject(new Error('broker is closed'));
+    this.starting ??= this.open();
+    return this.starting;
   }
 
-  private ensureConnected(): Promise<void> {
-    if (this.channel) return Promise.resolve();
-    this.connecting ??= this.connectLoop().finally(() => {
-      this.connecting = null;
+  private async open(): Promise<void> {
+    const delays = this.options.reconnectDelayMs ?? { initial: 200, max: 5000 };
+    const url = new URL(this.options.url);
+    // Heartbeats detect a silently dead peer (no TCP reset) within two intervals.
+    if (!url.searchParams.has('heartbeat')) url.searchParams.set('heartbeat', String(this.options.heartbeatSeconds ?? 10));
+    const recovering = await amqp.connect(url.toString(), {
+      clientProperties: { connection_name: this.options.service },
+      recovery: { initialDelay: delays.initial, maxDelay: delays.max, waitForConnect: false, setup: (model: ChannelModel) => this.onConnection(model) },
     });
-    return this.connecting;
+    if (this.closed) {
+      await recovering.close();
+      return;
+    }
+    this.recovering = recovering;
+    recovering.on('connect', () => {
+      this.logger.info('broker connected');
+      this.emit('connected');
+    });
+    recovering.on('disconnect', (error: Error) => {
+      this.connection = null;
+      this.channel = null;
+      this.logger.warn({ err: error }, 'broker connection lost; reconnecting');
+      this.emit('disconnected');
+    });
+    recovering.on('reconnect-scheduled', ({ attempt, delay, error }: { attempt: number; delay: number; error: Error }) =>
+      this.logger.warn({ err: error, attempt, retryInMs: delay }, 'broker unreachable'),
+    );
+    recovering.on('error', (error: Error) => this.logger.warn({ err: error }, 'broker connection error'));
+    recovering.on('blocked', (reason: string) => this.logger.warn({ reason }, 'broker blocked publishing'));
+    await recovering.waitForConnect().catch((error: unknown) => {
+      if (!this.closed) throw error;
+    });
   }
 
-  private async connectLoop(): Promise<void> {
-    while (!this.closed) {
-      try {
-        const connection = await amqp.connect(this.options.url, { clientProperties: { connection_name: this.options.service } });
-        connection.on('error', (error) => this.logger.warn({ err: error }, 'broker connection error'));
-        connection.on('close', () => this.onClose());
-        const channel = await connection.createConfirmChannel();
-        channel.on('error', (error) => this.logger.warn({ err: error }, 'broker channel error'));
-        await channel.assertExchange(this.exchange, 'topic', { durable: true });
-        this.connection = connection;
-        this.channel = channel;
-        this.attempt = 0;
-        for (const setup of this.setups) await setup(connection);
-        this.logger.info('broker connected');
-        this.emit('connected');
-        return;
-      } catch (error) {
+  /** Runs on each new connection before it is announced: publishing channel, exchange, consumers. */
+  private async onConnection(connection: ChannelModel): Promise<void> {
+    connection.on('error', () => undefined);
+    const channel = await this.openPublishChannel(connection);
+    this.connection = connection;
+    this.channel = channel;
+    connection.once('close', () => {
+      if (this.connection === connection) {
         this.connection = null;
         this.channel = null;
-        const delay = Math.min(250 * 2 ** this.attempt++, 5000);
-        this.logger.warn({ err: error, retryInMs: delay }, 'broker unreachable');
-        await new Promise((r) => setTimeout(r, delay));
       }
-    }
+    });
+    for (const step of this.setups) await step.setup(connection);
   }
 
-  private onClose(): void {
-    this.connection = null;
-    this.channel = null;
-    this.emit('disconnected');
-    if (!this.closed) {
-      this.logger.warn('broker connection closed; reconnecting');
-      void this.ensureConnected();
-    }
+  private async openPublishChannel(connection: ChannelModel): Promise<ConfirmChannel> {
+    const channel = await connection.createConfirmChannel();
+    channel.setMaxListeners(0);
+    channel.on('error', (error: Error) => this.logger.warn({ err: error }, 'broker publish channel error'));
+    channel.once('close', () => {
+      if (this.channel !== channel) return;
+      this.channel = null;
+      // The channel died but the connection lives (e.g. a channel-level error): open another one.
+      if (!this.closed && this.connection === connection) this.reopenPublishChannel(connection, 100);
+    });
+    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    return channel;
   }
 
-  /** Registers a setup step (topology, consumers) run on every (re)connection. */
-  async onConnect(setup: (channelModel: ChannelModel) => Promise<void>): Promise<void> {
-    this.setups.push(setup);
-    if (this.connection) await setup(this.connection);
+  private reopenPublishChannel(connection: ChannelModel, delayMs: number): void {
+    if (this.channelRetry) return;
+    this.channelRetry = setTimeout(() => {
+      this.channelRetry = null;
+      if (this.closed || this.connection !== connection) return;
+      this.openPublishChannel(connection).then(
+        (channel) => {
+          if (this.connection === connection) {
+            this.channel = channel;
+            this.emit('connected');
+          } else void channel.close().catch(() => undefined);
+        },
+        (error: unknown) => {
+          this.logger.warn({ err: error }, 'could not reopen the publish channel');
+          this.reopenPublishChannel(connection, Math.min(delayMs * 2, 5000));
+        },
+      );
+    }, delayMs);
+  }
+
+  /** Registers a setup step (topology, consumers) run now if connected and on every reconnection. */
+  async onConnect(step: ConnectionSetup | ((connection: ChannelModel) => Promise<void>)): Promise<void> {
+    const entry = typeof step === 'function' ? { setup: step } : step;
+    this.setups.push(entry);
+    if (this.connection) await entry.setup(this.connection);
+  }
+
+  /**
+   * Publishes each envelope (persistent, mandatory) without waiting in between, then waits for all
+   * confirms. Resolves with one outcome per envelope: null when the broker confirmed it, otherwise the
+   * reason (returned as unroutable, nacked, channel closed, timed out). Never hangs.
+   */
+  async publishEach(envelopes: EventEnvelope[], routing: PublishRouting = {}): Promise<PublishOutcome[]> {
+    const channel = this.channel;
+    if (!channel) return envelopes.map(() => new PublishError('not_connected', 'broker is not connected'));
+    const exchange = routing.exchange ?? this.exchange;
+    const returned = new Set<string>();
+    const onReturn = (message: Message) => {
+      if (message.properties.messageId) returned.add(String(message.properties.messageId));
+    };
+    const settlers = new Set<(outcome: PublishOutcome) => void>();
+    const onClose = () => {
+      for (const settle of [...settlers]) settle(new PublishError('channel_closed', 'channel closed before the broker confirmed'));
+    };
+    channel.on('return', onReturn);
+    channel.once('close', onClose);
+    const timeoutMs = this.options.confirmTimeoutMs ?? 15_000;
+    const timer = setTimeout(() => {
+      for (const settle of [...settlers]) settle(new PublishError('timeout', `no confirm within ${timeoutMs} ms`));
+    }, timeoutMs);
+    try {
+      const outcomes: Promise<PublishOutcome>[] = [];
+      for (const envelope of envelopes) {
+        let writable = true;
+        outcomes.push(
+          new Promise<PublishOutcome>((resolve) => {
+            let settled = false;
+            const settle = (outcome: PublishOutcome) => {
+              if (settled) return;
+              settled = true;
+              settlers.delete(settle);
+              resolve(outcome);
+            };
+            settlers.add(settle);
+            try {
+              writable = channel.publish(exchange, routing.routingKey?.(envelope) ?? envelope.type, Buffer.from(JSON.stringify(envelope)), {
+                persistent: true,
+                mandatory: true,
+                messageId: envelope.id,
+                type: envelope.type,
+                timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
+                contentType: 'application/json',
+                correlationId: envelope.correlationId,
+              }, (error: unknown) => {
+                const message = error instanceof Error ? error.message : String(error);
+                if (error) settle(new PublishError(message === 'channel closed' ? 'channel_closed' : 'nacked', message));
+                else if (returned.has(envelope.id)) settle(new PublishError('unroutable', `no queue is bound for "${envelope.type}"`));
+                else settle(null);
+              });
+            } catch (error) {
+              settle(new PublishError('channel_closed', (error as Error).message));
+            }
+          }),
+        );
+        if (!writable && settlers.size > 0) {
+          // Backpressure: wait until the socket drains (or the channel closes) before writing more.
+          const abort = new AbortController();
+          await Promise.race([once(channel, 'drain', { signal: abort.signal }), once(channel, 'close', { signal: abort.signal })]).catch(() => undefined);
+          abort.abort();
+        }
+      }
+      const results = await Promise.all(outcomes);
+      for (let i = 0; i < envelopes.length; i++) if (results[i] === null) this.metrics.published.inc({ type: envelopes[i].type });
+      return results;
+    } finally {
+      clearTimeout(timer);
+      channel.off('return', onReturn);
+      channel.off('close', onClose);
+    }
   }
 
   /**
    * Publishes envelopes with the mandatory flag and waits for the broker's confirms. Rejects when
    * the broker is away, a message is returned as unroutable, or the channel closes meanwhile.
    */
-  async publish(envelopes: EventEnvelope[], routing: { exchange?: string; routingKey?: (e: EventEnvelope) => string } = {}): Promise<void> {
-    const channel = this.channel;
-    if (!channel) throw new Error('broker is not connected');
-    const returned = new Set<string>();
-    const onReturn = (message: { properties: { messageId?: string } }) => {
-      if (message.properties.messageId) returned.add(message.properties.messageId);
-    };
-    channel.on('return', onReturn);
-    try {
-      for (const envelope of envelopes) {
-        channel.publish(routing.exchange ?? this.exchange, routing.routingKey?.(envelope) ?? envelope.type, Buffer.from(JSON.stringify(envelope)), {
-          persistent: true,
-          mandatory: true,
-          messageId: envelope.id,
-          type: envelope.type,
-          contentType: 'application/json',
-          correlationId: envelope.correlationId,
-        });
-      }
-      await new Promise<void>((resolve, reject) => {
-        const onClose = () => reject(new Error('channel closed before the broker confirmed'));
-        channel.once('close', onClose);
-        channel.waitForConfirms().then(
-          () => {
-            channel.off('close', onClose);
-            resolve();
-          },
-          (error: unknown) => {
-            channel.off('close', onClose);
-            reject(error instanceof Error ? error : new Error('the broker refused a message'));
-          },
-        );
-      });
-      if (returned.size > 0) throw new Error(`${returned.size} message(s) were unroutable`);
-    } finally {
-      channel.off('return', onReturn);
-    }
+  async publish(envelopes: EventEnvelope[], routing: PublishRouting = {}): Promise<void> {
+    const outcomes = await this.publishEach(envelopes, routing);
+    const failures = outcomes.filter((outcome): outcome is PublishError => outcome !== null);
+    if (failures.length > 0) throw new PublishError(failures[0].reason, `${failures.length} of ${envelopes.length} message(s) not published: ${failures[0].message}`);
   }
 
   readiness(): ReadinessCheck {
@@ -149,12 +269,23 @@ export class Broker extends EventEmitter {
     };
   }
 
+  /** Stops every consumer: no new deliveries, in-flight handlers finish and settle. */
+  async stopConsuming(): Promise<void> {
+    await Promise.all(this.setups.map((step) => step.stop?.()));
+  }
+
+  /** Stops consuming, waits for in-flight handlers, then closes the connection. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    await this.stopConsuming();
     this.closed = true;
-    const connection = this.connection;
+    if (this.channelRetry) clearTimeout(this.channelRetry);
     this.connection = null;
     this.channel = null;
-    await connection?.close().catch(() => undefined);
+    const recovering = this.recovering;
+    this.recovering = null;
+    await recovering?.close().catch(() => undefined);
+    this.starting?.catch(() => undefined);
   }
 }
 

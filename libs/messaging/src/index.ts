@@ -1,5 +1,19 @@
 export { OutboxMessage, InboxMessage, messagingEntities } from './entities.ts';
 export { recordEvent, type EventMeta } from './outbox.ts';
-export { Broker, createBroker, DEFAULT_EXCHANGE, type BrokerOptions } from './broker.ts';
+export { Broker, createBroker, DEFAULT_EXCHANGE, PublishError, type BrokerOptions, type PublishOutcome, type PublishRouting, type ConnectionSetup } from './broker.ts';
 export { startOutboxRelay, type OutboxRelay, type RelayOptions } from './relay.ts';
-export { consume, ATTEMPTS_HEADER, REASON_HEADER, type ConsumeOptions, type EventHandler, type EventHandlers, type HandledEvent } from './consumer.ts';
+export { consume, type Consumer, type ConsumeOptions, type EventHandler, type EventHandlers, type HandledEvent } from './consumer.ts';
+export {
+  ATTEMPTS_HEADER,
+  REASON_HEADER,
+  ORIGINAL_QUEUE_HEADER,
+  DEAD_LETTERED_AT_HEADER,
+  LAST_ERROR_HEADER,
+  REPLAYED_AT_HEADER,
+  dlqName,
+  retryQueueName,
+  assertConsumerTopology,
+  type ConsumerTopology,
+} from './topology.ts';
+export { messagingMetrics, type MessagingMetrics } from './metrics.ts';
+export { listDeadLetters, replayDeadLetters, type DeadLetter, type ReplayResult } from './dlq.ts';

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENT_VERSION, eventSchemas, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
+import { createEnvelope, type EventData, type EventType, type TypedEnvelope } from '@academy/contracts';
 import { OutboxMessage } from './entities.ts';
 
 export interface EventMeta {
@@ -10,18 +9,11 @@ export interface EventMeta {
 
 /**
  * Adds an event to the outbox of `em`'s unit of work: it is committed by the same flush (or
- * transaction) as the change it reports, and published by the relay afterwards.
+ * transaction) as the change it reports, and published by the relay afterwards. `data` is validated
+ * against its type's schema here, so an invalid event fails the use case, not the consumer.
  */
-export function recordEvent<T extends EventType>(em: EntityManager, type: T, data: EventData<T>, meta: EventMeta): EventEnvelope {
-  const envelope: EventEnvelope = {
-    id: randomUUID(),
-    type,
-    version: EVENT_VERSION,
-    occurredAt: new Date().toISOString(),
-    source: meta.source,
-    correlationId: meta.correlationId ?? randomUUID(),
-    data: eventSchemas[type].parse(data),
-  };
+export function recordEvent<T extends EventType>(em: EntityManager, type: T, data: EventData<T>, meta: EventMeta): TypedEnvelope<T> {
+  const envelope = createEnvelope(type, data, meta);
   em.create(OutboxMessage, { eventId: envelope.id, type, envelope: envelope as unknown as Record<string, unknown> });
   return envelope;
 }

@@ -63,7 +63,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
   const applied = await runMigrations(orm);
   if (applied.length) logger.info({ applied }, 'migrations applied');
 
-  const broker = createBroker({ url: config.RABBITMQ_URL, service: definition.name, logger, exchange: config.EVENTS_EXCHANGE });
+  const broker = createBroker({ url: config.RABBITMQ_URL, service: definition.name, logger, exchange: config.EVENTS_EXCHANGE, registry: metrics.registry });
   void broker.start();
   const relay = startOutboxRelay({ orm, broker });
   const redis = definition.usesRedis ? createRedis(config.REDIS_URL) : null;
@@ -93,6 +93,8 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
   const stop = () =>
     (stopping ??= (async () => {
       await closeServer(server);
+      // Stop consuming and let in-flight handlers finish while the database is still open.
+      await broker.stopConsuming();
       await definition.onStop?.(ctx);
       await relay.stop();
       await broker.close();

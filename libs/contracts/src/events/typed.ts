@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { EventEnvelope } from './envelope.ts';
+import { EVENT_VERSION, eventSchemas, isEventType, type EventData, type EventType } from './catalogue.ts';
+
+/** An envelope whose `type` is a catalogue type and whose `data` has been checked against that type's schema. */
+export type TypedEnvelope<T extends EventType = EventType> = { [K in T]: Omit<EventEnvelope, 'type' | 'data'> & { type: K; data: EventData<K> } }[T];
+
+export interface EnvelopeMeta {
+  source: string;
+  correlationId?: string;
+  /** Defaults to a fresh uuid. */
+  id?: string;
+  occurredAt?: Date;
+}
+
+/** The publishing side: validates `data` against its type's schema (throws a ZodError) and wraps it. */
+export function createEnvelope<T extends EventType>(type: T, data: EventData<T>, meta: EnvelopeMeta): TypedEnvelope<T> {
+  const envelope = {
+    id: meta.id ?? randomUUID(),
+    type,
+    version: EVENT_VERSION,
+    occurredAt: (meta.occurredAt ?? new Date()).toISOString(),
+    source: meta.source,
+    correlationId: meta.correlationId ?? randomUUID(),
+    data: eventSchemas[type].parse(data),
+  };
+  return envelope as TypedEnvelope<T>;
+}
+
+export type ParsedEnvelope = { ok: true; envelope: TypedEnvelope } | { ok: false; error: string; eventId?: string; type?: string };
+
+/**
+ * The subscribing side: parses raw bytes or a decoded object into a typed envelope. Never throws;
+ * a failure says why (no retry can fix it, so the consumer parks it in the DLQ at once).
+ */
+export function parseEnvelope(raw: Buffer | string | unknown): ParsedEnvelope {
+  let value: unknown = raw;
+  if (Buffer.isBuffer(raw) || typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw.toString());
+    } catch {
+      return { ok: false, error: 'body is not JSON' };
+    }
+  }
+  const envelope = EventEnvelope.safeParse(value);
+  if (!envelope.success) return { ok: false, error: `invalid envelope: ${z.prettifyError(envelope.error)}` };
+  const { id, type } = envelope.data;
+  if (!isEventType(type)) return { ok: false, error: `unknown event type "${type}"`, eventId: id, type };
+  if (envelope.data.version !== EVENT_VERSION) return { ok: false, error: `unsupported version ${envelope.data.version} of "${type}"`, eventId: id, type };
+  const data = eventSchemas[type].safeParse(envelope.data.data);
+  if (!data.success) return { ok: false, error: `invalid data of "${type}": ${z.prettifyError(data.error)}`, eventId: id, type };
+  return { ok: true, envelope: { ...envelope.data, type, data: data.data } as TypedEnvelope };
+}
+
+/** Handlers keyed by event type, each receiving the envelope of its own type (the typed `subscribe` map). */
+export type EnvelopeHandlers<Args extends unknown[] = []> = { [T in EventType]?: (...args: [...Args, TypedEnvelope<T>]) => Promise<void> };
+
+/** Identity helper that keeps each handler's envelope typed by its key. */
+export function defineHandlers<Args extends unknown[] = []>(handlers: EnvelopeHandlers<Args>): EnvelopeHandlers<Args> {
+  return handlers;
+}

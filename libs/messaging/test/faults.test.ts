@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { startFaultRabbit, type RabbitInstance } from '@academy/infra';
+import { consume, createBroker, startOutboxRelay, type Broker } from '../src/index.ts';
+import { counts, createMessagingDb, recordEffect, silentLogger, testTopology, waitUntil, writeEvents, type TestDb } from './support.ts';
+
+// These tests stop and restart a broker: they start their OWN RabbitMQ on free ports (never the shared one).
+describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)', () => {
+  let rabbit: RabbitInstance;
+  let db: TestDb;
+
+  beforeAll(async () => {
+    [rabbit, db] = await Promise.all([startFaultRabbit('messaging'), createMessagingDb('messaging_faults')]);
+  }, 60_000);
+  afterAll(async () => {
+    await rabbit?.destroy();
+    await db?.close();
+  }, 30_000);
+
+  const startPipeline = async (purpose: string) => {
+    await db.orm.em.getConnection().execute('truncate outbox, inbox, handler_effects');
+    const { exchange, queue } = testTopology(purpose);
+    const broker: Broker = createBroker({ url: rabbit.url, service: 'faults-test', logger: silentLogger, exchange, reconnectDelayMs: { initial: 100, max: 2000 } });
+    await broker.start();
+    const consumer = await consume(broker, { orm: db.orm, queue, prefetch: 100, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, queue) } });
+    const relay = startOutboxRelay({ orm: db.orm, broker, retryMaxMs: 1000 });
+    return {
+      broker,
+      async stop() {
+        await relay.stop();
+        await consumer.stop();
+        await broker.close();
+      },
+    };
+  };
+
+  test('5,000 events written while the broker is stopped: once it starts, all 5,000 are consumed, each exactly once', async () => {
+    const pipeline = await startPipeline('outage');
+    try {
+      await rabbit.stop();
+      await waitUntil('the broker to be seen down', () => !pipeline.broker.connected, 10_000);
+      await writeEvents(db.orm, 5000, 500);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await counts(db.orm)).toEqual({ inbox: 0, effects: 0, distinctEffects: 0, pending: 5000 });
+
+      await rabbit.start();
+      await waitUntil('5,000 consumed', async () => (await counts(db.orm)).inbox === 5000, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await counts(db.orm)).toEqual({ inbox: 5000, effects: 5000, distinctEffects: 5000, pending: 0 });
+    } finally {
+      await pipeline.stop();
+    }
+  }, 60_000);
+
+  test('broker restarted twice while 10,000 events flow: 0 lost, 0 duplicate effects, relay and consumer back within 10 s', async () => {
+    const pipeline = await startPipeline('restarts');
+    try {
+      // 10,000 events at about 500/s (50 per transaction every 100 ms) while the broker goes down twice.
+      const writing = (async () => {
+        for (let batch = 0; batch < 200; batch++) {
+          await writeEvents(db.orm, 50, 50, batch * 50 + 1);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      const recoveries: number[] = [];
+      for (let restart = 0; restart < 2; restart++) {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await rabbit.restart();
+        const before = (await counts(db.orm)).inbox;
+        // Back = the relay publishes again and the consumer handles again (events written during the outage flow through).
+        recoveries.push(await waitUntil('relay and consumer back', async () => pipeline.broker.connected && (await counts(db.orm)).inbox > before, 10_000, 50));
+        if (process.env.MESSAGING_TEST_VERBOSE) process.stderr.write(`restart ${restart + 1}: relay and consumer back ${recoveries[restart]} ms after the broker\n`);
+      }
+      await writing;
+      await waitUntil('10,000 consumed', async () => (await counts(db.orm)).inbox === 10_000, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await counts(db.orm)).toEqual({ inbox: 10_000, effects: 10_000, distinctEffects: 10_000, pending: 0 });
+      expect(recoveries).toHaveLength(2);
+      for (const ms of recoveries) expect(ms).toBeLessThan(10_000);
+    } finally {
+      await pipeline.stop();
+    }
+  }, 60_000);
+});

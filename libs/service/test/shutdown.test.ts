@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import amqp from 'amqplib';
+import request from 'supertest';
+import { generateKeyPairFiles } from '@academy/auth';
+import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
+import { dataDir, urls } from '@academy/infra';
+import { consume, messagingEntities, recordEvent } from '@academy/messaging';
+import { startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
+
+const servers = urls('test');
+const suffix = randomBytes(4).toString('hex');
+const queue = `svc-${suffix}.shutdown`;
+const keysDir = dataDir('test', 'keys');
+
+describe('startService and the event backbone', () => {
+  let config: BaseConfig;
+  let service: RunningService;
+  const handled: string[] = [];
+  let started = 0;
+
+  beforeAll(async () => {
+    generateKeyPairFiles(keysDir, 'test-1');
+    config = {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: `${servers.postgres}/t_service_${suffix}`,
+      DATABASE_POOL_MAX: 10,
+      RABBITMQ_URL: servers.rabbitmq,
+      EVENTS_EXCHANGE: `academy.events.test.${suffix}`,
+      REDIS_URL: servers.redis,
+      JWT_KEYS_DIR: keysDir,
+      JWT_KEY_IDS: ['test-1'],
+      JWT_ISSUER: 'academy',
+      JWT_AUDIENCE: 'academy-api',
+      BODY_LIMIT: '100kb',
+    };
+    // The outbox and inbox come with each service's migrations; this test service has none.
+    await ensureDatabase(config.DATABASE_URL);
+    const orm = await createOrm({ clientUrl: config.DATABASE_URL, entities: messagingEntities, migrations: [] });
+    await orm.schema.create();
+    await orm.close();
+    const definition: ServiceDefinition = {
+      name: `svc-${suffix}`,
+      entities: [],
+      migrations: [],
+      routes: () => undefined,
+      subscriptions: async (ctx) => {
+        await consume(ctx.broker, {
+          orm: ctx.orm,
+          queue,
+          handlers: {
+            'employee.deleted': async (_em, event) => {
+              started++;
+              await new Promise((resolve) => setTimeout(resolve, 500));
+              handled.push(event.id);
+            },
+          },
+        });
+      },
+    };
+    service = await startService(definition, config);
+    await service.ctx.broker.start();
+  });
+  afterAll(async () => {
+    await service.stop();
+    await dropDatabase(config.DATABASE_URL);
+  });
+
+  test('/metrics exposes the messaging metrics on the service registry', async () => {
+    const res = await request(service.url).get('/metrics');
+    expect(res.status).toBe(200);
+    for (const name of ['messaging_outbox_backlog', 'messaging_published_total', 'messaging_consumed_total', 'messaging_retried_total', 'messaging_dead_lettered_total']) {
+      expect(res.text).toContain(`# TYPE ${name}`);
+    }
+  });
+
+  test('stop() lets an in-flight handler finish and commit before closing', async () => {
+    const em = service.ctx.orm.em.fork();
+    const { id } = recordEvent(em, 'employee.deleted', { id: 1 }, { source: 'test' });
+    await em.flush();
+    const deadline = Date.now() + 10_000;
+    while (started === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toBe(1);
+    await service.stop();
+    expect(handled).toEqual([id]);
+    const orm = await createOrm({ clientUrl: config.DATABASE_URL, entities: messagingEntities, migrations: [] });
+    try {
+      const rows = await orm.em.getConnection().execute<{ event_id: string }[]>(`select event_id from inbox`);
+      expect(rows.map((row) => row.event_id)).toEqual([id]);
+    } finally {
+      await orm.close();
+    }
+    const connectionCheck = await amqp.connect(servers.rabbitmq);
+    const channel = await connectionCheck.createChannel();
+    expect((await channel.checkQueue(queue)).messageCount).toBe(0); // acked, not left for redelivery
+    for (const name of [queue, `${queue}.dlq`, `${queue}.retry.1000ms`, `${queue}.retry.5000ms`, `${queue}.retry.30000ms`]) await channel.deleteQueue(name);
+    await channel.deleteExchange(config.EVENTS_EXCHANGE);
+    await connectionCheck.close();
+  });
+});

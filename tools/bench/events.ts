@@ -1,0 +1,202 @@
+// `npm run bench:events`: the event pipeline end to end (outbox row committed → relay → RabbitMQ →
+// consumer → handler done, inbox row written) against the naive baseline measured in the same run:
+// raw amqplib publishing the same messages, waiting for each confirm; the consumer with its default
+// (one transaction per event) and with batchSize 50. Then p99 outbox-to-handler latency at a steady
+// 500 events/s. Starts the test servers if needed and stops what it started.
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import amqp from 'amqplib';
+import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
+import { ensureInfra, stopInfra, urls } from '@academy/infra';
+import { createLogger } from '@academy/kit';
+import { createEnvelope } from '@academy/contracts';
+import { consume, createBroker, dlqName, messagingEntities, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
+
+const TOTAL = Number(process.env.BENCH_EVENTS ?? 20_000);
+const STEADY_RATE = 500;
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
+
+const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq']);
+const { postgres, rabbitmq } = urls('test');
+const suffix = randomBytes(4).toString('hex');
+const databaseUrl = `${postgres}/bench_events_${suffix}`;
+const exchange = `academy.events.bench-${suffix}`;
+const queuePrefix = `bench-${suffix}`;
+const baselineExchange = `${exchange}.baseline`;
+const baselineQueue = `bench-${suffix}.baseline`;
+const logger = createLogger('bench-events', 'warn');
+const rate = (count: number, ms: number) => Math.round((count / ms) * 1000);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+await ensureDatabase(databaseUrl);
+const orm = await createOrm({ clientUrl: databaseUrl, entities: messagingEntities, migrations: [], poolMax: 20 });
+await orm.schema.create();
+await orm.em.getConnection().execute(`create table bench_effects (event_id uuid primary key, employee_id int not null)`);
+
+// Same bodies for both runs: envelopes as the relay publishes them.
+const envelopes = Array.from({ length: TOTAL }, (_, i) => createEnvelope('employee.deleted', { id: i + 1 }, { source: 'bench' }));
+
+async function baseline(): Promise<number> {
+  const connection = await amqp.connect(rabbitmq);
+  try {
+    const channel = await connection.createConfirmChannel();
+    await channel.assertExchange(baselineExchange, 'topic', { durable: true });
+    await channel.assertQueue(baselineQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await channel.bindQueue(baselineQueue, baselineExchange, 'employee.deleted');
+    const started = performance.now();
+    for (const envelope of envelopes) {
+      channel.publish(baselineExchange, envelope.type, Buffer.from(JSON.stringify(envelope)), {
+        persistent: true,
+        mandatory: true,
+        messageId: envelope.id,
+        contentType: 'application/json',
+      });
+      await channel.waitForConfirms();
+    }
+    const elapsed = performance.now() - started;
+    await channel.deleteQueue(baselineQueue);
+    await channel.deleteExchange(baselineExchange);
+    return elapsed;
+  } finally {
+    await connection.close();
+  }
+}
+
+const handledAt = new Map<string, number>();
+const broker = createBroker({ url: rabbitmq, service: 'bench-events', logger, exchange });
+await broker.start();
+const queues: string[] = [];
+
+/** A consumer on its own queue (one per phase, so each event is consumed once). */
+async function startConsumer(name: string, batchSize: number): Promise<{ queue: string; consumer: Consumer }> {
+  const queue = `${queuePrefix}.${name}`;
+  queues.push(queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay)));
+  const consumer = await consume(broker, {
+    orm,
+    queue,
+    prefetch: 200,
+    batchSize,
+    handlers: {
+      'employee.deleted': async (em, event) => {
+        await em.getConnection().execute(`insert into bench_effects (event_id, employee_id) values (?, ?)`, [event.id, event.data.id], 'run', em.getTransactionContext());
+        handledAt.set(event.id, performance.now());
+      },
+    },
+  });
+  return { queue, consumer };
+}
+
+async function stopConsumer({ queue, consumer }: { queue: string; consumer: Consumer }): Promise<void> {
+  await consumer.stop();
+  const connection = await amqp.connect(rabbitmq);
+  const channel = await connection.createChannel();
+  await channel.unbindQueue(queue, exchange, 'employee.deleted');
+  await connection.close();
+}
+
+async function inboxCount(queue: string): Promise<number> {
+  const [row] = await orm.em.fork().getConnection().execute<{ count: string }[]>(`select count(*) as count from inbox where consumer = ?`, [queue]);
+  return Number(row.count);
+}
+
+async function waitForInbox(queue: string, count: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await inboxCount(queue)) < count) {
+    if (Date.now() > deadline) throw new Error(`only ${await inboxCount(queue)} of ${count} events handled after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+let nextEmployeeId = 1;
+
+/** Writes `count` events, `perTransaction` per transaction, as use cases would; returns the commit time of each. */
+async function writeEvents(count: number, perTransaction: number): Promise<Map<string, number>> {
+  const committedAt = new Map<string, number>();
+  for (let offset = 0; offset < count; offset += perTransaction) {
+    const em = orm.em.fork();
+    const ids = Array.from({ length: Math.min(perTransaction, count - offset) }, () => recordEvent(em, 'employee.deleted', { id: nextEmployeeId++ }, { source: 'bench' }).id);
+    await em.flush();
+    const now = performance.now();
+    for (const id of ids) committedAt.set(id, now);
+  }
+  return committedAt;
+}
+
+/**
+ * 20,000 events committed to the outbox (100 per transaction) while no relay runs, then the clock
+ * runs from the relay's start until the last handler's inbox row is committed: the relay claims,
+ * publishes and marks sent, the consumer handles and writes its inbox rows.
+ */
+async function pipeline(name: string, batchSize: number): Promise<{ writeMs: number; pipelineMs: number }> {
+  const writeStarted = performance.now();
+  await writeEvents(TOTAL, 100);
+  const writeMs = performance.now() - writeStarted;
+  const started = performance.now();
+  const phase = await startConsumer(name, batchSize);
+  const relay = startOutboxRelay({ orm, broker });
+  await waitForInbox(phase.queue, TOTAL, 180_000);
+  const pipelineMs = performance.now() - started;
+  await relay.stop();
+  await stopConsumer(phase);
+  return { writeMs, pipelineMs };
+}
+
+/** One transaction every 10 ms carrying the events due (500/s); latency = commit → handler done. */
+async function steady(batchSize: number): Promise<number[]> {
+  const phase = await startConsumer(`steady${batchSize}`, batchSize);
+  const relay = startOutboxRelay({ orm, broker });
+  const committedAt = new Map<string, number>();
+  const total = STEADY_RATE * STEADY_SECONDS;
+  const started = performance.now();
+  let written = 0;
+  while (written < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * STEADY_RATE)) - written;
+    if (due > 0) {
+      for (const [id, at] of await writeEvents(due, due)) committedAt.set(id, at);
+      written += due;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await waitForInbox(phase.queue, total, 30_000);
+  await relay.stop();
+  await stopConsumer(phase);
+  return [...committedAt].map(([id, at]) => (handledAt.get(id) ?? Infinity) - at).sort((a, b) => a - b);
+}
+
+try {
+  // Node, PostgreSQL and RabbitMQ share this machine's cores: the figures only compare within one run.
+  console.log(`events benchmark: ${TOTAL} events, PostgreSQL and RabbitMQ of the test profile, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
+  const baselineMs = await baseline();
+  const baselineRate = rate(TOTAL, baselineMs);
+  console.log(`baseline  raw amqplib, one confirm per message: ${baselineRate} msg/s (${Math.round(baselineMs)} ms)`);
+  for (const [name, batchSize, label] of [
+    ['single', 1, 'consumer default (one transaction per event)'],
+    ['batched', 50, 'consumer batchSize 50 (waiting events share a transaction)'],
+  ] as const) {
+    const { writeMs, pipelineMs } = await pipeline(name, batchSize);
+    const pipelineRate = rate(TOTAL, pipelineMs);
+    console.log(
+      `pipeline  outbox (committed) → relay → broker → handler + inbox, ${label}: ${pipelineRate} events/s (${Math.round(pipelineMs)} ms), ` +
+        `ratio to baseline ${(pipelineRate / baselineRate).toFixed(2)} (target ≥ 1.0)`,
+    );
+    console.log(`          (the ${TOTAL} outbox rows were written beforehand, 100 per transaction, at ${rate(TOTAL, writeMs)} events/s)`);
+  }
+  const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+  for (const batchSize of [1, 50]) {
+    const latencies = await steady(batchSize);
+    console.log(
+      `latency   at a steady ${STEADY_RATE} events/s for ${STEADY_SECONDS} s (${latencies.length} events, consumer batchSize ${batchSize}), commit → handler done: ` +
+        `p50 ${fmt(percentile(latencies, 50))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(latencies[latencies.length - 1])} (target p99 < 250 ms)`,
+    );
+  }
+} finally {
+  const connection = await amqp.connect(rabbitmq);
+  const channel = await connection.createChannel();
+  for (const name of queues) await channel.deleteQueue(name).catch(() => undefined);
+  await channel.deleteExchange(exchange).catch(() => undefined);
+  await connection.close().catch(() => undefined);
+  await broker.close();
+  await orm.close();
+  await dropDatabase(databaseUrl);
+  if (infra.started.length) await stopInfra('test', infra.started);
+}
