@@ -1,2 +1,3 @@
 export { EventEnvelope } from './events/envelope.ts';
 export * from './events/catalogue.ts';
+export * from './http/hours-bank.ts';
