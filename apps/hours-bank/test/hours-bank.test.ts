@@ -3,12 +3,13 @@ import request from 'supertest';
 import type { RunningService } from '@academy/service';
 import { bearer, tokenFor } from '@academy/testing';
 import { bankRow, freshId, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from './support.ts';
+import type { Config } from '../src/config.ts';
 
 const admin = bearer({ role: 'admin', sub: '1' });
 const base = '/api/v2/hours-bank';
 
 describe('hours bank endpoints', () => {
-  let service: RunningService;
+  let service: RunningService<Config>;
   let courseId: number;
   const api = () => request(service.url);
   const add = (employeeId: number | string, kind: 'completed' | 'pending', body: Record<string, unknown>) =>
@@ -345,7 +346,7 @@ describe('hours bank endpoints', () => {
   });
 
   describe('bad input', () => {
-    test.each([
+    test.each<[Record<string, unknown>, string, string | undefined]>([
       [{}, 'TIME_REQUIRED', 'Time is required'],
       [{ time: '' }, 'TIME_REQUIRED', 'Time is required'],
       [{ time: null }, 'TIME_REQUIRED', 'Time is required'],
@@ -424,7 +425,7 @@ describe('hours bank endpoints', () => {
 });
 
 describe('hours bank with no school course at all', () => {
-  let service: RunningService;
+  let service: RunningService<Config>;
   beforeAll(async () => {
     service = await startHoursBank();
   });

@@ -1,17 +1,31 @@
+import amqp from 'amqplib';
 import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig } from '@academy/testing';
+import { dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
+import type { Config } from '../src/config.ts';
 import { hoursBankService } from '../src/service.ts';
 
-export async function startHoursBank(): Promise<RunningService> {
-  const service = await startService(hoursBankService, await testConfig('hours_bank'));
+/** The service on a fresh database, its own exchange and its own replicas queue (test files run at once). */
+export async function startHoursBank(): Promise<RunningService<Config>> {
+  const config: Config = { ...(await testConfig('hours_bank')), REPLICAS_QUEUE: uniqueName('hours-bank.replicas.test') };
+  const service = await startService(hoursBankService, config);
   // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
   await service.ctx.broker.start();
   return service;
 }
 
-export async function stopHoursBank(service: RunningService): Promise<void> {
+export async function stopHoursBank(service: RunningService<Config>): Promise<void> {
   await service.stop();
   await dropTestDatabase(service.ctx.config.DATABASE_URL);
+  // The per-instance queues (and their retry queues and DLQ) would otherwise pile up on the shared test broker.
+  const connection = await amqp.connect(testUrls.rabbitmq);
+  try {
+    const channel = await connection.createChannel();
+    const queue = service.ctx.config.REPLICAS_QUEUE;
+    for (const name of [queue, `${queue}.dlq`, `${queue}.retry.1000ms`, `${queue}.retry.5000ms`, `${queue}.retry.30000ms`]) await channel.deleteQueue(name);
+    await channel.deleteExchange(service.ctx.config.EVENTS_EXCHANGE);
+  } finally {
+    await connection.close();
+  }
 }
 
 export async function sql<T = Record<string, unknown>>(service: RunningService, text: string, params: unknown[] = []): Promise<T[]> {

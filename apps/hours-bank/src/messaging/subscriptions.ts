@@ -14,7 +14,7 @@ import { onSchoolCourseDeleted } from './school-course-deleted.handler.ts';
 export async function subscriptions(ctx: ServiceContext<Config>): Promise<void> {
   await consume(ctx.broker, {
     orm: ctx.orm,
-    queue: 'hours-bank.replicas',
+    queue: ctx.config.REPLICAS_QUEUE,
     handlers: {
       'employee.upserted': onEmployeeUpserted,
       'employee.deleted': onEmployeeDeleted,
