@@ -1,79 +1,102 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventEnvelope } from '@academy/contracts';
 import type { Totals } from '../domain/offsetting.ts';
 
-// The write path in raw SQL: each operation is one transaction whose bank-row lock is held for as
-// few round trips as possible (lock; one statement writing everything; commit). Everything that
-// needs no lock (checks, bank creation, id allocation) runs before the lock is taken.
+// The write path in raw SQL. Each operation is one transaction of two statements: the first takes
+// the bank's row lock (after the unlocked checks it needs) and returns the totals; the second, once
+// the new totals are computed, writes the bank, the rows and the outbox events at once. The lock is
+// held for one round trip plus the commit. Lock order: the bank row, then transaction rows.
 
 async function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
 }
 
-export interface BankTarget {
-  employeeExists: boolean;
-  schoolCourseId: number | null;
-  bankId: number | null;
+const totalsOf = (row: { pending_minutes: number; completed_minutes: number }): Totals => ({
+  pendingMinutes: row.pending_minutes,
+  completedMinutes: row.completed_minutes,
+});
+
+export interface LockedBank {
+  bankId: number;
+  schoolCourseId: number;
+  totals: Totals;
   transactionId: number;
 }
 
+export type LockOutcome = LockedBank | { missing: 'employee' | 'schoolCourse' };
+
 /**
- * Checks the employee and resolves the school course (the given one, or the latest by start
- * date), creates the bank when missing, and allocates the new transaction's id: one statement.
- * `bankId` is null when a concurrent request created the bank after this statement's snapshot.
+ * One statement: checks the employee, resolves the school course (the given one, or the latest by
+ * start date), creates the bank if needed and locks it (the upsert's update takes the row lock and
+ * returns the latest totals), and allocates the new transaction's id.
  */
-export async function resolveBankForWrite(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget> {
-  const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number | null; transaction_id: number }>(
+export async function lockBankOfEmployee(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<LockOutcome> {
+  const [row] = await query<{
+    employee_exists: boolean;
+    school_course_id: number | null;
+    bank_id: number | null;
+    pending_minutes: number;
+    completed_minutes: number;
+    transaction_id: number;
+  }>(
     em,
     `with emp as (select id from employees where id = ? and not deleted),
      course as (select id from school_courses where not deleted and (?::int is null or id = ?::int) order by start_date desc nulls last, id desc limit 1),
-     created as (
-       insert into hours_banks (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
+     bank as (
+       insert into hours_banks as b (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
        select emp.id, course.id, 0, 0, now(), now() from emp cross join course
-       on conflict (employee_id, school_course_id) do nothing
-       returning id
+       on conflict (employee_id, school_course_id) do update set updated_at = excluded.updated_at
+       returning b.id, b.pending_minutes, b.completed_minutes
      )
-     select exists (select 1 from emp) as employee_exists,
-       (select id from course) as school_course_id,
-       coalesce((select id from created), (select b.id from hours_banks b, emp, course where b.employee_id = emp.id and b.school_course_id = course.id)) as bank_id,
-       nextval('hours_transactions_id_seq')::int as transaction_id`,
+     select exists (select 1 from emp) as employee_exists, (select id from course) as school_course_id,
+       bank.id as bank_id, bank.pending_minutes, bank.completed_minutes, nextval('hours_transactions_id_seq')::int as transaction_id
+     from (select 1) as one left join bank on true`,
     [employeeId, schoolCourseId, schoolCourseId],
   );
-  return { employeeExists: row!.employee_exists, schoolCourseId: row!.school_course_id, bankId: row!.bank_id, transactionId: row!.transaction_id };
+  if (!row!.employee_exists) return { missing: 'employee' };
+  if (row!.school_course_id === null || row!.bank_id === null) return { missing: 'schoolCourse' };
+  return { bankId: row!.bank_id, schoolCourseId: row!.school_course_id, totals: totalsOf(row!), transactionId: row!.transaction_id };
 }
 
-export interface StoredTransaction {
+export interface LockedTransaction {
   id: number;
   hoursBankId: number;
   employeeId: number;
   schoolCourseId: number;
   type: 'COMPLETED' | 'PENDING' | 'REVERSAL';
   totalMinutes: number;
+  /** May be stale (true) until the guarded write; a row once inactive never becomes active again. */
   isActive: boolean;
   reason: string | null;
   transactionDate: string;
+  /** The bank's totals, read under its lock. */
+  totals: Totals;
   /** Ids allocated for the rows an edit or a delete will write. */
   newIds: number[];
 }
 
-/** Reads a transaction with its bank and allocates `idsNeeded` new transaction ids (no lock). */
-export async function findTransactionForWrite(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<StoredTransaction | null> {
+/** One statement: locks the bank of a transaction and reads the transaction's (immutable) fields. */
+export async function lockBankOfTransaction(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<LockedTransaction | null> {
   const [row] = await query<{
     id: number;
     hours_bank_id: number;
     employee_id: number;
     school_course_id: number;
-    type: StoredTransaction['type'];
+    type: LockedTransaction['type'];
     total_minutes: number;
     is_active: boolean;
     reason: string | null;
     transaction_date: string;
+    pending_minutes: number;
+    completed_minutes: number;
     new_ids: number[];
   }>(
     em,
     `select t.id, t.hours_bank_id, b.employee_id, b.school_course_id, t.type, t.total_minutes, t.is_active, t.reason,
-       t.transaction_date::text as transaction_date,
+       t.transaction_date::text as transaction_date, b.pending_minutes, b.completed_minutes,
        array(select nextval('hours_transactions_id_seq')::int from generate_series(1, ?)) as new_ids
-     from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where t.id = ?`,
+     from hours_banks b join hours_transactions t on t.hours_bank_id = b.id where t.id = ?
+     for update of b`,
     [idsNeeded, transactionId],
   );
   if (!row) return null;
@@ -87,18 +110,9 @@ export async function findTransactionForWrite(em: EntityManager, transactionId: 
     isActive: row.is_active,
     reason: row.reason,
     transactionDate: row.transaction_date,
+    totals: totalsOf(row),
     newIds: row.new_ids,
   };
-}
-
-/** Takes the bank's row lock (held until commit) and returns its current totals. */
-export async function lockBank(em: EntityManager, bankId: number): Promise<Totals> {
-  const [row] = await query<{ pending_minutes: number; completed_minutes: number }>(
-    em,
-    'select pending_minutes, completed_minutes from hours_banks where id = ? for update',
-    [bankId],
-  );
-  return { pendingMinutes: row!.pending_minutes, completedMinutes: row!.completed_minutes };
 }
 
 export interface NewTransactionRow {
@@ -132,31 +146,57 @@ const rowParams = (bankId: number, row: NewTransactionRow) => [
   row.replacesTransactionId,
   row.createdBy,
 ];
-const INSERT_COLUMNS =
+const INSERT_ROWS =
   'insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes, completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)';
+const OUTBOX_VALUES = '(?::uuid, ?::text, ?::jsonb, now(), now(), 0)';
+const INSERT_OUTBOX = 'insert into outbox (event_id, type, envelope, created_at, available_at, attempts)';
+const outboxParams = (event: EventEnvelope) => [event.id, event.type, JSON.stringify(event)];
+const values = <T>(items: T[], template: string) => items.map(() => template).join(', ');
 
-/** Under the lock, in one statement: sets the bank's totals and inserts the new row(s). */
-export async function writeOperation(em: EntityManager, bankId: number, totals: Totals, rows: NewTransactionRow[]): Promise<void> {
+export interface Write {
+  bankId: number;
+  totals: Totals;
+  rows: NewTransactionRow[];
+  events: EventEnvelope[];
+}
+
+/** Under the lock, one statement: the bank's totals, the new row(s) and their outbox events. */
+export async function writeOperation(em: EntityManager, write: Write): Promise<void> {
   await query(
     em,
-    `with bank as (update hours_banks set pending_minutes = ?, completed_minutes = ?, updated_at = now() where id = ?)
-     ${INSERT_COLUMNS} values ${rows.map(() => ROW_VALUES).join(', ')}`,
-    [totals.pendingMinutes, totals.completedMinutes, bankId, ...rows.flatMap((row) => rowParams(bankId, row))],
+    `with bank as (update hours_banks set pending_minutes = ?, completed_minutes = ?, updated_at = now() where id = ?),
+     events as (${INSERT_OUTBOX} values ${values(write.events, OUTBOX_VALUES)})
+     ${INSERT_ROWS} values ${values(write.rows, ROW_VALUES)}`,
+    [
+      write.totals.pendingMinutes,
+      write.totals.completedMinutes,
+      write.bankId,
+      ...write.events.flatMap(outboxParams),
+      ...write.rows.flatMap((row) => rowParams(write.bankId, row)),
+    ],
   );
 }
 
 /**
- * Under the lock, in one statement: deactivates `originalId` and, only if it was still active,
- * sets the totals and inserts the new rows. Returns false (and writes nothing) when it was not.
+ * Under the lock, one statement: deactivates `originalId` and, only if it was still active, writes
+ * the totals, the new rows and the events. Returns false (nothing written) when it was not.
  */
-export async function writeUndo(em: EntityManager, bankId: number, originalId: number, totals: Totals, rows: NewTransactionRow[]): Promise<boolean> {
+export async function writeUndo(em: EntityManager, originalId: number, write: Write): Promise<boolean> {
   const [row] = await query<{ undone: number }>(
     em,
     `with original as (update hours_transactions set is_active = false where id = ? and is_active and type <> 'REVERSAL' returning id),
      bank as (update hours_banks set pending_minutes = ?, completed_minutes = ?, updated_at = now() where id = ? and exists (select 1 from original)),
-     inserted as (${INSERT_COLUMNS} select * from (values ${rows.map(() => ROW_VALUES).join(', ')}) as v where exists (select 1 from original) returning id)
+     events as (${INSERT_OUTBOX} select * from (values ${values(write.events, OUTBOX_VALUES)}) as v where exists (select 1 from original)),
+     inserted as (${INSERT_ROWS} select * from (values ${values(write.rows, ROW_VALUES)}) as v where exists (select 1 from original))
      select count(*)::int as undone from original`,
-    [originalId, totals.pendingMinutes, totals.completedMinutes, bankId, ...rows.flatMap((r) => rowParams(bankId, r))],
+    [
+      originalId,
+      write.totals.pendingMinutes,
+      write.totals.completedMinutes,
+      write.bankId,
+      ...write.events.flatMap(outboxParams),
+      ...write.rows.flatMap((row) => rowParams(write.bankId, row)),
+    ],
   );
   return row!.undone === 1;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventData, EventEnvelope } from '@academy/contracts';
 import { recordEvent } from '@academy/messaging';
-import { findTransactionForWrite, lockBank, resolveBankForWrite, writeOperation, writeUndo, type BankTarget, type NewTransactionRow } from '../data/bank-store.ts';
+import { lockBankOfEmployee, lockBankOfTransaction, writeOperation, writeUndo, type LockedTransaction, type NewTransactionRow } from '../data/bank-store.ts';
 import { employeeNotFound, schoolCourseNotFound, transactionNotFound } from './hours-bank.errors.ts';
 import { applyOperation, revertOperation, type OperationType, type Totals } from './offsetting.ts';
 import { formatMinutes, minutesToDecimal } from './time-string.ts';
@@ -25,15 +26,14 @@ const today = () => new Date().toISOString().slice(0, 10);
 /** `2026-01-15` stays; a date-time becomes its UTC day. */
 const toDay = (date: string | undefined) => (date === undefined ? today() : date.length === 10 ? date : new Date(date).toISOString().slice(0, 10));
 
-async function resolveTarget(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget & { bankId: number; schoolCourseId: number }> {
-  // A second try covers a bank created by a concurrent request after the first statement's snapshot.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const target = await resolveBankForWrite(em, employeeId, schoolCourseId);
-    if (!target.employeeExists) throw employeeNotFound();
-    if (target.schoolCourseId === null) throw schoolCourseNotFound();
-    if (target.bankId !== null) return { ...target, bankId: target.bankId, schoolCourseId: target.schoolCourseId };
-  }
-  throw new Error(`hours bank of employee ${employeeId} could not be resolved`);
+type HoursEvent = 'hours-bank.transaction.recorded' | 'hours-bank.transaction.reverted';
+/**
+ * `recordEvent` builds and validates the envelope (on a scratch fork); the outbox row is then
+ * written by the same statement as the change it reports (see bank-store), in the same
+ * transaction, so the bank lock is not held for an extra round trip.
+ */
+function event<T extends HoursEvent>(em: EntityManager, type: T, data: EventData<T>, actor: Actor): EventEnvelope {
+  return recordEvent(em.fork(), type, data, { source: SOURCE, correlationId: actor.correlationId });
 }
 
 export interface AddHoursInput {
@@ -48,47 +48,51 @@ export interface AddHoursInput {
 /** Rules 1–2: one transaction, the bank row locked first. */
 export async function addHours(em: EntityManager, input: AddHoursInput, actor: Actor) {
   return em.fork().transactional(async (tx) => {
-    const target = await resolveTarget(tx, input.employeeId, input.schoolCourseId ?? null);
+    const bank = await lockBankOfEmployee(tx, input.employeeId, input.schoolCourseId ?? null);
+    if ('missing' in bank) throw bank.missing === 'employee' ? employeeNotFound() : schoolCourseNotFound();
     const transactionDate = toDay(input.date);
     const reason = input.reason ?? null;
-    recordEvent(
-      tx,
-      'hours-bank.transaction.recorded',
-      {
-        transactionId: target.transactionId,
-        hoursBankId: target.bankId,
-        employeeId: input.employeeId,
-        schoolCourseId: target.schoolCourseId,
-        type: input.type,
-        minutes: input.minutes,
-        transactionDate,
-        reason,
-        replacesTransactionId: null,
-        byUserId: actor.userId,
-      },
-      { source: SOURCE, correlationId: actor.correlationId },
-    );
-    // The outbox row goes in before the lock, so the lock is held for two statements only.
-    await tx.flush();
-    const before = await lockBank(tx, target.bankId);
-    const movement = applyOperation(before, input.type, input.minutes);
-    await writeOperation(tx, target.bankId, movement.after, [
-      {
-        id: target.transactionId,
-        schoolCourseId: target.schoolCourseId,
-        transactionDate,
-        type: input.type,
-        totalMinutes: input.minutes,
-        pendingAffected: movement.pendingAffected,
-        completedAffected: movement.completedAffected,
-        reason,
-        isActive: true,
-        reversesTransactionId: null,
-        replacesTransactionId: null,
-        createdBy: actor.userId,
-      },
-    ]);
-    return { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId, transactionId: target.transactionId, movement, minutes: input.minutes };
+    const movement = applyOperation(bank.totals, input.type, input.minutes);
+    await writeOperation(tx, {
+      bankId: bank.bankId,
+      totals: movement.after,
+      rows: [
+        {
+          id: bank.transactionId,
+          schoolCourseId: bank.schoolCourseId,
+          transactionDate,
+          type: input.type,
+          totalMinutes: input.minutes,
+          pendingAffected: movement.pendingAffected,
+          completedAffected: movement.completedAffected,
+          reason,
+          isActive: true,
+          reversesTransactionId: null,
+          replacesTransactionId: null,
+          createdBy: actor.userId,
+        },
+      ],
+      events: [
+        event(
+          tx,
+          'hours-bank.transaction.recorded',
+          {
+            transactionId: bank.transactionId,
+            hoursBankId: bank.bankId,
+            employeeId: input.employeeId,
+            schoolCourseId: bank.schoolCourseId,
+            type: input.type,
+            minutes: input.minutes,
+            transactionDate,
+            reason,
+            replacesTransactionId: null,
+            byUserId: actor.userId,
+          },
+          actor,
+        ),
+      ],
+    });
+    return { employeeId: input.employeeId, schoolCourseId: bank.schoolCourseId, transactionId: bank.transactionId, movement, minutes: input.minutes };
   });
 }
 
@@ -120,10 +124,10 @@ export function pendingDetails(result: Awaited<ReturnType<typeof addHours>>) {
   };
 }
 
-type Undoable = Awaited<ReturnType<typeof findTransactionForWrite>> & { type: OperationType };
+type Undoable = LockedTransaction & { type: OperationType };
 
-async function findUndoable(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<Undoable> {
-  const original = await findTransactionForWrite(em, transactionId, idsNeeded);
+async function lockUndoable(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<Undoable> {
+  const original = await lockBankOfTransaction(em, transactionId, idsNeeded);
   if (!original || !original.isActive || original.type === 'REVERSAL') throw transactionNotFound();
   return original as Undoable;
 }
@@ -145,8 +149,8 @@ function reversalRow(original: Undoable, id: number, movement: ReturnType<typeof
   };
 }
 
-function recordReverted(em: EntityManager, original: Undoable, reversalId: number, cause: 'edited' | 'deleted', actor: Actor) {
-  recordEvent(
+function revertedEvent(em: EntityManager, original: Undoable, reversalId: number, cause: 'edited' | 'deleted', actor: Actor) {
+  return event(
     em,
     'hours-bank.transaction.reverted',
     {
@@ -160,56 +164,60 @@ function recordReverted(em: EntityManager, original: Undoable, reversalId: numbe
       cause,
       byUserId: actor.userId,
     },
-    { source: SOURCE, correlationId: actor.correlationId },
+    actor,
   );
 }
 
 /** PUT: a REVERSAL row undoes the original, then a new row of the same type applies the new time. */
 export async function editTransaction(em: EntityManager, input: { transactionId: number; minutes: number; reason?: string }, actor: Actor) {
   return em.fork().transactional(async (tx) => {
-    const original = await findUndoable(tx, input.transactionId, 2);
+    const original = await lockUndoable(tx, input.transactionId, 2);
     const [reversalId, newId] = original.newIds as [number, number];
     const reason = input.reason ?? original.reason;
-    recordReverted(tx, original, reversalId, 'edited', actor);
-    recordEvent(
-      tx,
-      'hours-bank.transaction.recorded',
-      {
-        transactionId: newId,
-        hoursBankId: original.hoursBankId,
-        employeeId: original.employeeId,
-        schoolCourseId: original.schoolCourseId,
-        type: original.type,
-        minutes: input.minutes,
-        transactionDate: original.transactionDate,
-        reason,
-        replacesTransactionId: original.id,
-        byUserId: actor.userId,
-      },
-      { source: SOURCE, correlationId: actor.correlationId },
-    );
-    await tx.flush();
-    const before = await lockBank(tx, original.hoursBankId);
-    const reverted = revertOperation(before, original.type, original.totalMinutes);
+    const reverted = revertOperation(original.totals, original.type, original.totalMinutes);
     const applied = applyOperation(reverted.after, original.type, input.minutes);
-    const undone = await writeUndo(tx, original.hoursBankId, original.id, applied.after, [
-      reversalRow(original, reversalId, reverted, 'edited', actor),
-      {
-        id: newId,
-        schoolCourseId: original.schoolCourseId,
-        transactionDate: original.transactionDate,
-        type: original.type,
-        totalMinutes: input.minutes,
-        pendingAffected: applied.pendingAffected,
-        completedAffected: applied.completedAffected,
-        reason,
-        isActive: true,
-        reversesTransactionId: null,
-        replacesTransactionId: original.id,
-        createdBy: actor.userId,
-      },
-    ]);
-    // Edited or deleted by a concurrent request since it was read: nothing was written; roll back.
+    const undone = await writeUndo(tx, original.id, {
+      bankId: original.hoursBankId,
+      totals: applied.after,
+      rows: [
+        reversalRow(original, reversalId, reverted, 'edited', actor),
+        {
+          id: newId,
+          schoolCourseId: original.schoolCourseId,
+          transactionDate: original.transactionDate,
+          type: original.type,
+          totalMinutes: input.minutes,
+          pendingAffected: applied.pendingAffected,
+          completedAffected: applied.completedAffected,
+          reason,
+          isActive: true,
+          reversesTransactionId: null,
+          replacesTransactionId: original.id,
+          createdBy: actor.userId,
+        },
+      ],
+      events: [
+        revertedEvent(tx, original, reversalId, 'edited', actor),
+        event(
+          tx,
+          'hours-bank.transaction.recorded',
+          {
+            transactionId: newId,
+            hoursBankId: original.hoursBankId,
+            employeeId: original.employeeId,
+            schoolCourseId: original.schoolCourseId,
+            type: original.type,
+            minutes: input.minutes,
+            transactionDate: original.transactionDate,
+            reason,
+            replacesTransactionId: original.id,
+            byUserId: actor.userId,
+          },
+          actor,
+        ),
+      ],
+    });
+    // Edited or deleted by a request that held the lock just before: nothing was written.
     if (!undone) throw transactionNotFound();
     return {
       employeeId: original.employeeId,
@@ -225,13 +233,15 @@ export async function editTransaction(em: EntityManager, input: { transactionId:
 /** DELETE (soft): the original becomes inactive and a REVERSAL row undoes its effect. */
 export async function deleteTransaction(em: EntityManager, transactionId: number, actor: Actor) {
   return em.fork().transactional(async (tx) => {
-    const original = await findUndoable(tx, transactionId, 1);
+    const original = await lockUndoable(tx, transactionId, 1);
     const [reversalId] = original.newIds as [number];
-    recordReverted(tx, original, reversalId, 'deleted', actor);
-    await tx.flush();
-    const before = await lockBank(tx, original.hoursBankId);
-    const reverted = revertOperation(before, original.type, original.totalMinutes);
-    const undone = await writeUndo(tx, original.hoursBankId, original.id, reverted.after, [reversalRow(original, reversalId, reverted, 'deleted', actor)]);
+    const reverted = revertOperation(original.totals, original.type, original.totalMinutes);
+    const undone = await writeUndo(tx, original.id, {
+      bankId: original.hoursBankId,
+      totals: reverted.after,
+      rows: [reversalRow(original, reversalId, reverted, 'deleted', actor)],
+      events: [revertedEvent(tx, original, reversalId, 'deleted', actor)],
+    });
     if (!undone) throw transactionNotFound();
     return {
       employeeId: original.employeeId,
