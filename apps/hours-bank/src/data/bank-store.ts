@@ -1,102 +1,84 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@academy/contracts';
-import type { Totals } from '../domain/offsetting.ts';
 
-// The write path in raw SQL. Each operation is one transaction of two statements: the first takes
-// the bank's row lock (after the unlocked checks it needs) and returns the totals; the second, once
-// the new totals are computed, writes the bank, the rows and the outbox events at once. The lock is
-// held for one round trip plus the commit. Lock order: the bank row, then transaction rows.
+// The write path in raw SQL, two statements per operation:
+//  1. unlocked: check the employee, resolve the course, create the bank if missing (or read the
+//     transaction to undo), allocate the new rows' ids;
+//  2. the change, one statement and so one transaction: lock the bank row (SELECT … FOR UPDATE),
+//     undo the original row if any (only while it is still active), set the totals, insert the
+//     rows and their outbox events. The lock is held for the statement only: no round trip.
+// Lock order: the bank row, then transaction rows.
 
 async function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
 }
 
-const totalsOf = (row: { pending_minutes: number; completed_minutes: number }): Totals => ({
-  pendingMinutes: row.pending_minutes,
-  completedMinutes: row.completed_minutes,
-});
-
-export interface LockedBank {
-  bankId: number;
-  schoolCourseId: number;
-  totals: Totals;
+export interface BankTarget {
+  employeeExists: boolean;
+  schoolCourseId: number | null;
+  bankId: number | null;
   transactionId: number;
 }
 
-export type LockOutcome = LockedBank | { missing: 'employee' | 'schoolCourse' };
-
 /**
- * One statement: checks the employee, resolves the school course (the given one, or the latest by
- * start date), creates the bank if needed and locks it (the upsert's update takes the row lock and
- * returns the latest totals), and allocates the new transaction's id.
+ * Checks the employee and resolves the school course (the given one, or the latest by start
+ * date), creates the bank when missing, and allocates the new transaction's id: one statement.
+ * `bankId` is null when a concurrent request created the bank after this statement's snapshot.
  */
-export async function lockBankOfEmployee(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<LockOutcome> {
-  const [row] = await query<{
-    employee_exists: boolean;
-    school_course_id: number | null;
-    bank_id: number | null;
-    pending_minutes: number;
-    completed_minutes: number;
-    transaction_id: number;
-  }>(
+export async function resolveBank(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget> {
+  const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number | null; transaction_id: number }>(
     em,
     `with emp as (select id from employees where id = ? and not deleted),
      course as (select id from school_courses where not deleted and (?::int is null or id = ?::int) order by start_date desc nulls last, id desc limit 1),
-     bank as (
-       insert into hours_banks as b (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
+     created as (
+       insert into hours_banks (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
        select emp.id, course.id, 0, 0, now(), now() from emp cross join course
-       on conflict (employee_id, school_course_id) do update set updated_at = excluded.updated_at
-       returning b.id, b.pending_minutes, b.completed_minutes
+       on conflict (employee_id, school_course_id) do nothing
+       returning id
      )
-     select exists (select 1 from emp) as employee_exists, (select id from course) as school_course_id,
-       bank.id as bank_id, bank.pending_minutes, bank.completed_minutes, nextval('hours_transactions_id_seq')::int as transaction_id
-     from (select 1) as one left join bank on true`,
+     select exists (select 1 from emp) as employee_exists,
+       (select id from course) as school_course_id,
+       coalesce((select id from created), (select b.id from hours_banks b, emp, course where b.employee_id = emp.id and b.school_course_id = course.id)) as bank_id,
+       nextval('hours_transactions_id_seq')::int as transaction_id`,
     [employeeId, schoolCourseId, schoolCourseId],
   );
-  if (!row!.employee_exists) return { missing: 'employee' };
-  if (row!.school_course_id === null || row!.bank_id === null) return { missing: 'schoolCourse' };
-  return { bankId: row!.bank_id, schoolCourseId: row!.school_course_id, totals: totalsOf(row!), transactionId: row!.transaction_id };
+  return { employeeExists: row!.employee_exists, schoolCourseId: row!.school_course_id, bankId: row!.bank_id, transactionId: row!.transaction_id };
 }
 
-export interface LockedTransaction {
+export interface StoredTransaction {
   id: number;
   hoursBankId: number;
   employeeId: number;
   schoolCourseId: number;
   type: 'COMPLETED' | 'PENDING' | 'REVERSAL';
   totalMinutes: number;
-  /** May be stale (true) until the guarded write; a row once inactive never becomes active again. */
+  /** Read without the lock: the change re-checks it. A row once inactive never becomes active again. */
   isActive: boolean;
   reason: string | null;
   transactionDate: string;
-  /** The bank's totals, read under its lock. */
-  totals: Totals;
   /** Ids allocated for the rows an edit or a delete will write. */
   newIds: number[];
 }
 
-/** One statement: locks the bank of a transaction and reads the transaction's (immutable) fields. */
-export async function lockBankOfTransaction(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<LockedTransaction | null> {
+/** Reads a transaction with its bank and allocates `idsNeeded` new transaction ids (no lock). */
+export async function findTransaction(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<StoredTransaction | null> {
   const [row] = await query<{
     id: number;
     hours_bank_id: number;
     employee_id: number;
     school_course_id: number;
-    type: LockedTransaction['type'];
+    type: StoredTransaction['type'];
     total_minutes: number;
     is_active: boolean;
     reason: string | null;
     transaction_date: string;
-    pending_minutes: number;
-    completed_minutes: number;
     new_ids: number[];
   }>(
     em,
     `select t.id, t.hours_bank_id, b.employee_id, b.school_course_id, t.type, t.total_minutes, t.is_active, t.reason,
-       t.transaction_date::text as transaction_date, b.pending_minutes, b.completed_minutes,
+       t.transaction_date::text as transaction_date,
        array(select nextval('hours_transactions_id_seq')::int from generate_series(1, ?)) as new_ids
-     from hours_banks b join hours_transactions t on t.hours_bank_id = b.id where t.id = ?
-     for update of b`,
+     from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where t.id = ?`,
     [idsNeeded, transactionId],
   );
   if (!row) return null;
@@ -110,19 +92,22 @@ export async function lockBankOfTransaction(em: EntityManager, transactionId: nu
     isActive: row.is_active,
     reason: row.reason,
     transactionDate: row.transaction_date,
-    totals: totalsOf(row),
     newIds: row.new_ids,
   };
 }
 
-export interface NewTransactionRow {
+/**
+ * A row the change inserts. `balanceChange` is what it adds to the bank's signed balance
+ * (completed − pending); rows apply in order, and each row's pending/completed effect is
+ * computed from the balance it found.
+ */
+export interface NewRow {
   id: number;
+  balanceChange: number;
   schoolCourseId: number;
   transactionDate: string;
   type: 'COMPLETED' | 'PENDING' | 'REVERSAL';
   totalMinutes: number;
-  pendingAffected: number;
-  completedAffected: number;
   reason: string | null;
   isActive: boolean;
   reversesTransactionId: number | null;
@@ -130,73 +115,89 @@ export interface NewTransactionRow {
   createdBy: number | null;
 }
 
-const ROW_VALUES = '(?::int, ?::int, ?::int, ?::date, ?::text, ?::int, ?::int, ?::int, ?::text, ?::boolean, ?::int, ?::int, clock_timestamp(), ?::int)';
-const rowParams = (bankId: number, row: NewTransactionRow) => [
+export interface Change {
+  bankId: number;
+  /** The row to undo first; the change happens only if it is still active. */
+  undoTransactionId: number | null;
+  /** One or two rows (an edit writes its REVERSAL and the new row). */
+  rows: [NewRow] | [NewRow, NewRow];
+  events: EventEnvelope[];
+}
+
+/** Signed balances (completed − pending): before the change, after its first row, after its second. */
+export interface Balances {
+  before: number;
+  afterFirst: number;
+  afterSecond: number;
+}
+
+const ROW =
+  '(?::int, ?::int, ?::int, ?::date, ?::text, ?::int, ?::text, ?::boolean, ?::int, ?::int, ?::int)';
+const rowParams = (step: number, row: NewRow) => [
+  step,
   row.id,
-  bankId,
   row.schoolCourseId,
   row.transactionDate,
   row.type,
   row.totalMinutes,
-  row.pendingAffected,
-  row.completedAffected,
   row.reason,
   row.isActive,
   row.reversesTransactionId,
   row.replacesTransactionId,
   row.createdBy,
 ];
-const INSERT_ROWS =
-  'insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes, completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)';
-const OUTBOX_VALUES = '(?::uuid, ?::text, ?::jsonb, now(), now(), 0)';
-const INSERT_OUTBOX = 'insert into outbox (event_id, type, envelope, created_at, available_at, attempts)';
-const outboxParams = (event: EventEnvelope) => [event.id, event.type, JSON.stringify(event)];
-const values = <T>(items: T[], template: string) => items.map(() => template).join(', ');
-
-export interface Write {
-  bankId: number;
-  totals: Totals;
-  rows: NewTransactionRow[];
-  events: EventEnvelope[];
-}
-
-/** Under the lock, one statement: the bank's totals, the new row(s) and their outbox events. */
-export async function writeOperation(em: EntityManager, write: Write): Promise<void> {
-  await query(
-    em,
-    `with bank as (update hours_banks set pending_minutes = ?, completed_minutes = ?, updated_at = now() where id = ?),
-     events as (${INSERT_OUTBOX} values ${values(write.events, OUTBOX_VALUES)})
-     ${INSERT_ROWS} values ${values(write.rows, ROW_VALUES)}`,
-    [
-      write.totals.pendingMinutes,
-      write.totals.completedMinutes,
-      write.bankId,
-      ...write.events.flatMap(outboxParams),
-      ...write.rows.flatMap((row) => rowParams(write.bankId, row)),
-    ],
-  );
-}
 
 /**
- * Under the lock, one statement: deactivates `originalId` and, only if it was still active, writes
- * the totals, the new rows and the events. Returns false (nothing written) when it was not.
+ * The change, in one statement. Returns the balances it went through, or null when nothing was
+ * written (the row to undo is no longer active). Pending = max(0, −balance), completed =
+ * max(0, balance): the offsetting rules.
  */
-export async function writeUndo(em: EntityManager, originalId: number, write: Write): Promise<boolean> {
-  const [row] = await query<{ undone: number }>(
+export async function applyChange(em: EntityManager, change: Change): Promise<Balances | null> {
+  const [first, second] = change.rows;
+  const [row] = await query<{ n0: number; n1: number; n2: number }>(
     em,
-    `with original as (update hours_transactions set is_active = false where id = ? and is_active and type <> 'REVERSAL' returning id),
-     bank as (update hours_banks set pending_minutes = ?, completed_minutes = ?, updated_at = now() where id = ? and exists (select 1 from original)),
-     events as (${INSERT_OUTBOX} select * from (values ${values(write.events, OUTBOX_VALUES)}) as v where exists (select 1 from original)),
-     inserted as (${INSERT_ROWS} select * from (values ${values(write.rows, ROW_VALUES)}) as v where exists (select 1 from original))
-     select count(*)::int as undone from original`,
+    `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ? for update),
+     original as (
+       update hours_transactions set is_active = false
+       where id = ?::int and is_active and type <> 'REVERSAL' and exists (select 1 from bank)
+       returning id
+     ),
+     step as (
+       select bank.id, bank.n0, bank.n0 + ?::int as n1, bank.n0 + ?::int + ?::int as n2 from bank
+       where ?::int is null or exists (select 1 from original)
+     ),
+     totals as (
+       update hours_banks b set pending_minutes = greatest(0, -step.n2), completed_minutes = greatest(0, step.n2), updated_at = now()
+       from step where b.id = step.id
+       returning step.n0, step.n1, step.n2
+     ),
+     inserted as (
+       insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes,
+         completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)
+       select v.id, ?::int, v.school_course_id, v.transaction_date, v.type, v.total_minutes,
+         case v.step when 1 then greatest(0, -t.n1) - greatest(0, -t.n0) else greatest(0, -t.n2) - greatest(0, -t.n1) end,
+         case v.step when 1 then greatest(0, t.n1) - greatest(0, t.n0) else greatest(0, t.n2) - greatest(0, t.n1) end,
+         v.reason, v.is_active, v.reverses, v.replaces, clock_timestamp(), v.created_by
+       from totals t cross join (values ${change.rows.map(() => ROW).join(', ')})
+         as v(step, id, school_course_id, transaction_date, type, total_minutes, reason, is_active, reverses, replaces, created_by)
+     ),
+     events as (
+       insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
+       select v.event_id, v.type, v.envelope, now(), now(), 0
+       from totals cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)
+     )
+     select n0, n1, n2 from totals`,
     [
-      originalId,
-      write.totals.pendingMinutes,
-      write.totals.completedMinutes,
-      write.bankId,
-      ...write.events.flatMap(outboxParams),
-      ...write.rows.flatMap((row) => rowParams(write.bankId, row)),
+      change.bankId,
+      change.undoTransactionId,
+      first.balanceChange,
+      first.balanceChange,
+      second?.balanceChange ?? 0,
+      change.undoTransactionId,
+      change.bankId,
+      ...change.rows.flatMap((r, i) => rowParams(i + 1, r)),
+      ...change.events.flatMap((e) => [e.id, e.type, JSON.stringify(e)]),
     ],
   );
-  return row!.undone === 1;
+  return row ? { before: row.n0, afterFirst: row.n1, afterSecond: row.n2 } : null;
 }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventData, EventEnvelope } from '@academy/contracts';
 import { recordEvent } from '@academy/messaging';
-import { lockBankOfEmployee, lockBankOfTransaction, writeOperation, writeUndo, type LockedTransaction, type NewTransactionRow } from '../data/bank-store.ts';
+import { applyChange, findTransaction, resolveBank, type NewRow, type StoredTransaction } from '../data/bank-store.ts';
 import { employeeNotFound, schoolCourseNotFound, transactionNotFound } from './hours-bank.errors.ts';
-import { applyOperation, revertOperation, type OperationType, type Totals } from './offsetting.ts';
+import { applyOperation, revertOperation, signed, totalsOf, type OperationType, type Totals } from './offsetting.ts';
 import { formatMinutes, minutesToDecimal } from './time-string.ts';
 
 export const SOURCE = 'hours-bank';
@@ -28,9 +28,9 @@ const toDay = (date: string | undefined) => (date === undefined ? today() : date
 
 type HoursEvent = 'hours-bank.transaction.recorded' | 'hours-bank.transaction.reverted';
 /**
- * `recordEvent` builds and validates the envelope (on a scratch fork); the outbox row is then
- * written by the same statement as the change it reports (see bank-store), in the same
- * transaction, so the bank lock is not held for an extra round trip.
+ * `recordEvent` builds and validates the envelope (on a scratch fork); its outbox row is written by
+ * the very statement that makes the change it reports (see `applyChange`), so both commit together
+ * and the bank lock is held for no extra round trip.
  */
 function event<T extends HoursEvent>(em: EntityManager, type: T, data: EventData<T>, actor: Actor): EventEnvelope {
   return recordEvent(em.fork(), type, data, { source: SOURCE, correlationId: actor.correlationId });
@@ -45,55 +45,63 @@ export interface AddHoursInput {
   schoolCourseId?: number;
 }
 
-/** Rules 1–2: one transaction, the bank row locked first. */
+async function resolveTarget(em: EntityManager, employeeId: number, schoolCourseId: number | null) {
+  // A second try covers a bank created by a concurrent request after the first statement's snapshot.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const target = await resolveBank(em, employeeId, schoolCourseId);
+    if (!target.employeeExists) throw employeeNotFound();
+    if (target.schoolCourseId === null) throw schoolCourseNotFound();
+    if (target.bankId !== null) return { ...target, bankId: target.bankId, schoolCourseId: target.schoolCourseId };
+  }
+  throw new Error(`hours bank of employee ${employeeId} could not be resolved`);
+}
+
+/** Rules 1–2, applied under the bank's row lock in one statement (see `applyChange`). */
 export async function addHours(em: EntityManager, input: AddHoursInput, actor: Actor) {
-  return em.fork().transactional(async (tx) => {
-    const bank = await lockBankOfEmployee(tx, input.employeeId, input.schoolCourseId ?? null);
-    if ('missing' in bank) throw bank.missing === 'employee' ? employeeNotFound() : schoolCourseNotFound();
-    const transactionDate = toDay(input.date);
-    const reason = input.reason ?? null;
-    const movement = applyOperation(bank.totals, input.type, input.minutes);
-    await writeOperation(tx, {
-      bankId: bank.bankId,
-      totals: movement.after,
-      rows: [
+  const target = await resolveTarget(em, input.employeeId, input.schoolCourseId ?? null);
+  const transactionDate = toDay(input.date);
+  const reason = input.reason ?? null;
+  const balances = await applyChange(em, {
+    bankId: target.bankId,
+    undoTransactionId: null,
+    rows: [
+      {
+        id: target.transactionId,
+        balanceChange: signed(input.type, input.minutes),
+        schoolCourseId: target.schoolCourseId,
+        transactionDate,
+        type: input.type,
+        totalMinutes: input.minutes,
+        reason,
+        isActive: true,
+        reversesTransactionId: null,
+        replacesTransactionId: null,
+        createdBy: actor.userId,
+      },
+    ],
+    events: [
+      event(
+        em,
+        'hours-bank.transaction.recorded',
         {
-          id: bank.transactionId,
-          schoolCourseId: bank.schoolCourseId,
-          transactionDate,
+          transactionId: target.transactionId,
+          hoursBankId: target.bankId,
+          employeeId: input.employeeId,
+          schoolCourseId: target.schoolCourseId,
           type: input.type,
-          totalMinutes: input.minutes,
-          pendingAffected: movement.pendingAffected,
-          completedAffected: movement.completedAffected,
+          minutes: input.minutes,
+          transactionDate,
           reason,
-          isActive: true,
-          reversesTransactionId: null,
           replacesTransactionId: null,
-          createdBy: actor.userId,
+          byUserId: actor.userId,
         },
-      ],
-      events: [
-        event(
-          tx,
-          'hours-bank.transaction.recorded',
-          {
-            transactionId: bank.transactionId,
-            hoursBankId: bank.bankId,
-            employeeId: input.employeeId,
-            schoolCourseId: bank.schoolCourseId,
-            type: input.type,
-            minutes: input.minutes,
-            transactionDate,
-            reason,
-            replacesTransactionId: null,
-            byUserId: actor.userId,
-          },
-          actor,
-        ),
-      ],
-    });
-    return { employeeId: input.employeeId, schoolCourseId: bank.schoolCourseId, transactionId: bank.transactionId, movement, minutes: input.minutes };
+        actor,
+      ),
+    ],
   });
+  if (!balances) throw new Error(`hours bank ${target.bankId} vanished`);
+  const movement = applyOperation(totalsOf(balances.before), input.type, input.minutes);
+  return { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId, transactionId: target.transactionId, movement, minutes: input.minutes };
 }
 
 export function completedDetails(result: Awaited<ReturnType<typeof addHours>>) {
@@ -124,23 +132,22 @@ export function pendingDetails(result: Awaited<ReturnType<typeof addHours>>) {
   };
 }
 
-type Undoable = LockedTransaction & { type: OperationType };
+type Undoable = StoredTransaction & { type: OperationType };
 
-async function lockUndoable(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<Undoable> {
-  const original = await lockBankOfTransaction(em, transactionId, idsNeeded);
+async function findUndoable(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<Undoable> {
+  const original = await findTransaction(em, transactionId, idsNeeded);
   if (!original || !original.isActive || original.type === 'REVERSAL') throw transactionNotFound();
   return original as Undoable;
 }
 
-function reversalRow(original: Undoable, id: number, movement: ReturnType<typeof revertOperation>, cause: 'edited' | 'deleted', actor: Actor): NewTransactionRow {
+function reversalRow(original: Undoable, id: number, cause: 'edited' | 'deleted', actor: Actor): NewRow {
   return {
     id,
+    balanceChange: -signed(original.type, original.totalMinutes),
     schoolCourseId: original.schoolCourseId,
     transactionDate: today(),
     type: 'REVERSAL',
     totalMinutes: original.totalMinutes,
-    pendingAffected: movement.pendingAffected,
-    completedAffected: movement.completedAffected,
     reason: `Reversal of transaction ${original.id} (${cause})`,
     isActive: false,
     reversesTransactionId: original.id,
@@ -170,84 +177,79 @@ function revertedEvent(em: EntityManager, original: Undoable, reversalId: number
 
 /** PUT: a REVERSAL row undoes the original, then a new row of the same type applies the new time. */
 export async function editTransaction(em: EntityManager, input: { transactionId: number; minutes: number; reason?: string }, actor: Actor) {
-  return em.fork().transactional(async (tx) => {
-    const original = await lockUndoable(tx, input.transactionId, 2);
-    const [reversalId, newId] = original.newIds as [number, number];
-    const reason = input.reason ?? original.reason;
-    const reverted = revertOperation(original.totals, original.type, original.totalMinutes);
-    const applied = applyOperation(reverted.after, original.type, input.minutes);
-    const undone = await writeUndo(tx, original.id, {
-      bankId: original.hoursBankId,
-      totals: applied.after,
-      rows: [
-        reversalRow(original, reversalId, reverted, 'edited', actor),
+  const original = await findUndoable(em, input.transactionId, 2);
+  const [reversalId, newId] = original.newIds as [number, number];
+  const reason = input.reason ?? original.reason;
+  const balances = await applyChange(em, {
+    bankId: original.hoursBankId,
+    undoTransactionId: original.id,
+    rows: [
+      reversalRow(original, reversalId, 'edited', actor),
+      {
+        id: newId,
+        balanceChange: signed(original.type, input.minutes),
+        schoolCourseId: original.schoolCourseId,
+        transactionDate: original.transactionDate,
+        type: original.type,
+        totalMinutes: input.minutes,
+        reason,
+        isActive: true,
+        reversesTransactionId: null,
+        replacesTransactionId: original.id,
+        createdBy: actor.userId,
+      },
+    ],
+    events: [
+      revertedEvent(em, original, reversalId, 'edited', actor),
+      event(
+        em,
+        'hours-bank.transaction.recorded',
         {
-          id: newId,
+          transactionId: newId,
+          hoursBankId: original.hoursBankId,
+          employeeId: original.employeeId,
           schoolCourseId: original.schoolCourseId,
-          transactionDate: original.transactionDate,
           type: original.type,
-          totalMinutes: input.minutes,
-          pendingAffected: applied.pendingAffected,
-          completedAffected: applied.completedAffected,
+          minutes: input.minutes,
+          transactionDate: original.transactionDate,
           reason,
-          isActive: true,
-          reversesTransactionId: null,
           replacesTransactionId: original.id,
-          createdBy: actor.userId,
+          byUserId: actor.userId,
         },
-      ],
-      events: [
-        revertedEvent(tx, original, reversalId, 'edited', actor),
-        event(
-          tx,
-          'hours-bank.transaction.recorded',
-          {
-            transactionId: newId,
-            hoursBankId: original.hoursBankId,
-            employeeId: original.employeeId,
-            schoolCourseId: original.schoolCourseId,
-            type: original.type,
-            minutes: input.minutes,
-            transactionDate: original.transactionDate,
-            reason,
-            replacesTransactionId: original.id,
-            byUserId: actor.userId,
-          },
-          actor,
-        ),
-      ],
-    });
-    // Edited or deleted by a request that held the lock just before: nothing was written.
-    if (!undone) throw transactionNotFound();
-    return {
-      employeeId: original.employeeId,
-      schoolCourseId: original.schoolCourseId,
-      totals: totalsView(applied.after),
-      details: { previousHours: formatMinutes(original.totalMinutes), newHours: formatMinutes(input.minutes), transactionType: original.type },
-      oldTransactionId: original.id,
-      newTransactionId: newId,
-    };
+        actor,
+      ),
+    ],
   });
+  // Edited or deleted by a request that held the lock just before: nothing was written.
+  if (!balances) throw transactionNotFound();
+  const reverted = revertOperation(totalsOf(balances.before), original.type, original.totalMinutes);
+  const applied = applyOperation(reverted.after, original.type, input.minutes);
+  return {
+    employeeId: original.employeeId,
+    schoolCourseId: original.schoolCourseId,
+    totals: totalsView(applied.after),
+    details: { previousHours: formatMinutes(original.totalMinutes), newHours: formatMinutes(input.minutes), transactionType: original.type },
+    oldTransactionId: original.id,
+    newTransactionId: newId,
+  };
 }
 
 /** DELETE (soft): the original becomes inactive and a REVERSAL row undoes its effect. */
 export async function deleteTransaction(em: EntityManager, transactionId: number, actor: Actor) {
-  return em.fork().transactional(async (tx) => {
-    const original = await lockUndoable(tx, transactionId, 1);
-    const [reversalId] = original.newIds as [number];
-    const reverted = revertOperation(original.totals, original.type, original.totalMinutes);
-    const undone = await writeUndo(tx, original.id, {
-      bankId: original.hoursBankId,
-      totals: reverted.after,
-      rows: [reversalRow(original, reversalId, reverted, 'deleted', actor)],
-      events: [revertedEvent(tx, original, reversalId, 'deleted', actor)],
-    });
-    if (!undone) throw transactionNotFound();
-    return {
-      employeeId: original.employeeId,
-      schoolCourseId: original.schoolCourseId,
-      totals: totalsView(reverted.after),
-      deletedTransaction: { id: original.id, type: original.type, totalHours: formatMinutes(original.totalMinutes) },
-    };
+  const original = await findUndoable(em, transactionId, 1);
+  const [reversalId] = original.newIds as [number];
+  const balances = await applyChange(em, {
+    bankId: original.hoursBankId,
+    undoTransactionId: original.id,
+    rows: [reversalRow(original, reversalId, 'deleted', actor)],
+    events: [revertedEvent(em, original, reversalId, 'deleted', actor)],
   });
+  if (!balances) throw transactionNotFound();
+  const reverted = revertOperation(totalsOf(balances.before), original.type, original.totalMinutes);
+  return {
+    employeeId: original.employeeId,
+    schoolCourseId: original.schoolCourseId,
+    totals: totalsView(reverted.after),
+    deletedTransaction: { id: original.id, type: original.type, totalHours: formatMinutes(original.totalMinutes) },
+  };
 }

@@ -22,8 +22,9 @@ export interface Movement {
 
 export const ZERO: Totals = { pendingMinutes: 0, completedMinutes: 0 };
 
-const balanceOf = (totals: Totals) => totals.completedMinutes - totals.pendingMinutes;
-const totalsOf = (balance: number): Totals => ({ pendingMinutes: Math.max(0, -balance), completedMinutes: Math.max(0, balance) });
+/** The signed balance of a bank: completed − pending. */
+export const balanceOf = (totals: Totals) => totals.completedMinutes - totals.pendingMinutes;
+export const totalsOf = (balance: number): Totals => ({ pendingMinutes: Math.max(0, -balance), completedMinutes: Math.max(0, balance) });
 
 function move(before: Totals, signedMinutes: number): Movement {
   const after = totalsOf(balanceOf(before) + signedMinutes);
@@ -35,7 +36,8 @@ function move(before: Totals, signedMinutes: number): Movement {
   };
 }
 
-const signed = (type: OperationType, minutes: number) => (type === 'COMPLETED' ? minutes : -minutes);
+/** What an operation adds to the balance. */
+export const signed = (type: OperationType, minutes: number) => (type === 'COMPLETED' ? minutes : -minutes);
 
 /** Rules 1–2: adds `minutes` of `type`, offsetting the other side first. */
 export function applyOperation(totals: Totals, type: OperationType, minutes: number): Movement {
