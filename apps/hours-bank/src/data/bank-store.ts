@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@academy/contracts';
 
 // The write path in raw SQL, two statements per operation:
@@ -8,9 +8,21 @@ import type { EventEnvelope } from '@academy/contracts';
 //     undo the original row if any (only while it is still active), set the totals, insert the
 //     rows and their outbox events. The lock is held for the statement only: no round trip.
 // Lock order: the bank row, then transaction rows.
+// They run as named prepared statements on MikroORM's own `pg` pool: parsed and planned once per
+// connection rather than on every request.
 
-async function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
+const preparedTexts = new Map<string, string>();
+
+async function query<T>(em: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
+  let text = preparedTexts.get(name);
+  if (text === undefined) {
+    let index = 0;
+    text = sql.replace(/\?/g, () => `$${++index}`);
+    preparedTexts.set(name, text);
+  }
+  const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
+  const result = await pool.query({ name: `hours-bank.${name}`, text, values: params });
+  return result.rows as T[];
 }
 
 export interface BankTarget {
@@ -28,6 +40,7 @@ export interface BankTarget {
 export async function resolveBank(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget> {
   const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number | null; transaction_id: number }>(
     em,
+    'resolve-bank',
     `with emp as (select id from employees where id = ? and not deleted),
      course as (select id from school_courses where not deleted and (?::int is null or id = ?::int) order by start_date desc nulls last, id desc limit 1),
      created as (
@@ -75,9 +88,10 @@ export async function findTransaction(em: EntityManager, transactionId: number, 
     new_ids: number[];
   }>(
     em,
+    'find-transaction',
     `select t.id, t.hours_bank_id, b.employee_id, b.school_course_id, t.type, t.total_minutes, t.is_active, t.reason,
        t.transaction_date::text as transaction_date,
-       array(select nextval('hours_transactions_id_seq')::int from generate_series(1, ?)) as new_ids
+       array(select nextval('hours_transactions_id_seq')::int from generate_series(1, ?::int)) as new_ids
      from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where t.id = ?`,
     [idsNeeded, transactionId],
   );
@@ -156,7 +170,8 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
   const [first, second] = change.rows;
   const [row] = await query<{ n0: number; n1: number; n2: number }>(
     em,
-    `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ? for update),
+    `apply-change-${change.rows.length}-${change.events.length}`,
+    `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ?::int for update),
      original as (
        update hours_transactions set is_active = false
        where id = ?::int and is_active and type <> 'REVERSAL' and exists (select 1 from bank)
