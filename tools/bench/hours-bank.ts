@@ -3,11 +3,12 @@
 // concurrent clients with autocannon, (a) all on one bank and (b) spread over 1,000 banks; then the
 // same SQL pattern (BEGIN; SELECT … FOR UPDATE; UPDATE; INSERT; COMMIT) in a raw `pg` loop at the
 // same concurrency, as the baseline. Prints ops/s, p99 and the ratios. Starts and stops what it needs.
+import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureInfra, stopInfra } from '@academy/infra';
 import { startService } from '@academy/service';
-import { bearer, dropTestDatabase, testConfig, uniqueName } from '@academy/testing';
+import { bearer, dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
 import type { Config } from '../../apps/hours-bank/src/config.ts';
 import { hoursBankService } from '../../apps/hours-bank/src/service.ts';
 
@@ -31,6 +32,12 @@ const config: Config = {
 const service = await startService(hoursBankService, config);
 await service.ctx.broker.start();
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: CONNECTIONS });
+// Stands for the future consumer of hours-bank events, so the outbox relay's publishes are routable
+// (otherwise it keeps retrying them); it keeps only the newest message.
+const rabbit = await amqp.connect(testUrls.rabbitmq);
+const sinkChannel = await rabbit.createChannel();
+const sink = await sinkChannel.assertQueue('', { exclusive: true, autoDelete: true, arguments: { 'x-max-length': 1 } });
+await sinkChannel.bindQueue(sink.queue, config.EVENTS_EXCHANGE, 'hours-bank.#');
 
 try {
   // Replicas: employees 1..1000 for the service, 10001.. for the baseline's own banks; one course.
@@ -156,6 +163,7 @@ try {
   ).rows;
   console.log(`service wrote ${check!.rows} transactions on ${check!.banks} banks`);
 } finally {
+  await rabbit.close();
   await db.end();
   await service.stop();
   await dropTestDatabase(config.DATABASE_URL);
