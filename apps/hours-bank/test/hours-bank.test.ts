@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { RunningService } from '@academy/service';
+import {
+  AddCompletedHoursResponse,
+  AddPendingHoursResponse,
+  DeleteTransactionResponse,
+  EditTransactionResponse,
+  HoursBankResponse,
+} from '@academy/contracts';
 import { bearer, tokenFor } from '@academy/testing';
 import { bankRow, freshId, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from './support.ts';
 import type { Config } from '../src/config.ts';
@@ -41,6 +48,7 @@ describe('hours bank endpoints', () => {
           transactionId: expect.any(Number),
         },
       });
+      expect(AddCompletedHoursResponse.safeParse(res.body).success).toBe(true);
       expect(await bankRow(service, employeeId, courseId)).toEqual({ pending_minutes: 0, completed_minutes: 90 });
     });
 
@@ -117,6 +125,7 @@ describe('hours bank endpoints', () => {
           transactionId: expect.any(Number),
         },
       });
+      expect(AddPendingHoursResponse.safeParse(res.body).success).toBe(true);
     });
 
     test('with no completed, then all of it is added to pending', async () => {
@@ -134,6 +143,7 @@ describe('hours bank endpoints', () => {
       const second = (await add(employeeId, 'completed', { time: '2h 30m', date: '2025-10-02' })).body.data.transactionId;
       const res = await read(employeeId);
       expect(res.status).toBe(200);
+      expect(HoursBankResponse.safeParse(res.body).success).toBe(true);
       expect(res.body.message).toBe('ok');
       expect(res.body.data.employeeId).toBe(employeeId);
       expect(res.body.data.schoolCourseId).toBe(courseId);
@@ -212,6 +222,7 @@ describe('hours bank endpoints', () => {
           newTransactionId: expect.any(Number),
         },
       });
+      expect(EditTransactionResponse.safeParse(res.body).success).toBe(true);
       const { transactions } = (await read(employeeId)).body.data.tracking;
       const newId = res.body.data.newTransactionId;
       const byId = (id: number) => transactions.find((t: { id: number }) => t.id === id);
@@ -270,6 +281,7 @@ describe('hours bank endpoints', () => {
           deletedTransaction: { id: pending, type: 'PENDING', totalHours: '3h' },
         },
       });
+      expect(DeleteTransactionResponse.safeParse(res.body).success).toBe(true);
       const { transactions } = (await read(employeeId)).body.data.tracking;
       expect(transactions[0]).toMatchObject({ type: 'REVERSAL', reversesTransactionId: pending, pendingAffected: -2, completedAffected: 1, isActive: false });
       expect(transactions.find((t: { id: number }) => t.id === pending).isActive).toBe(false);
