@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
 import request from 'supertest';
 import type { RunningService } from '@academy/service';
 import { bearer } from '@academy/testing';
@@ -71,5 +72,38 @@ describe('concurrent operations on one bank', () => {
     const succeeded = (kind: number) => responses.filter((res, i) => i % 4 === kind && res.status === 200).length;
     expect(surviving).toHaveLength(30 + 100 + succeeded(2) - succeeded(2) - succeeded(3));
     expect(bank!.pending_minutes > 0 && bank!.completed_minutes > 0).toBe(false);
+  });
+
+  test('while one bank is locked, operations on it wait and operations on another bank do not', async () => {
+    const locked = await seedEmployee(service);
+    const free = await seedEmployee(service);
+    const api = () => request(service.url);
+    await api().post(`${base}/${locked}/completed`).set(admin).send({ time: '1h' }).expect(200);
+    await api().post(`${base}/${free}/completed`).set(admin).send({ time: '1h' }).expect(200);
+    const holder = new pg.Client({ connectionString: service.ctx.config.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from hours_banks where employee_id = $1 for update', [locked]);
+      let settled = false;
+      const waiting = api()
+        .post(`${base}/${locked}/completed`)
+        .set(admin)
+        .send({ time: '30m' })
+        .then((res) => {
+          settled = true;
+          return res;
+        });
+      const other = await api().post(`${base}/${free}/completed`).set(admin).send({ time: '30m' });
+      expect(other.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false);
+      await holder.query('commit');
+      const res = await waiting;
+      expect(res.status).toBe(200);
+      expect(res.body.data.totals.completedHours).toBe('1h 30m');
+    } finally {
+      await holder.end();
+    }
   });
 });
