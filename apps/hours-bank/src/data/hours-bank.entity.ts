@@ -17,6 +17,8 @@ export const HoursBank = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['employeeId', 'schoolCourseId'] }],
+  // The offsetting rules keep the totals on one side: never negative, never both above zero.
+  checks: [{ name: 'hours_banks_one_side_check', expression: 'pending_minutes >= 0 and completed_minutes >= 0 and (pending_minutes = 0 or completed_minutes = 0)' }],
 });
 
 /**
