@@ -18,6 +18,7 @@ describe('hours-bank contracts', () => {
     ]);
     const transactionsPath = document.paths!['/api/v2/hours-bank/transactions/{transactionId}']!;
     expect(Object.keys(transactionsPath).filter((key) => ['put', 'delete'].includes(key)).sort()).toEqual(['delete', 'put']);
+    expect(document.components?.securitySchemes?.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     const element = document.components?.schemas?.HoursTransaction as { properties: Record<string, unknown> };
     expect(Object.keys(element.properties)).toEqual(
       expect.arrayContaining(['id', 'type', 'date', 'hours', 'hoursDecimal', 'pendingAffected', 'completedAffected', 'reason', 'isActive', 'createdAt', 'createdBy']),

@@ -150,6 +150,7 @@ const security = [{ bearerAuth: [] }];
 /** Registers the five hours-bank routes (paths as seen through the gateway). */
 export function registerHoursBankDocs(registry: OpenAPIRegistry): void {
   const tags = ['Hours bank'];
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   registry.registerPath({
     method: 'get',
     path: '/api/v2/hours-bank/{employeeId}',
