@@ -13,7 +13,9 @@ import type { Config } from '../../apps/hours-bank/src/config.ts';
 import { hoursBankService } from '../../apps/hours-bank/src/service.ts';
 
 const CONNECTIONS = 32;
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
+/** Rounds of the four runs, interleaved so that load from elsewhere on the machine hits them alike; medians are reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BANKS = 1000;
 const COURSE_ID = 1;
 
@@ -123,16 +125,27 @@ try {
     return figures;
   };
 
-  console.log(`hours-bank benchmark: ${CONNECTIONS} concurrent clients, ${DURATION_S} s per run`);
+  console.log(`hours-bank benchmark: ${CONNECTIONS} concurrent clients, ${DURATION_S} s per run, ${ROUNDS} interleaved rounds`);
   // Warm-up: creates the service's 1,000 banks (not measured) and warms the JIT and the pools.
   await autocannon({ url: service.url, connections: CONNECTIONS, amount: 2 * BANKS, requests: posts((i) => 1 + (i % BANKS)) });
-  const rawOne = await rawLoop('(a) one bank      ', () => baselineBanks[0]!);
-  const serviceOne = await viaService('(a) one bank      ', () => 1);
-  const rawMany = await rawLoop('(b) 1,000 banks   ', (i) => baselineBanks[(i * 7919) % BANKS]!);
-  const serviceMany = await viaService('(b) 1,000 banks   ', (i) => 1 + ((i * 7919) % BANKS));
+  const runs = { rawOne: [] as Figures[], serviceOne: [] as Figures[], rawMany: [] as Figures[], serviceMany: [] as Figures[] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`round ${round}/${ROUNDS}`);
+    runs.rawOne.push(await rawLoop('(a) one bank      ', () => baselineBanks[0]!));
+    runs.serviceOne.push(await viaService('(a) one bank      ', () => 1));
+    runs.rawMany.push(await rawLoop('(b) 1,000 banks   ', (i) => baselineBanks[(i * 7919) % BANKS]!));
+    runs.serviceMany.push(await viaService('(b) 1,000 banks   ', (i) => 1 + ((i * 7919) % BANKS)));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const summary = (figures: Figures[]): Figures => ({
+    opsPerSec: median(figures.map((f) => f.opsPerSec)),
+    p99Ms: median(figures.map((f) => f.p99Ms)),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+  });
+  const [rawOne, serviceOne, rawMany, serviceMany] = [runs.rawOne, runs.serviceOne, runs.rawMany, runs.serviceMany].map(summary) as [Figures, Figures, Figures, Figures];
 
   const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
-  console.log('\nresults');
+  console.log(`\nresults (medians of ${ROUNDS} rounds)`);
   console.table({
     '(a) one bank': {
       'service ops/s': Math.round(serviceOne.opsPerSec),
