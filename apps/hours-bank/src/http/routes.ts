@@ -1,9 +1,8 @@
-import { Router, type Express, type Request } from 'express';
+import { Router, type Express, type Request, type Response } from 'express';
 import type { ServiceContext } from '@academy/service';
 import { currentUser, requireAuth, requireOwnerOrAdmin, requireRole } from '@academy/auth';
 import { AddHoursBody, EditTransactionBody, HoursBankQuery } from '@academy/contracts';
 import { positiveInt, requestId } from '@academy/kit';
-import type { Response } from 'express';
 import type { Config } from '../config.ts';
 import { employeeIdRequired, transactionIdRequired } from '../domain/hours-bank.errors.ts';
 import { addHours, completedDetails, deleteTransaction, editTransaction, pendingDetails, type Actor } from '../domain/hours-bank.use-cases.ts';
