@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { entities } from './data/entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './http/routes.ts';
+import { subscriptions } from './messaging/subscriptions.ts';
 
 export const hoursBankService: ServiceDefinition<Config> = {
   name: 'hours-bank',
@@ -10,4 +11,5 @@ export const hoursBankService: ServiceDefinition<Config> = {
   migrations,
   usesRedis: false,
   routes: registerRoutes,
+  subscriptions,
 };

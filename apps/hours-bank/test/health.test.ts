@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig } from '@academy/testing';
-import { hoursBankService } from '../src/service.ts';
+import type { RunningService } from '@academy/service';
+import { startHoursBank, stopHoursBank } from './support.ts';
+import type { Config } from '../src/config.ts';
 
 describe('hours-bank health endpoints', () => {
-  let service: RunningService;
+  let service: RunningService<Config>;
 
   beforeAll(async () => {
-    service = await startService(hoursBankService, await testConfig('hours_bank'));
+    service = await startHoursBank();
   });
   afterAll(async () => {
-    await service.stop();
-    await dropTestDatabase(service.ctx.config.DATABASE_URL);
+    await stopHoursBank(service);
   });
 
   test('GET /healthz answers ok', async () => {

@@ -1,5 +1,79 @@
-import type { Express } from 'express';
+import { Router, type Express, type Request, type Response } from 'express';
 import type { ServiceContext } from '@academy/service';
+import { currentUser, requireAuth, requireOwnerOrAdmin, requireRole } from '@academy/auth';
+import { AddHoursBody, EditTransactionBody, HoursBankQuery } from '@academy/contracts';
+import { positiveInt, requestId } from '@academy/kit';
 import type { Config } from '../config.ts';
+import { employeeIdRequired, transactionIdRequired } from '../domain/hours-bank.errors.ts';
+import { addHours, completedDetails, deleteTransaction, editTransaction, pendingDetails, type Actor } from '../domain/hours-bank.use-cases.ts';
+import { readHoursBank } from '../domain/read-hours-bank.ts';
+import { parseTime } from '../domain/time-string.ts';
 
-export function registerRoutes(_app: Express, _ctx: ServiceContext<Config>): void {}
+/** A malformed id is the spec's "… ID is required" with what was wrong in `details`. */
+function idFrom(value: string | undefined, fail: (details?: unknown) => Error): number {
+  const parsed = positiveInt.safeParse(value);
+  if (!parsed.success) throw fail(parsed.error.issues.map((issue) => issue.message));
+  return parsed.data;
+}
+const employeeIdOf = (req: Request) => idFrom(req.params.employeeId as string | undefined, employeeIdRequired);
+const transactionIdOf = (req: Request) => idFrom(req.params.transactionId as string | undefined, transactionIdRequired);
+
+function actorOf(req: Request, res: Response): Actor {
+  const user = currentUser(res);
+  return { userId: Number.isInteger(user.userId) && user.userId > 0 ? user.userId : null, correlationId: requestId(req) };
+}
+
+export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void {
+  const router = Router();
+  const em = () => ctx.orm.em;
+  const adminOnly = requireRole('admin', { message: 'Only administrators may change hours banks' });
+  // A user reads only the bank of their own employee.
+  const ownBankOrAdmin = requireOwnerOrAdmin((req, user) => user.employeeId !== undefined && String(user.employeeId) === req.params.employeeId);
+
+  router.use(requireAuth(ctx.verifier, { message: 'Unauthorized' }));
+
+  router.get(['/', '/transactions'], () => {
+    throw employeeIdRequired();
+  });
+  router.all('/transactions', adminOnly, () => {
+    throw transactionIdRequired();
+  });
+
+  router.put('/transactions/:transactionId', adminOnly, async (req, res) => {
+    const transactionId = transactionIdOf(req);
+    const minutes = parseTime(req.body?.time);
+    const input = EditTransactionBody.parse(req.body);
+    const data = await editTransaction(em(), { transactionId, minutes, reason: input.reason }, actorOf(req, res));
+    res.json({ message: 'Transaction edited successfully', data });
+  });
+
+  router.delete('/transactions/:transactionId', adminOnly, async (req, res) => {
+    const data = await deleteTransaction(em(), transactionIdOf(req), actorOf(req, res));
+    res.json({ message: 'Transaction deleted successfully', data });
+  });
+
+  router.get('/:employeeId', ownBankOrAdmin, async (req, res) => {
+    const employeeId = employeeIdOf(req);
+    const query = HoursBankQuery.parse(req.query);
+    const data = await readHoursBank(em(), employeeId, query.schoolCourseId);
+    res.json({ message: 'ok', data });
+  });
+
+  router.post('/:employeeId/completed', adminOnly, async (req, res) => {
+    const employeeId = employeeIdOf(req);
+    const minutes = parseTime(req.body?.time);
+    const input = AddHoursBody.parse(req.body);
+    const result = await addHours(em(), { ...input, employeeId, type: 'COMPLETED', minutes }, actorOf(req, res));
+    res.json({ message: 'Completed hours registered successfully', data: completedDetails(result) });
+  });
+
+  router.post('/:employeeId/pending', adminOnly, async (req, res) => {
+    const employeeId = employeeIdOf(req);
+    const minutes = parseTime(req.body?.time);
+    const input = AddHoursBody.parse(req.body);
+    const result = await addHours(em(), { ...input, employeeId, type: 'PENDING', minutes }, actorOf(req, res));
+    res.json({ message: 'Pending hours registered successfully', data: pendingDetails(result) });
+  });
+
+  app.use('/api/v2/hours-bank', router);
+}

@@ -58,16 +58,19 @@ export const IncidentChanged = z.object({
   byUserId: id.nullable(),
 });
 
-// hours-bank → (future reports)
+// hours-bank → (future reports). Pending and completed are one signed balance (completed −
+// pending), so a consumer can rebuild any bank from these two events alone.
 export const HoursTransactionRecorded = z.object({
   transactionId: id,
   hoursBankId: id,
   employeeId: id,
-  schoolCourseId: id.nullable(),
-  type: z.enum(['COMPLETED', 'PENDING', 'REVERSAL']),
-  minutes: z.number().int(),
-  pendingAffectedMinutes: z.number().int(),
-  completedAffectedMinutes: z.number().int(),
+  schoolCourseId: id,
+  type: z.enum(['COMPLETED', 'PENDING']),
+  minutes: z.number().int().positive(),
+  transactionDate: z.iso.date(),
+  reason: z.string().nullable(),
+  /** Set when the transaction was created by an edit of another one. */
+  replacesTransactionId: id.nullable(),
   byUserId: id.nullable(),
 });
 export const HoursTransactionReverted = z.object({
@@ -75,7 +78,11 @@ export const HoursTransactionReverted = z.object({
   reversalTransactionId: id,
   hoursBankId: id,
   employeeId: id,
-  schoolCourseId: id.nullable(),
+  schoolCourseId: id,
+  type: z.enum(['COMPLETED', 'PENDING']),
+  minutes: z.number().int().positive(),
+  /** `edited` when an edit replaced it, `deleted` otherwise. */
+  cause: z.enum(['edited', 'deleted']),
   byUserId: id.nullable(),
 });
 

@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { registerAcademicDocs } from './academic.ts';
 import { registerAuthDocs } from './auth.ts';
 import { registerBlocksDocs } from './blocks.ts';
+import { registerHoursBankDocs } from './hours-bank.ts';
 import { registerIncidentsDocs } from './incidents.ts';
 import { registerNotificationsDocs } from './notifications.ts';
 
@@ -9,6 +10,7 @@ export * from './common.ts';
 export * from './academic.ts';
 export * from './auth.ts';
 export * from './blocks.ts';
+export * from './hours-bank.ts';
 export * from './incidents.ts';
 export * from './notifications.ts';
 
@@ -16,4 +18,4 @@ export * from './notifications.ts';
  * Every service's route documentation, one `register<Name>Docs` per file of this folder. The
  * gateway's OpenAPI document is built from this list: add a service's function here.
  */
-export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDocs, registerAcademicDocs, registerBlocksDocs, registerIncidentsDocs, registerNotificationsDocs];
+export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDocs, registerAcademicDocs, registerBlocksDocs, registerHoursBankDocs, registerIncidentsDocs, registerNotificationsDocs];

@@ -1,0 +1,255 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventData, EventEnvelope } from '@academy/contracts';
+import { recordEvent } from '@academy/messaging';
+import { applyChange, findTransaction, resolveBank, type NewRow, type StoredTransaction } from '../data/bank-store.ts';
+import { employeeNotFound, schoolCourseNotFound, transactionNotFound } from './hours-bank.errors.ts';
+import { applyOperation, revertOperation, signed, totalsOf, type OperationType, type Totals } from './offsetting.ts';
+import { formatMinutes, minutesToDecimal } from './time-string.ts';
+
+export const SOURCE = 'hours-bank';
+
+export interface Actor {
+  userId: number | null;
+  correlationId: string;
+}
+
+export function totalsView(totals: Totals) {
+  return {
+    pendingHours: formatMinutes(totals.pendingMinutes),
+    completedHours: formatMinutes(totals.completedMinutes),
+    pendingDecimal: minutesToDecimal(totals.pendingMinutes),
+    completedDecimal: minutesToDecimal(totals.completedMinutes),
+  };
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+/** `2026-01-15` stays; a date-time becomes its UTC day. */
+const toDay = (date: string | undefined) => (date === undefined ? today() : date.length === 10 ? date : new Date(date).toISOString().slice(0, 10));
+
+type HoursEvent = 'hours-bank.transaction.recorded' | 'hours-bank.transaction.reverted';
+/**
+ * `recordEvent` builds and validates the envelope (on a scratch fork); its outbox row is written by
+ * the very statement that makes the change it reports (see `applyChange`), so both commit together
+ * and the bank lock is held for no extra round trip.
+ */
+function event<T extends HoursEvent>(em: EntityManager, type: T, data: EventData<T>, actor: Actor): EventEnvelope {
+  return recordEvent(em.fork(), type, data, { source: SOURCE, correlationId: actor.correlationId });
+}
+
+export interface AddHoursInput {
+  employeeId: number;
+  type: OperationType;
+  minutes: number;
+  reason?: string;
+  date?: string;
+  schoolCourseId?: number;
+}
+
+async function resolveTarget(em: EntityManager, employeeId: number, schoolCourseId: number | null) {
+  // A second try covers a bank created by a concurrent request after the first statement's snapshot.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const target = await resolveBank(em, employeeId, schoolCourseId);
+    if (!target.employeeExists) throw employeeNotFound();
+    if (target.schoolCourseId === null) throw schoolCourseNotFound();
+    if (target.bankId !== null) return { ...target, bankId: target.bankId, schoolCourseId: target.schoolCourseId };
+  }
+  throw new Error(`hours bank of employee ${employeeId} could not be resolved`);
+}
+
+/** Rules 1–2, applied under the bank's row lock in one statement (see `applyChange`). */
+export async function addHours(em: EntityManager, input: AddHoursInput, actor: Actor) {
+  const target = await resolveTarget(em, input.employeeId, input.schoolCourseId ?? null);
+  const transactionDate = toDay(input.date);
+  const reason = input.reason ?? null;
+  const balances = await applyChange(em, {
+    bankId: target.bankId,
+    undoTransactionId: null,
+    rows: [
+      {
+        id: target.transactionId,
+        balanceChange: signed(input.type, input.minutes),
+        schoolCourseId: target.schoolCourseId,
+        transactionDate,
+        type: input.type,
+        totalMinutes: input.minutes,
+        reason,
+        isActive: true,
+        reversesTransactionId: null,
+        replacesTransactionId: null,
+        createdBy: actor.userId,
+      },
+    ],
+    events: [
+      event(
+        em,
+        'hours-bank.transaction.recorded',
+        {
+          transactionId: target.transactionId,
+          hoursBankId: target.bankId,
+          employeeId: input.employeeId,
+          schoolCourseId: target.schoolCourseId,
+          type: input.type,
+          minutes: input.minutes,
+          transactionDate,
+          reason,
+          replacesTransactionId: null,
+          byUserId: actor.userId,
+        },
+        actor,
+      ),
+    ],
+  });
+  if (!balances) throw new Error(`hours bank ${target.bankId} vanished`);
+  const movement = applyOperation(totalsOf(balances.before), input.type, input.minutes);
+  return { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId, transactionId: target.transactionId, movement, minutes: input.minutes };
+}
+
+export function completedDetails(result: Awaited<ReturnType<typeof addHours>>) {
+  return {
+    employeeId: result.employeeId,
+    schoolCourseId: result.schoolCourseId,
+    totals: totalsView(result.movement.after),
+    details: {
+      hoursRegistered: formatMinutes(result.minutes),
+      hoursSubtractedFromPending: formatMinutes(Math.max(0, -result.movement.pendingAffected)),
+      hoursAddedToCompleted: formatMinutes(Math.max(0, result.movement.completedAffected)),
+    },
+    transactionId: result.transactionId,
+  };
+}
+
+export function pendingDetails(result: Awaited<ReturnType<typeof addHours>>) {
+  return {
+    employeeId: result.employeeId,
+    schoolCourseId: result.schoolCourseId,
+    totals: totalsView(result.movement.after),
+    details: {
+      hoursRegistered: formatMinutes(result.minutes),
+      hoursSubtractedFromCompleted: formatMinutes(Math.max(0, -result.movement.completedAffected)),
+      hoursAddedToPending: formatMinutes(Math.max(0, result.movement.pendingAffected)),
+    },
+    transactionId: result.transactionId,
+  };
+}
+
+type Undoable = StoredTransaction & { type: OperationType };
+
+async function findUndoable(em: EntityManager, transactionId: number, idsNeeded: 1 | 2): Promise<Undoable> {
+  const original = await findTransaction(em, transactionId, idsNeeded);
+  if (!original || !original.isActive || original.type === 'REVERSAL') throw transactionNotFound();
+  return original as Undoable;
+}
+
+function reversalRow(original: Undoable, id: number, cause: 'edited' | 'deleted', actor: Actor): NewRow {
+  return {
+    id,
+    balanceChange: -signed(original.type, original.totalMinutes),
+    schoolCourseId: original.schoolCourseId,
+    transactionDate: today(),
+    type: 'REVERSAL',
+    totalMinutes: original.totalMinutes,
+    reason: `Reversal of transaction ${original.id} (${cause})`,
+    isActive: false,
+    reversesTransactionId: original.id,
+    replacesTransactionId: null,
+    createdBy: actor.userId,
+  };
+}
+
+function revertedEvent(em: EntityManager, original: Undoable, reversalId: number, cause: 'edited' | 'deleted', actor: Actor) {
+  return event(
+    em,
+    'hours-bank.transaction.reverted',
+    {
+      transactionId: original.id,
+      reversalTransactionId: reversalId,
+      hoursBankId: original.hoursBankId,
+      employeeId: original.employeeId,
+      schoolCourseId: original.schoolCourseId,
+      type: original.type,
+      minutes: original.totalMinutes,
+      cause,
+      byUserId: actor.userId,
+    },
+    actor,
+  );
+}
+
+/** PUT: a REVERSAL row undoes the original, then a new row of the same type applies the new time. */
+export async function editTransaction(em: EntityManager, input: { transactionId: number; minutes: number; reason?: string }, actor: Actor) {
+  const original = await findUndoable(em, input.transactionId, 2);
+  const [reversalId, newId] = original.newIds as [number, number];
+  const reason = input.reason ?? original.reason;
+  const balances = await applyChange(em, {
+    bankId: original.hoursBankId,
+    undoTransactionId: original.id,
+    rows: [
+      reversalRow(original, reversalId, 'edited', actor),
+      {
+        id: newId,
+        balanceChange: signed(original.type, input.minutes),
+        schoolCourseId: original.schoolCourseId,
+        transactionDate: original.transactionDate,
+        type: original.type,
+        totalMinutes: input.minutes,
+        reason,
+        isActive: true,
+        reversesTransactionId: null,
+        replacesTransactionId: original.id,
+        createdBy: actor.userId,
+      },
+    ],
+    events: [
+      revertedEvent(em, original, reversalId, 'edited', actor),
+      event(
+        em,
+        'hours-bank.transaction.recorded',
+        {
+          transactionId: newId,
+          hoursBankId: original.hoursBankId,
+          employeeId: original.employeeId,
+          schoolCourseId: original.schoolCourseId,
+          type: original.type,
+          minutes: input.minutes,
+          transactionDate: original.transactionDate,
+          reason,
+          replacesTransactionId: original.id,
+          byUserId: actor.userId,
+        },
+        actor,
+      ),
+    ],
+  });
+  // Edited or deleted by a request that held the lock just before: nothing was written.
+  if (!balances) throw transactionNotFound();
+  const reverted = revertOperation(totalsOf(balances.before), original.type, original.totalMinutes);
+  const applied = applyOperation(reverted.after, original.type, input.minutes);
+  return {
+    employeeId: original.employeeId,
+    schoolCourseId: original.schoolCourseId,
+    totals: totalsView(applied.after),
+    details: { previousHours: formatMinutes(original.totalMinutes), newHours: formatMinutes(input.minutes), transactionType: original.type },
+    oldTransactionId: original.id,
+    newTransactionId: newId,
+  };
+}
+
+/** DELETE (soft): the original becomes inactive and a REVERSAL row undoes its effect. */
+export async function deleteTransaction(em: EntityManager, transactionId: number, actor: Actor) {
+  const original = await findUndoable(em, transactionId, 1);
+  const [reversalId] = original.newIds as [number];
+  const balances = await applyChange(em, {
+    bankId: original.hoursBankId,
+    undoTransactionId: original.id,
+    rows: [reversalRow(original, reversalId, 'deleted', actor)],
+    events: [revertedEvent(em, original, reversalId, 'deleted', actor)],
+  });
+  if (!balances) throw transactionNotFound();
+  const reverted = revertOperation(totalsOf(balances.before), original.type, original.totalMinutes);
+  return {
+    employeeId: original.employeeId,
+    schoolCourseId: original.schoolCourseId,
+    totals: totalsView(reverted.after),
+    deletedTransaction: { id: original.id, type: original.type, totalHours: formatMinutes(original.totalMinutes) },
+  };
+}

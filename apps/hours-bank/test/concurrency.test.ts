@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
+import request from 'supertest';
+import type { RunningService } from '@academy/service';
+import { bearer } from '@academy/testing';
+import { replay, type OperationType } from '../src/domain/offsetting.ts';
+import { bankRow, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from './support.ts';
+import type { Config } from '../src/config.ts';
+
+const admin = bearer({ role: 'admin' });
+const base = '/api/v2/hours-bank';
+
+describe('concurrent operations on one bank', () => {
+  let service: RunningService<Config>;
+  let courseId: number;
+
+  beforeAll(async () => {
+    service = await startHoursBank();
+    courseId = await seedSchoolCourse(service);
+  });
+  afterAll(async () => {
+    await stopHoursBank(service);
+  });
+
+  test('200 concurrent adds, edits and deletes: the totals equal the serial replay of the surviving rows', async () => {
+    const employeeId = await seedEmployee(service);
+    const api = () => request(service.url);
+    // Deterministic mix: minutes and kinds vary, edits and deletes aim at a shared set of rows so they collide.
+    const minutesOf = (i: number) => 5 + ((i * 37) % 175);
+    const timeOf = (i: number) => `${Math.floor(minutesOf(i) / 60)}h ${minutesOf(i) % 60}m`;
+    const initial: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const kind = i % 2 === 0 ? 'completed' : 'pending';
+      initial.push((await api().post(`${base}/${employeeId}/${kind}`).set(admin).send({ time: timeOf(i) })).body.data.transactionId);
+    }
+    const calls = Array.from({ length: 200 }, (_, i) => {
+      const target = initial[(i * 7) % initial.length];
+      const time = timeOf(i);
+      switch (i % 4) {
+        case 0:
+          return api().post(`${base}/${employeeId}/completed`).set(admin).send({ time });
+        case 1:
+          return api().post(`${base}/${employeeId}/pending`).set(admin).send({ time });
+        case 2:
+          return api().put(`${base}/transactions/${target}`).set(admin).send({ time });
+        default:
+          return api().delete(`${base}/transactions/${target}`).set(admin);
+      }
+    });
+    const responses = await Promise.all(calls);
+
+    const statuses = responses.map((res) => res.status);
+    expect(statuses.every((status) => status === 200 || status === 404)).toBe(true);
+    expect(statuses.filter((_, i) => i % 4 < 2).every((status) => status === 200)).toBe(true);
+    for (const res of responses.filter((r) => r.status === 404)) expect(res.body.message).toBe('Transaction not found');
+
+    const rows = await sql<{ type: OperationType | 'REVERSAL'; total_minutes: number; is_active: boolean; pending: number; completed: number }>(
+      service,
+      `select t.type, t.total_minutes, t.is_active, t.pending_affected_minutes as pending, t.completed_affected_minutes as completed
+       from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where b.employee_id = ? order by t.created_at, t.id`,
+      [employeeId],
+    );
+    const surviving = rows.filter((row) => row.is_active).map((row) => ({ type: row.type as OperationType, minutes: row.total_minutes }));
+    const bank = await bankRow(service, employeeId, courseId);
+    const expected = replay(surviving);
+    expect(bank).toEqual({ pending_minutes: expected.pendingMinutes, completed_minutes: expected.completedMinutes });
+    // Every row's recorded effect adds up to the totals too, and each undone row has exactly one REVERSAL.
+    expect(rows.reduce((sum, row) => sum + row.pending, 0)).toBe(bank!.pending_minutes);
+    expect(rows.reduce((sum, row) => sum + row.completed, 0)).toBe(bank!.completed_minutes);
+    const undone = rows.filter((row) => row.type !== 'REVERSAL' && !row.is_active).length;
+    expect(rows.filter((row) => row.type === 'REVERSAL')).toHaveLength(undone);
+    const succeeded = (kind: number) => responses.filter((res, i) => i % 4 === kind && res.status === 200).length;
+    expect(surviving).toHaveLength(30 + 100 + succeeded(2) - succeeded(2) - succeeded(3));
+    expect(bank!.pending_minutes > 0 && bank!.completed_minutes > 0).toBe(false);
+  });
+
+  test('while one bank is locked, operations on it wait and operations on another bank do not', async () => {
+    const locked = await seedEmployee(service);
+    const free = await seedEmployee(service);
+    const api = () => request(service.url);
+    await api().post(`${base}/${locked}/completed`).set(admin).send({ time: '1h' }).expect(200);
+    await api().post(`${base}/${free}/completed`).set(admin).send({ time: '1h' }).expect(200);
+    const holder = new pg.Client({ connectionString: service.ctx.config.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from hours_banks where employee_id = $1 for update', [locked]);
+      let settled = false;
+      const waiting = api()
+        .post(`${base}/${locked}/completed`)
+        .set(admin)
+        .send({ time: '30m' })
+        .then((res) => {
+          settled = true;
+          return res;
+        });
+      const other = await api().post(`${base}/${free}/completed`).set(admin).send({ time: '30m' });
+      expect(other.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false);
+      await holder.query('commit');
+      const res = await waiting;
+      expect(res.status).toBe(200);
+      expect(res.body.data.totals.completedHours).toBe('1h 30m');
+    } finally {
+      await holder.end();
+    }
+  });
+});

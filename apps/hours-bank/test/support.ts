@@ -1,0 +1,67 @@
+import amqp from 'amqplib';
+import { startService, type RunningService } from '@academy/service';
+import { dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
+import type { Config } from '../src/config.ts';
+import { hoursBankService } from '../src/service.ts';
+
+/** The service on a fresh database, its own exchange and its own replicas queue (test files run at once). */
+export async function startHoursBank(): Promise<RunningService<Config>> {
+  const config: Config = { ...(await testConfig('hours_bank')), REPLICAS_QUEUE: uniqueName('hours-bank.replicas.test') };
+  const service = await startService(hoursBankService, config);
+  // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
+  await service.ctx.broker.start();
+  return service;
+}
+
+export async function stopHoursBank(service: RunningService<Config>): Promise<void> {
+  await service.stop();
+  await dropTestDatabase(service.ctx.config.DATABASE_URL);
+  // The per-instance queues (and their retry queues and DLQ) would otherwise pile up on the shared test broker.
+  const connection = await amqp.connect(testUrls.rabbitmq);
+  try {
+    const channel = await connection.createChannel();
+    const queue = service.ctx.config.REPLICAS_QUEUE;
+    for (const name of [queue, `${queue}.dlq`, `${queue}.retry.1000ms`, `${queue}.retry.5000ms`, `${queue}.retry.30000ms`]) await channel.deleteQueue(name);
+    await channel.deleteExchange(service.ctx.config.EVENTS_EXCHANGE);
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function sql<T = Record<string, unknown>>(service: RunningService, text: string, params: unknown[] = []): Promise<T[]> {
+  return service.ctx.orm.em.getConnection().execute<T[]>(text, params, 'all');
+}
+
+let nextId = 1000;
+/** A fresh id, so each test works on its own employee and course. */
+export const freshId = () => nextId++;
+
+export async function seedEmployee(service: RunningService, id = freshId()): Promise<number> {
+  await sql(service, `insert into employees (id, user_id, name, email, active, deleted, source_version) values (?, null, ?, null, true, false, now())`, [id, `Employee ${id}`]);
+  return id;
+}
+
+/** A course starting on `startDate`; the one with the latest start is the current course. */
+export async function seedSchoolCourse(service: RunningService, startDate = '2025-09-01', id = freshId()): Promise<number> {
+  const endYear = Number(startDate.slice(0, 4)) + 1;
+  await sql(service, `insert into school_courses (id, name, start_date, end_date, deleted, source_version) values (?, ?, ?, ?, false, now())`, [
+    id,
+    `Course ${id}`,
+    startDate,
+    `${endYear}-06-30`,
+  ]);
+  return id;
+}
+
+export interface BankRow {
+  pending_minutes: number;
+  completed_minutes: number;
+}
+
+export async function bankRow(service: RunningService, employeeId: number, schoolCourseId: number): Promise<BankRow | undefined> {
+  const [row] = await sql<BankRow>(service, 'select pending_minutes, completed_minutes from hours_banks where employee_id = ? and school_course_id = ?', [
+    employeeId,
+    schoolCourseId,
+  ]);
+  return row;
+}

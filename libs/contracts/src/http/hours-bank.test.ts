@@ -1,0 +1,40 @@
+import { describe, expect, test } from '@jest/globals';
+import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { AddCompletedHoursResponse, AddHoursBody, HoursBankResponse, registerHoursBankDocs } from './hours-bank.ts';
+
+describe('hours-bank contracts', () => {
+  test('registerHoursBankDocs documents the five routes and the transaction element', () => {
+    const registry = new OpenAPIRegistry();
+    registerHoursBankDocs(registry);
+    const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: { title: 'test', version: '1' },
+    });
+    expect(Object.keys(document.paths ?? {}).sort()).toEqual([
+      '/api/v2/hours-bank/transactions/{transactionId}',
+      '/api/v2/hours-bank/{employeeId}',
+      '/api/v2/hours-bank/{employeeId}/completed',
+      '/api/v2/hours-bank/{employeeId}/pending',
+    ]);
+    const transactionsPath = document.paths!['/api/v2/hours-bank/transactions/{transactionId}']!;
+    expect(Object.keys(transactionsPath).filter((key) => ['put', 'delete'].includes(key)).sort()).toEqual(['delete', 'put']);
+    expect(document.components?.securitySchemes?.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    const element = document.components?.schemas?.HoursTransaction as { properties: Record<string, unknown> };
+    expect(Object.keys(element.properties)).toEqual(
+      expect.arrayContaining(['id', 'type', 'date', 'hours', 'hoursDecimal', 'pendingAffected', 'completedAffected', 'reason', 'isActive', 'createdAt', 'createdBy']),
+    );
+  });
+
+  test('the body and response schemas accept the spec example', () => {
+    expect(AddHoursBody.parse({ time: '2h', date: '2026-01-15', schoolCourseId: '3' })).toEqual({ time: '2h', date: '2026-01-15', schoolCourseId: 3 });
+    expect(AddHoursBody.safeParse({ time: '2h', date: '2026-13-01' }).success).toBe(false);
+    const totals = { pendingHours: '0h', completedHours: '1h', pendingDecimal: 0, completedDecimal: 1 };
+    expect(
+      AddCompletedHoursResponse.safeParse({
+        message: 'Completed hours registered successfully',
+        data: { employeeId: 7, schoolCourseId: 3, totals, details: { hoursRegistered: '2h', hoursSubtractedFromPending: '1h', hoursAddedToCompleted: '1h' }, transactionId: 1 },
+      }).success,
+    ).toBe(true);
+    expect(HoursBankResponse.safeParse({ message: 'ok', data: { employeeId: 7, schoolCourseId: 3, totals, tracking: { transactions: [], byType: { completed: [], pending: [] } } } }).success).toBe(true);
+  });
+});

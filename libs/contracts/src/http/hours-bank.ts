@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+
+// Hours bank (spec section "the service"): request and response schemas of its five routes.
+
+const id = z.number().int().positive();
+/** `<H>h <M>m`, `<H>h` or `<M>m`; zero is `0h`. */
+const timeText = z.string().meta({ example: '1h 30m' });
+const hoursDecimal = z.number().meta({ description: 'Decimal hours, 2 decimals (1.5 = 1h 30m)', example: 1.5 });
+
+export const TIME_STRING_DESCRIPTION =
+  'Whole hours and/or minutes, lower case: "<H>h", "<M>m" or "<H>h <M>m" (spaces between the parts optional, surrounding ' +
+  'whitespace ignored). Minutes below 60, total above 0 and below 1000h. Errors: INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS.';
+
+export const HoursBankEmployeeParams = z.object({ employeeId: z.string().meta({ description: 'Employee id (positive integer)', example: '7' }) });
+export const HoursTransactionParams = z.object({ transactionId: z.string().meta({ description: 'Transaction id (positive integer)', example: '42' }) });
+
+const positiveIntInput = z.coerce
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be an integer' })
+  .positive({ error: 'must be a positive integer' })
+  .max(2_147_483_647, { error: 'is too large' });
+
+/** ISO date (`2026-01-15`) or date-time (its UTC day is used). */
+const isoDay = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO date (YYYY-MM-DD)' }).meta({ example: '2026-01-15' });
+
+export const HoursBankQuery = z.object({
+  schoolCourseId: positiveIntInput.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
+});
+
+export const AddHoursBody = z.object({
+  time: z.string().meta({ description: TIME_STRING_DESCRIPTION, example: '1h 30m' }),
+  reason: z.string().max(1000, { error: 'must be at most 1000 characters' }).optional(),
+  date: isoDay.optional().meta({ description: 'Transaction date; today (UTC) when omitted' }),
+  schoolCourseId: positiveIntInput.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
+});
+export type AddHoursBody = z.infer<typeof AddHoursBody>;
+
+export const EditTransactionBody = z.object({
+  time: z.string().meta({ description: `New time. ${TIME_STRING_DESCRIPTION}`, example: '2h' }),
+  reason: z.string().max(1000, { error: 'must be at most 1000 characters' }).optional().meta({ description: 'The original reason is kept when omitted' }),
+});
+export type EditTransactionBody = z.infer<typeof EditTransactionBody>;
+
+export const HoursTotals = z
+  .object({
+    pendingHours: timeText,
+    completedHours: timeText,
+    pendingDecimal: hoursDecimal,
+    completedDecimal: hoursDecimal,
+  })
+  .meta({ id: 'HoursTotals' });
+
+export const HoursTransactionType = z.enum(['COMPLETED', 'PENDING', 'REVERSAL']);
+
+export const HoursTransactionItem = z
+  .object({
+    id,
+    type: HoursTransactionType,
+    date: z.iso.date(),
+    hours: timeText.meta({ description: 'Time of the operation (for a REVERSAL, of the operation undone)' }),
+    hoursDecimal,
+    minutes: z.number().int().meta({ description: 'Exact time of the operation in minutes' }),
+    pendingAffected: z.number().meta({ description: 'Change this row made to the pending total, decimal hours (negative = subtracted)' }),
+    completedAffected: z.number().meta({ description: 'Change this row made to the completed total, decimal hours (negative = subtracted)' }),
+    reason: z.string().nullable(),
+    isActive: z.boolean().meta({ description: 'False once edited or deleted; REVERSAL rows are records of an undo and never active' }),
+    reversesTransactionId: id.nullable().meta({ description: 'On a REVERSAL: the transaction it undoes' }),
+    replacesTransactionId: id.nullable().meta({ description: 'On a transaction created by an edit: the transaction it replaces' }),
+    createdAt: z.iso.datetime(),
+    createdBy: id.nullable().meta({ description: 'User id of who made it' }),
+  })
+  .meta({ id: 'HoursTransaction' });
+export type HoursTransactionItem = z.infer<typeof HoursTransactionItem>;
+
+export const HoursBankResponse = z.object({
+  message: z.literal('ok'),
+  data: z.object({
+    employeeId: id,
+    schoolCourseId: id,
+    totals: HoursTotals,
+    tracking: z.object({
+      transactions: z.array(HoursTransactionItem).meta({ description: 'Every row of the bank, newest first' }),
+      byType: z.object({ completed: z.array(HoursTransactionItem), pending: z.array(HoursTransactionItem) }),
+    }),
+  }),
+});
+
+export const AddCompletedHoursResponse = z.object({
+  message: z.literal('Completed hours registered successfully'),
+  data: z.object({
+    employeeId: id,
+    schoolCourseId: id,
+    totals: HoursTotals,
+    details: z.object({ hoursRegistered: timeText, hoursSubtractedFromPending: timeText, hoursAddedToCompleted: timeText }),
+    transactionId: id,
+  }),
+});
+
+export const AddPendingHoursResponse = z.object({
+  message: z.literal('Pending hours registered successfully'),
+  data: z.object({
+    employeeId: id,
+    schoolCourseId: id,
+    totals: HoursTotals,
+    details: z.object({ hoursRegistered: timeText, hoursSubtractedFromCompleted: timeText, hoursAddedToPending: timeText }),
+    transactionId: id,
+  }),
+});
+
+export const EditTransactionResponse = z.object({
+  message: z.literal('Transaction edited successfully'),
+  data: z.object({
+    employeeId: id,
+    schoolCourseId: id,
+    totals: HoursTotals,
+    details: z.object({ previousHours: timeText, newHours: timeText, transactionType: z.enum(['COMPLETED', 'PENDING']) }),
+    oldTransactionId: id,
+    newTransactionId: id,
+  }),
+});
+
+export const DeleteTransactionResponse = z.object({
+  message: z.literal('Transaction deleted successfully'),
+  data: z.object({
+    employeeId: id,
+    schoolCourseId: id,
+    totals: HoursTotals,
+    deletedTransaction: z.object({ id, type: z.enum(['COMPLETED', 'PENDING']), totalHours: timeText }),
+  }),
+});
+
+export const HoursBankErrorBody = z
+  .object({
+    code: z.string().meta({ example: 'INVALID_TIME_FORMAT' }),
+    message: z.string(),
+    details: z.unknown().optional(),
+    requestId: z.string(),
+  })
+  .meta({ id: 'HoursBankError' });
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
+const errors = (extra: Record<number, string>) => ({
+  401: { description: 'Token missing, invalid or expired (`Unauthorized`)', ...json(HoursBankErrorBody) },
+  403: { description: 'A user acting on another employee, or changing a bank', ...json(HoursBankErrorBody) },
+  ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, { description, ...json(HoursBankErrorBody) }])),
+});
+const security = [{ bearerAuth: [] }];
+
+/** Registers the five hours-bank routes (paths as seen through the gateway). */
+export function registerHoursBankDocs(registry: OpenAPIRegistry): void {
+  const tags = ['Hours bank'];
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/hours-bank/{employeeId}',
+    summary: 'Read a bank: totals, history (newest first) and history by type',
+    tags,
+    security,
+    request: { params: HoursBankEmployeeParams, query: HoursBankQuery },
+    responses: {
+      200: { description: 'The bank', ...json(HoursBankResponse) },
+      ...errors({
+        400: '`Employee ID is required` (missing or not a positive integer), VALIDATION_ERROR on the query',
+        404: '`Employee not found`, `No school course found` or `Hours bank not found` (no operation recorded yet)',
+      }),
+    },
+  });
+  for (const kind of ['completed', 'pending'] as const) {
+    registry.registerPath({
+      method: 'post',
+      path: `/api/v2/hours-bank/{employeeId}/${kind}`,
+      summary:
+        kind === 'completed'
+          ? 'Add completed hours (first subtracted from pending, the remainder added to completed); admin only'
+          : 'Add pending hours (first subtracted from completed, the remainder added to pending); admin only',
+      tags,
+      security,
+      request: { params: HoursBankEmployeeParams, body: { required: true, ...json(AddHoursBody) } },
+      responses: {
+        200: { description: 'Registered', ...json(kind === 'completed' ? AddCompletedHoursResponse : AddPendingHoursResponse) },
+        ...errors({
+          400: '`Time is required`, INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS, `Employee ID is required`, VALIDATION_ERROR',
+          404: '`Employee not found` or `No school course found`',
+        }),
+      },
+    });
+  }
+  registry.registerPath({
+    method: 'put',
+    path: '/api/v2/hours-bank/transactions/{transactionId}',
+    summary: 'Edit a transaction: the original is reverted (a REVERSAL row) and a new one of the same type is created; admin only',
+    tags,
+    security,
+    request: { params: HoursTransactionParams, body: { required: true, ...json(EditTransactionBody) } },
+    responses: {
+      200: { description: 'Edited', ...json(EditTransactionResponse) },
+      ...errors({
+        400: '`Time is required`, INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS, `Transaction ID is required`',
+        404: '`Transaction not found` (missing, inactive, or a REVERSAL row)',
+      }),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v2/hours-bank/transactions/{transactionId}',
+    summary: 'Delete a transaction (soft): it becomes inactive and a REVERSAL row undoes its effect; admin only',
+    tags,
+    security,
+    request: { params: HoursTransactionParams },
+    responses: {
+      200: { description: 'Deleted', ...json(DeleteTransactionResponse) },
+      ...errors({
+        400: '`Transaction ID is required`',
+        404: '`Transaction not found` (missing, inactive, or a REVERSAL row)',
+      }),
+    },
+  });
+}

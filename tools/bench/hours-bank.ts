@@ -1,0 +1,183 @@
+// `npm run bench:hours-bank`: POST completed/pending hours through the hours-bank service
+// (in-process, port 0, real PostgreSQL and RabbitMQ of the test profile, its own database) at 32
+// concurrent clients with autocannon, (a) all on one bank and (b) spread over 1,000 banks; then the
+// same SQL pattern (BEGIN; SELECT … FOR UPDATE; UPDATE; INSERT; COMMIT) in a raw `pg` loop at the
+// same concurrency, as the baseline. Prints ops/s, p99 and the ratios. Starts and stops what it needs.
+import amqp from 'amqplib';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { ensureInfra, stopInfra } from '@academy/infra';
+import { startService } from '@academy/service';
+import { bearer, dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
+import type { Config } from '../../apps/hours-bank/src/config.ts';
+import { hoursBankService } from '../../apps/hours-bank/src/service.ts';
+
+const CONNECTIONS = 32;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
+/** Rounds of the four runs, interleaved so that load from elsewhere on the machine hits them alike; medians are reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const BANKS = 1000;
+const COURSE_ID = 1;
+
+interface Figures {
+  opsPerSec: number;
+  p99Ms: number;
+  errors: number;
+}
+
+const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq']);
+const config: Config = {
+  ...(await testConfig('bench_hours_bank')),
+  REPLICAS_QUEUE: uniqueName('hours-bank.replicas.bench'),
+  DATABASE_POOL_MAX: CONNECTIONS,
+};
+const service = await startService(hoursBankService, config);
+await service.ctx.broker.start();
+const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: CONNECTIONS });
+// Stands for the future consumer of hours-bank events, so the outbox relay's publishes are routable
+// (otherwise it keeps retrying them); it keeps only the newest message.
+const rabbit = await amqp.connect(testUrls.rabbitmq);
+const sinkChannel = await rabbit.createChannel();
+const sink = await sinkChannel.assertQueue('', { exclusive: true, autoDelete: true, arguments: { 'x-max-length': 1 } });
+await sinkChannel.bindQueue(sink.queue, config.EVENTS_EXCHANGE, 'hours-bank.#');
+
+try {
+  // Replicas: employees 1..1000 for the service, 10001.. for the baseline's own banks; one course.
+  await db.query(`insert into school_courses (id, name, start_date, end_date, deleted, source_version) values ($1, 'bench', '2025-09-01', '2026-06-30', false, now())`, [COURSE_ID]);
+  await db.query(`insert into employees (id, name, active, deleted, source_version) select g, 'e' || g, true, false, now() from generate_series(1, $1) g`, [BANKS]);
+  await db.query(
+    `insert into hours_banks (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
+     select 10000 + g, $2, 0, 0, now(), now() from generate_series(1, $1) g`,
+    [BANKS, COURSE_ID],
+  );
+  const baselineBanks = (await db.query<{ id: number }>('select id from hours_banks where employee_id > 10000 order by id')).rows.map((row) => row.id);
+
+  const authorization = bearer({ role: 'admin', sub: '1' }).authorization;
+  /** POSTs alternating completed (1h 10m) and pending (1h), on the bank of `employeeOf(i)`. */
+  const posts = (employeeOf: (n: number) => number): autocannon.Request[] => {
+    let n = 0;
+    return [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const i = n++;
+          return {
+            ...request,
+            path: `/api/v2/hours-bank/${employeeOf(i)}/${i % 2 === 0 ? 'completed' : 'pending'}`,
+            headers: { 'content-type': 'application/json', authorization },
+            body: JSON.stringify({ time: i % 2 === 0 ? '1h 10m' : '1h' }),
+          };
+        },
+      },
+    ];
+  };
+  const viaService = async (label: string, employeeOf: (n: number) => number): Promise<Figures> => {
+    const result = await autocannon({ url: service.url, connections: CONNECTIONS, duration: DURATION_S, requests: posts(employeeOf) });
+    const errors = result.errors + result.timeouts + result.non2xx;
+    console.log(`  service ${label}: ${Math.round(result.requests.average)} ops/s, p99 ${result.latency.p99} ms, ${errors} errors`);
+    return { opsPerSec: result.requests.average, p99Ms: result.latency.p99, errors };
+  };
+
+  const rawLoop = async (label: string, bankOf: (n: number) => number): Promise<Figures> => {
+    const latencies: number[] = [];
+    let n = 0;
+    let errors = 0;
+    const deadline = Date.now() + DURATION_S * 1000;
+    const client = async () => {
+      const connection = await db.connect();
+      try {
+        while (Date.now() < deadline) {
+          const i = n++;
+          const bankId = bankOf(i);
+          const started = performance.now();
+          try {
+            await connection.query('begin');
+            const { rows } = await connection.query('select pending_minutes, completed_minutes from hours_banks where id = $1 for update', [bankId]);
+            const balance = rows[0].completed_minutes - rows[0].pending_minutes + (i % 2 === 0 ? 70 : -60);
+            await connection.query('update hours_banks set pending_minutes = $2, completed_minutes = $3, updated_at = now() where id = $1', [
+              bankId,
+              Math.max(0, -balance),
+              Math.max(0, balance),
+            ]);
+            await connection.query(
+              `insert into hours_transactions (hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes,
+                 completed_affected_minutes, reason, is_active, created_at, created_by)
+               values ($1, $2, current_date, $3, $4, 0, 0, null, true, clock_timestamp(), 1)`,
+              [bankId, COURSE_ID, i % 2 === 0 ? 'COMPLETED' : 'PENDING', i % 2 === 0 ? 70 : 60],
+            );
+            await connection.query('commit');
+            latencies.push(performance.now() - started);
+          } catch {
+            errors++;
+            await connection.query('rollback').catch(() => undefined);
+          }
+        }
+      } finally {
+        connection.release();
+      }
+    };
+    const started = Date.now();
+    await Promise.all(Array.from({ length: CONNECTIONS }, client));
+    const seconds = (Date.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const figures = { opsPerSec: latencies.length / seconds, p99Ms: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0), errors };
+    console.log(`  raw pg  ${label}: ${Math.round(figures.opsPerSec)} ops/s, p99 ${figures.p99Ms} ms, ${errors} errors`);
+    return figures;
+  };
+
+  console.log(`hours-bank benchmark: ${CONNECTIONS} concurrent clients, ${DURATION_S} s per run, ${ROUNDS} interleaved rounds`);
+  // Warm-up: creates the service's 1,000 banks (not measured) and warms the JIT and the pools.
+  await autocannon({ url: service.url, connections: CONNECTIONS, amount: 2 * BANKS, requests: posts((i) => 1 + (i % BANKS)) });
+  const runs = { rawOne: [] as Figures[], serviceOne: [] as Figures[], rawMany: [] as Figures[], serviceMany: [] as Figures[] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`round ${round}/${ROUNDS}`);
+    runs.rawOne.push(await rawLoop('(a) one bank      ', () => baselineBanks[0]!));
+    runs.serviceOne.push(await viaService('(a) one bank      ', () => 1));
+    runs.rawMany.push(await rawLoop('(b) 1,000 banks   ', (i) => baselineBanks[(i * 7919) % BANKS]!));
+    runs.serviceMany.push(await viaService('(b) 1,000 banks   ', (i) => 1 + ((i * 7919) % BANKS)));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const summary = (figures: Figures[]): Figures => ({
+    opsPerSec: median(figures.map((f) => f.opsPerSec)),
+    p99Ms: median(figures.map((f) => f.p99Ms)),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+  });
+  const [rawOne, serviceOne, rawMany, serviceMany] = [runs.rawOne, runs.serviceOne, runs.rawMany, runs.serviceMany].map(summary) as [Figures, Figures, Figures, Figures];
+
+  const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
+  console.log(`\nresults (medians of ${ROUNDS} rounds)`);
+  console.table({
+    '(a) one bank': {
+      'service ops/s': Math.round(serviceOne.opsPerSec),
+      'service p99 ms': serviceOne.p99Ms,
+      'raw SQL ops/s': Math.round(rawOne.opsPerSec),
+      'raw p99 ms': rawOne.p99Ms,
+      'service / raw': pct(serviceOne.opsPerSec, rawOne.opsPerSec),
+      target: '≥ 50% of raw',
+      met: serviceOne.opsPerSec >= 0.5 * rawOne.opsPerSec && serviceOne.errors === 0,
+    },
+    '(b) 1,000 banks': {
+      'service ops/s': Math.round(serviceMany.opsPerSec),
+      'service p99 ms': serviceMany.p99Ms,
+      'raw SQL ops/s': Math.round(rawMany.opsPerSec),
+      'raw p99 ms': rawMany.p99Ms,
+      'service / raw': pct(serviceMany.opsPerSec, rawMany.opsPerSec),
+      target: '≥ 1,000 ops/s, p99 < 50 ms',
+      met: serviceMany.opsPerSec >= 1000 && serviceMany.p99Ms < 50 && serviceMany.errors === 0,
+    },
+  });
+  const [check] = (
+    await db.query<{ banks: number; rows: number }>(
+      `select count(*)::int as banks, (select count(*)::int from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where b.employee_id <= $1) as rows
+       from hours_banks where employee_id <= $1`,
+      [BANKS],
+    )
+  ).rows;
+  console.log(`service wrote ${check!.rows} transactions on ${check!.banks} banks`);
+} finally {
+  await rabbit.close();
+  await db.end();
+  await service.stop();
+  await dropTestDatabase(config.DATABASE_URL);
+  if (infra.started.length) await stopInfra('test', infra.started);
+}
