@@ -15,4 +15,7 @@ export const preset = {
   testMatch: ['<rootDir>/{src,test}/**/*.test.ts'],
   globalSetup: path.join(root, 'libs/testing/src/global-setup.ts'),
   testTimeout: 30_000,
+  // A handle leaked by a failing test must not hang the run (CI has a time limit); suites close
+  // what they open in afterAll, which the service tests check.
+  forceExit: true,
 };

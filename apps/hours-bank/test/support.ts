@@ -1,12 +1,12 @@
 import amqp from 'amqplib';
 import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
+import { dropTestDatabase, testConfig, testUrls, uniqueQueueName } from '@academy/testing';
 import type { Config } from '../src/config.ts';
 import { hoursBankService } from '../src/service.ts';
 
 /** The service on a fresh database, its own exchange and its own replicas queue (test files run at once). */
 export async function startHoursBank(): Promise<RunningService<Config>> {
-  const config: Config = { ...(await testConfig('hours_bank')), REPLICAS_QUEUE: uniqueName('hours-bank.replicas.test') };
+  const config: Config = { ...(await testConfig('hours_bank')), REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas') };
   const service = await startService(hoursBankService, config);
   // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
   await service.ctx.broker.start();

@@ -60,48 +60,62 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     logger,
     poolMax: config.DATABASE_POOL_MAX,
   });
-  const applied = await runMigrations(orm);
-  if (applied.length) logger.info({ applied }, 'migrations applied');
+  // Whatever start-up opened is closed again when a later step fails (no half-started service).
+  const opened: (() => Promise<void> | void)[] = [() => orm.close()];
+  const closeOpened = async () => {
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
+  };
+  try {
+    const applied = await runMigrations(orm);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
 
-  const broker = createBroker({ url: config.RABBITMQ_URL, service: definition.name, logger, exchange: config.EVENTS_EXCHANGE, registry: metrics.registry });
-  void broker.start();
-  const relay = startOutboxRelay({ orm, broker });
-  const redis = definition.usesRedis ? createRedis(config.REDIS_URL) : null;
-  redis?.on('error', (error) => logger.debug({ err: error }, 'redis error'));
-  const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS);
-  const verifier = createTokenVerifier(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
-  const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
+    const broker = createBroker({ url: config.RABBITMQ_URL, service: definition.name, logger, exchange: config.EVENTS_EXCHANGE, registry: metrics.registry });
+    opened.push(() => broker.close());
+    void broker.start();
+    const relay = startOutboxRelay({ orm, broker });
+    opened.push(() => relay.stop());
+    const redis = definition.usesRedis ? createRedis(config.REDIS_URL) : null;
+    redis?.on('error', (error) => logger.debug({ err: error }, 'redis error'));
+    if (redis) opened.push(() => redis.disconnect());
+    const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS);
+    const verifier = createTokenVerifier(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
+    const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
 
-  await definition.subscriptions?.(ctx);
+    await definition.subscriptions?.(ctx);
 
-  const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness()];
-  if (redis) readiness.push(redisReadiness(redis));
-  const app = createHttpApp({
-    logger,
-    metrics,
-    readiness,
-    bodyLimit: config.BODY_LIMIT,
-    requestScope: requestContext(orm),
-    routes: (express) => definition.routes(express, ctx),
-  });
-  const server = await listen(app, config.PORT, config.HOST);
-  const port = portOf(server);
-  await definition.onListening?.(server, ctx);
-  logger.info({ port }, `${definition.name} listening`);
+    const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness()];
+    if (redis) readiness.push(redisReadiness(redis));
+    const app = createHttpApp({
+      logger,
+      metrics,
+      readiness,
+      bodyLimit: config.BODY_LIMIT,
+      requestScope: requestContext(orm),
+      routes: (express) => definition.routes(express, ctx),
+    });
+    const server = await listen(app, config.PORT, config.HOST);
+    opened.push(() => closeServer(server, 0));
+    const port = portOf(server);
+    await definition.onListening?.(server, ctx);
+    logger.info({ port }, `${definition.name} listening`);
 
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      await closeServer(server);
-      // Stop consuming and let in-flight handlers finish while the database is still open.
-      await broker.stopConsuming();
-      await definition.onStop?.(ctx);
-      await relay.stop();
-      await broker.close();
-      redis?.disconnect();
-      await orm.close();
-    })());
-  return { ctx, app, server, port, url: `http://127.0.0.1:${port}`, stop };
+    let stopping: Promise<void> | null = null;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await closeServer(server);
+        // Stop consuming and let in-flight handlers finish while the database is still open.
+        await broker.stopConsuming();
+        await definition.onStop?.(ctx);
+        await relay.stop();
+        await broker.close();
+        redis?.disconnect();
+        await orm.close();
+      })());
+    return { ctx, app, server, port, url: `http://127.0.0.1:${port}`, stop };
+  } catch (error) {
+    await closeOpened();
+    throw error;
+  }
 }
 
 /** `node apps/<service>/src/migrate.ts [--create <name>]`: applies or generates migrations. */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import pg from 'pg';
 import request from 'supertest';
 import { dropTestDatabase, testConfig } from '@academy/testing';
 import { startService, type ServiceDefinition } from '../src/index.ts';
@@ -29,6 +30,29 @@ describe('startService', () => {
     expect(await inFlight).toEqual({ finished: true });
     await stopped;
     await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+    await dropTestDatabase(config.DATABASE_URL);
+  });
+});
+
+describe('startService when a start-up step fails', () => {
+  test('rejects with the cause and closes its database connections again', async () => {
+    const config = await testConfig('service_failing');
+    const definition: ServiceDefinition = {
+      name: 'failing',
+      entities: [],
+      migrations: [],
+      routes: () => {},
+      subscriptions: async () => {
+        throw new Error('cannot subscribe');
+      },
+    };
+    await expect(startService(definition, config)).rejects.toThrow('cannot subscribe');
+    const database = new URL(config.DATABASE_URL).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: config.DATABASE_URL.replace(/\/[^/]+$/, '/postgres') });
+    await admin.connect();
+    const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [database]);
+    await admin.end();
+    expect(rows[0].n).toBe(0);
     await dropTestDatabase(config.DATABASE_URL);
   });
 });

@@ -15,6 +15,11 @@ export function uniqueName(prefix: string): string {
   return `${prefix.replace(/\W/g, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
 }
 
+/** `<service>.<purpose>.<random>`: a queue name of the messaging convention, unique to one test file. */
+export function uniqueQueueName(queue: string): string {
+  return `${queue}.${randomBytes(4).toString('hex')}`;
+}
+
 /** A fresh, empty database on the test server; drop it with `dropTestDatabase`. */
 export async function createTestDatabase(prefix: string): Promise<string> {
   const url = `${testUrls.postgres}/${uniqueName(`t_${prefix}`)}`;
