@@ -23,7 +23,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/jest.config.js'],
+    // scripts (start, benchmarks, dlq) drive apps in-process, by path
+    files: ['**/jest.config.js', 'tools/**'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {

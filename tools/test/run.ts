@@ -17,17 +17,42 @@ async function dropStaleTestDatabases(): Promise<void> {
 }
 
 const started = Date.now();
+const totals = { suites: 0, passed: 0, failed: 0, skipped: 0 };
+
+/** Adds up Jest's per-project "Tests:" lines for one summary at the end. */
+function countTests(text: string): void {
+  // strips the colour codes Jest prints
+  for (const line of text.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
+    const match = /^Tests:\s+(.*)\b(\d+) total/.exec(line.trim());
+    if (!match) continue;
+    totals.suites += 1;
+    for (const [, count, kind] of match[1].matchAll(/(\d+) (passed|failed|skipped|todo)/g)) {
+      if (kind === 'passed' || kind === 'failed' || kind === 'skipped') totals[kind] += Number(count);
+    }
+  }
+}
 const infra = await ensureInfra('test', (line) => console.log(`[test infra] ${line}`));
 if (infra.started.includes('postgres')) await dropStaleTestDatabases();
 let code = 1;
 try {
   code = await new Promise<number>((resolve) => {
     const args = ['run-many', '-t', 'test', '--outputStyle=stream-without-prefixes', ...process.argv.slice(2)];
-    const child = spawn('nx', args, { stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+    const child = spawn('nx', args, { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, NX_DAEMON: 'false' } });
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      countTests(chunk.toString('utf8'));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      countTests(chunk.toString('utf8'));
+    });
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
   });
 } finally {
   if (infra.started.length) await stopInfra('test', infra.started);
 }
-console.log(`\nnpm test: ${code === 0 ? 'PASSED' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(
+  `\nnpm test: ${code === 0 ? 'PASSED' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s: ` +
+    `${totals.passed} tests passed, ${totals.failed} failed, ${totals.skipped} skipped, in ${totals.suites} projects`,
+);
 process.exit(code);
