@@ -1,16 +1,16 @@
 // `npm run bench:hours-bank`: POST completed/pending hours through the hours-bank service
-// (in-process, port 0, real PostgreSQL and RabbitMQ of the test profile, its own database) at 32
+// (its own process, as in production, so it does not share an event loop with autocannon; real
+// PostgreSQL and RabbitMQ of the test profile, its own database) at 32
 // concurrent clients with autocannon, (a) all on one bank and (b) spread over 1,000 banks; then the
 // same SQL pattern (BEGIN; SELECT … FOR UPDATE; UPDATE; INSERT; COMMIT) in a raw `pg` loop at the
 // same concurrency, as the baseline. Prints ops/s, p99 and the ratios. Starts and stops what it needs.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ensureInfra, stopInfra } from '@academy/infra';
-import { startService } from '@academy/service';
-import { bearer, dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
-import type { Config } from '../../apps/hours-bank/src/config.ts';
-import { hoursBankService } from '../../apps/hours-bank/src/service.ts';
+import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
+import { bearer, createTestDatabase, dropTestDatabase, testConfig, testUrls, uniqueQueueName } from '@academy/testing';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
@@ -26,13 +26,29 @@ interface Figures {
 }
 
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq']);
-const config: Config = {
-  ...(await testConfig('bench_hours_bank')),
-  REPLICAS_QUEUE: uniqueName('hours-bank.replicas.bench'),
-  DATABASE_POOL_MAX: CONNECTIONS,
-};
-const service = await startService(hoursBankService, config);
-await service.ctx.broker.start();
+const base = await testConfig('bench_hours_bank');
+const config = { ...base, DATABASE_URL: await createTestDatabase('bench_hours_bank'), REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas') };
+await dropTestDatabase(base.DATABASE_URL);
+const port = await freePort();
+const serviceProcess = spawn(process.execPath, ['apps/hours-bank/src/main.ts'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: {
+    ...process.env,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: config.DATABASE_URL,
+    DATABASE_POOL_MAX: String(CONNECTIONS),
+    RABBITMQ_URL: config.RABBITMQ_URL,
+    EVENTS_EXCHANGE: config.EVENTS_EXCHANGE,
+    REPLICAS_QUEUE: config.REPLICAS_QUEUE,
+    JWT_KEYS_DIR: config.JWT_KEYS_DIR,
+    JWT_KEY_IDS: config.JWT_KEY_IDS.join(','),
+    JWT_ISSUER: config.JWT_ISSUER,
+    JWT_AUDIENCE: config.JWT_AUDIENCE,
+  },
+});
+const service = { url: `http://127.0.0.1:${port}` };
+await waitFor('hours-bank', async () => (await fetch(`${service.url}/readyz`).catch(() => null))?.ok ?? false, 60_000);
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: CONNECTIONS });
 // Stands for the future consumer of hours-bank events, so the outbox relay's publishes are routable
 // (otherwise it keeps retrying them); it keeps only the newest message.
@@ -177,7 +193,8 @@ try {
 } finally {
   await rabbit.close();
   await db.end();
-  await service.stop();
+  serviceProcess.kill('SIGTERM');
+  await once(serviceProcess, 'exit');
   await dropTestDatabase(config.DATABASE_URL);
   if (infra.started.length) await stopInfra('test', infra.started);
 }
