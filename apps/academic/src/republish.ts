@@ -6,13 +6,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createOrm, ensureDatabase, runMigrations } from '@academy/db';
-import { messagingEntities, recordEvent } from '@academy/messaging';
+import { recordEvent } from '@academy/messaging';
+import { withServiceOrm } from '@academy/service';
 import { readConfig } from './config.ts';
-import { entities } from './data/entities.ts';
+import { academicService } from './service.ts';
 import { Employee } from './data/directory.entities.ts';
 import { SchoolCourse } from './data/registration.entities.ts';
-import { migrations } from './migrations/index.ts';
 import { employeeUpsertedData } from './domain/employees.ts';
 import { SOURCE, latestSchoolCourseId } from './domain/school-courses.ts';
 
@@ -32,14 +31,6 @@ export async function republishAll(orm: MikroORM, correlationId = `republish-${n
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const config = readConfig();
-  await ensureDatabase(config.DATABASE_URL);
-  const orm = await createOrm({ clientUrl: config.DATABASE_URL, entities: [...entities, ...messagingEntities], migrations });
-  try {
-    await runMigrations(orm);
-    const counts = await republishAll(orm);
-    console.log(`Recorded ${counts.employees} employee.upserted and ${counts.schoolCourses} school-course.created events in the outbox; the academic service publishes them.`);
-  } finally {
-    await orm.close();
-  }
+  const counts = await withServiceOrm(academicService, readConfig(), republishAll);
+  console.log(`Recorded ${counts.employees} employee.upserted and ${counts.schoolCourses} school-course.created events in the outbox; the academic service publishes them.`);
 }

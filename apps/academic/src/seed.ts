@@ -9,14 +9,13 @@ import { fileURLToPath } from 'node:url';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { placeholderEmail } from '@academy/contracts';
 import { hashPassword } from '@academy/auth';
-import { createOrm, ensureDatabase, runMigrations } from '@academy/db';
-import { messagingEntities, recordEvent } from '@academy/messaging';
+import { recordEvent } from '@academy/messaging';
+import { withServiceOrm } from '@academy/service';
 import { readConfig } from './config.ts';
-import { entities } from './data/entities.ts';
+import { academicService } from './service.ts';
 import { User } from './data/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './data/directory.entities.ts';
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './data/registration.entities.ts';
-import { migrations } from './migrations/index.ts';
 import { employeeUpsertedData } from './domain/employees.ts';
 import { SOURCE } from './domain/school-courses.ts';
 import { intArray } from './domain/sql.ts';
@@ -188,16 +187,10 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const config = readConfig();
-  await ensureDatabase(config.DATABASE_URL);
-  const orm = await createOrm({ clientUrl: config.DATABASE_URL, entities: [...entities, ...messagingEntities], migrations });
-  try {
-    await runMigrations(orm);
+  await withServiceOrm(academicService, readConfig(), async (orm) => {
     const result = await seedDemoData(orm);
     console.log(result.created ? `Demo academy created: ${JSON.stringify(result.counts)}` : 'The database already has data: nothing seeded.');
     console.log('Demo logins:');
     for (const login of DEMO_LOGINS) console.log(`  ${login.email} / ${login.password} (${login.role})`);
-  } finally {
-    await orm.close();
-  }
+  });
 }

@@ -1,2 +1,2 @@
 export { baseConfigSchema, type BaseConfig } from './config.ts';
-export { startService, runMigrationCli, type ServiceDefinition, type ServiceContext, type RunningService } from './service.ts';
+export { startService, runMigrationCli, withServiceOrm, type ServiceDefinition, type ServiceContext, type RunningService } from './service.ts';

@@ -127,3 +127,18 @@ export async function runMigrationCli<C extends BaseConfig>(definition: ServiceD
       createOrm({ clientUrl, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations, migrationsPath }),
   });
 }
+
+/**
+ * Runs a one-off script (seed, republish…) against a service's database: created if missing,
+ * migrated, closed afterwards.
+ */
+export async function withServiceOrm<C extends BaseConfig, T>(definition: ServiceDefinition<C>, config: C, work: (orm: MikroORM) => Promise<T>): Promise<T> {
+  await ensureDatabase(config.DATABASE_URL);
+  const orm = await createOrm({ clientUrl: config.DATABASE_URL, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations });
+  try {
+    await runMigrations(orm);
+    return await work(orm);
+  } finally {
+    await orm.close();
+  }
+}
