@@ -121,7 +121,7 @@ describe('academic /api/v2/auth', () => {
 
   describe('GET /me', () => {
     const ring = loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID);
-    test.each(Object.entries(forgedTokens(ring, { issuer: TEST_ISSUER, audience: TEST_AUDIENCE })).filter(([flaw]) => flaw !== '100 KB token'))(
+    test.each(Object.entries(forgedTokens(ring, { issuer: TEST_ISSUER, audience: TEST_AUDIENCE })))(
       'a token that is %s is a 401 UNAUTHORIZED',
       async (_flaw, token) => {
         const res = await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${token}`);

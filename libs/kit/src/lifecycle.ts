@@ -1,12 +1,19 @@
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from './logger.ts';
 
+/**
+ * Node refuses request headers over 16 KB with a bare 431 before the app sees them; the limit is
+ * raised so that an oversized bearer token gets the route's JSON 401 instead.
+ */
+export const MAX_HEADER_BYTES = 192 * 1024;
+
 /** Listens on host:port and resolves with the server once bound; rejects with a clear message otherwise. */
-export function listen(app: Express | ((req: never, res: never) => void), port: number, host = '127.0.0.1'): Promise<Server> {
+export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = (app as Express).listen(port, host);
+    const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+    server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is already in use`) : error);
