@@ -78,7 +78,8 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     redis?.on('error', (error) => logger.debug({ err: error }, 'redis error'));
     if (redis) opened.push(() => redis.disconnect());
     const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS);
-    const verifier = createTokenVerifier(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
+    // Verified tokens are remembered briefly (never past their exp): ES256 verification is the costliest step of a cheap request.
+    const verifier = createTokenVerifier(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, cache: { maxEntries: 10_000, maxAgeMs: 30_000 } });
     const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
 
     await definition.subscriptions?.(ctx);
