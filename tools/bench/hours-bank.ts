@@ -30,7 +30,7 @@ const base = await testConfig('bench_hours_bank');
 const config = { ...base, DATABASE_URL: await createTestDatabase('bench_hours_bank'), REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas') };
 await dropTestDatabase(base.DATABASE_URL);
 const port = await freePort();
-const serviceProcess = spawn(process.execPath, ['apps/hours-bank/src/main.ts'], {
+const serviceProcess = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), 'apps/hours-bank/src/main.ts'], {
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     ...process.env,

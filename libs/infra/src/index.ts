@@ -22,7 +22,9 @@ export interface ProfilePorts {
 
 export const PORTS: Record<Profile, ProfilePorts> = {
   dev: { postgres: 5432, rabbitmq: 5672, rabbitmqDist: 25672, rabbitmqManagement: 15672, redis: 6379 },
-  test: { postgres: 55432, rabbitmq: 55672, rabbitmqDist: 55673, rabbitmqManagement: null, redis: 56379 },
+  // Below Linux's ephemeral range (32768–60999): a probe of a port in it can connect to itself and
+  // leave a TIME-WAIT socket that keeps the server from binding.
+  test: { postgres: 25432, rabbitmq: 25673, rabbitmqDist: 25674, rabbitmqManagement: null, redis: 26379 },
 };
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -227,16 +229,23 @@ async function stopPid(pid: number, signal: NodeJS.Signals, graceMs = 30_000): P
   if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
 }
 
-/** A free TCP port on loopback, as the OS hands it out. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+/**
+ * A free TCP port on loopback, below the ephemeral range (see PORTS) and apart from the profiles'
+ * ports, so that probing it while its server restarts can never connect a socket to itself.
+ */
+export async function freePort(): Promise<number> {
+  const reserved = new Set(Object.values(PORTS).flatMap((ports) => Object.values(ports)));
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (reserved.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+  throw new InfraError('no free port found between 20000 and 32000');
 }
 
 /** An extra RabbitMQ, separate from the profiles' servers, that a fault test starts, stops and restarts by pid. */
