@@ -4,6 +4,7 @@
 // concurrent clients with autocannon, (a) all on one bank and (b) spread over 1,000 banks; then the
 // same SQL pattern (BEGIN; SELECT … FOR UPDATE; UPDATE; INSERT; COMMIT) in a raw `pg` loop at the
 // same concurrency, as the baseline. Prints ops/s, p99 and the ratios. Starts and stops what it needs.
+// BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import amqp from 'amqplib';
