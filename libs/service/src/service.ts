@@ -4,7 +4,7 @@ import type { Constructor, MikroORM, EntitySchema } from '@mikro-orm/postgresql'
 import type { Migration } from '@mikro-orm/migrations';
 import type { Redis } from 'ioredis';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
-import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations } from '@academy/db';
+import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations, type OrmOptions } from '@academy/db';
 import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
 import { createTokenVerifier, loadKeyRing, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
@@ -52,23 +52,13 @@ export interface RunningService<C extends BaseConfig = BaseConfig> {
 export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C): Promise<RunningService<C>> {
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const metrics = createMetrics(definition.name);
-  await ensureDatabase(config.DATABASE_URL);
-  const orm = await createOrm({
-    clientUrl: config.DATABASE_URL,
-    entities: [...definition.entities, ...messagingEntities],
-    migrations: definition.migrations,
-    logger,
-    poolMax: config.DATABASE_POOL_MAX,
-  });
+  const orm = await openServiceOrm(definition, config.DATABASE_URL, { logger, poolMax: config.DATABASE_POOL_MAX });
   // Whatever start-up opened is closed again when a later step fails (no half-started service).
   const opened: (() => Promise<void> | void)[] = [() => orm.close()];
   const closeOpened = async () => {
     for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
   };
   try {
-    const applied = await runMigrations(orm);
-    if (applied.length) logger.info({ applied }, 'migrations applied');
-
     const broker = createBroker({ url: config.RABBITMQ_URL, service: definition.name, logger, exchange: config.EVENTS_EXCHANGE, registry: metrics.registry });
     opened.push(() => broker.close());
     void broker.start();
@@ -119,13 +109,33 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
   }
 }
 
-/** `node apps/<service>/src/migrate.ts [--create <name>]`: applies or generates migrations. */
+type OrmParts = Pick<ServiceDefinition, 'entities' | 'migrations'>;
+
+/** The service's ORM (its entities with the outbox and inbox) on a database. */
+function serviceOrm(definition: OrmParts, clientUrl: string, options: Partial<OrmOptions> = {}): Promise<MikroORM> {
+  return createOrm({ clientUrl, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations, ...options });
+}
+
+/** Creates the database if missing, connects and applies pending migrations (closing again on failure). */
+async function openServiceOrm(definition: OrmParts, clientUrl: string, options: Partial<OrmOptions> = {}): Promise<MikroORM> {
+  await ensureDatabase(clientUrl);
+  const orm = await serviceOrm(definition, clientUrl, options);
+  try {
+    const applied = await runMigrations(orm);
+    if (applied.length) options.logger?.info({ applied }, 'migrations applied');
+    return orm;
+  } catch (error) {
+    await orm.close();
+    throw error;
+  }
+}
+
+/** `node apps/<service>/src/migrate.ts [--create <name> | --snapshot]`: applies or generates migrations. */
 export async function runMigrationCli<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C, migrationsPath: string): Promise<void> {
   await migrationCli({
     clientUrl: config.DATABASE_URL,
     migrationsPath,
-    init: (clientUrl) =>
-      createOrm({ clientUrl, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations, migrationsPath }),
+    init: (clientUrl) => serviceOrm(definition, clientUrl, { migrationsPath }),
   });
 }
 
@@ -134,10 +144,8 @@ export async function runMigrationCli<C extends BaseConfig>(definition: ServiceD
  * migrated, closed afterwards.
  */
 export async function withServiceOrm<C extends BaseConfig, T>(definition: ServiceDefinition<C>, config: C, work: (orm: MikroORM) => Promise<T>): Promise<T> {
-  await ensureDatabase(config.DATABASE_URL);
-  const orm = await createOrm({ clientUrl: config.DATABASE_URL, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations });
+  const orm = await openServiceOrm(definition, config.DATABASE_URL);
   try {
-    await runMigrations(orm);
     return await work(orm);
   } finally {
     await orm.close();
