@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventData, EventEnvelope } from '@academy/contracts';
-import { recordEvent } from '@academy/messaging';
+import { createEnvelope, type EventData, type EventEnvelope } from '@academy/contracts';
 import { applyChange, findTransaction, resolveBank, type NewRow, type StoredTransaction } from '../data/bank-store.ts';
 import { employeeNotFound, schoolCourseNotFound, transactionNotFound } from './hours-bank.errors.ts';
-import { applyOperation, revertOperation, signed, totalsOf, type OperationType, type Totals } from './offsetting.ts';
+import { applyOperation, signed, totalsOf, type OperationType, type Totals } from './offsetting.ts';
 import { formatMinutes, minutesToDecimal } from './time-string.ts';
 
 export const SOURCE = 'hours-bank';
@@ -28,12 +27,12 @@ const toDay = (date: string | undefined) => (date === undefined ? today() : date
 
 type HoursEvent = 'hours-bank.transaction.recorded' | 'hours-bank.transaction.reverted';
 /**
- * `recordEvent` builds and validates the envelope (on a scratch fork); its outbox row is written by
- * the very statement that makes the change it reports (see `applyChange`), so both commit together
- * and the bank lock is held for no extra round trip.
+ * The envelope (built and validated by `createEnvelope`) is written to the outbox by the very
+ * statement that makes the change it reports (see `applyChange`), so both commit together and the
+ * bank lock is held for no extra round trip.
  */
-function event<T extends HoursEvent>(em: EntityManager, type: T, data: EventData<T>, actor: Actor): EventEnvelope {
-  return recordEvent(em.fork(), type, data, { source: SOURCE, correlationId: actor.correlationId });
+function event<T extends HoursEvent>(type: T, data: EventData<T>, actor: Actor): EventEnvelope {
+  return createEnvelope(type, data, { source: SOURCE, correlationId: actor.correlationId });
 }
 
 export interface AddHoursInput {
@@ -81,7 +80,6 @@ export async function addHours(em: EntityManager, input: AddHoursInput, actor: A
     ],
     events: [
       event(
-        em,
         'hours-bank.transaction.recorded',
         {
           transactionId: target.transactionId,
@@ -104,30 +102,19 @@ export async function addHours(em: EntityManager, input: AddHoursInput, actor: A
   return { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId, transactionId: target.transactionId, movement, minutes: input.minutes };
 }
 
-export function completedDetails(result: Awaited<ReturnType<typeof addHours>>) {
+/** The POST answer: what the operation took from the other side and added to its own (rules 1–2). */
+export function addedDetails(result: Awaited<ReturnType<typeof addHours>>, type: OperationType) {
+  const { pendingAffected, completedAffected } = result.movement;
+  const subtracted = formatMinutes(Math.max(0, -(type === 'COMPLETED' ? pendingAffected : completedAffected)));
+  const added = formatMinutes(Math.max(0, type === 'COMPLETED' ? completedAffected : pendingAffected));
   return {
     employeeId: result.employeeId,
     schoolCourseId: result.schoolCourseId,
     totals: totalsView(result.movement.after),
-    details: {
-      hoursRegistered: formatMinutes(result.minutes),
-      hoursSubtractedFromPending: formatMinutes(Math.max(0, -result.movement.pendingAffected)),
-      hoursAddedToCompleted: formatMinutes(Math.max(0, result.movement.completedAffected)),
-    },
-    transactionId: result.transactionId,
-  };
-}
-
-export function pendingDetails(result: Awaited<ReturnType<typeof addHours>>) {
-  return {
-    employeeId: result.employeeId,
-    schoolCourseId: result.schoolCourseId,
-    totals: totalsView(result.movement.after),
-    details: {
-      hoursRegistered: formatMinutes(result.minutes),
-      hoursSubtractedFromCompleted: formatMinutes(Math.max(0, -result.movement.completedAffected)),
-      hoursAddedToPending: formatMinutes(Math.max(0, result.movement.pendingAffected)),
-    },
+    details:
+      type === 'COMPLETED'
+        ? { hoursRegistered: formatMinutes(result.minutes), hoursSubtractedFromPending: subtracted, hoursAddedToCompleted: added }
+        : { hoursRegistered: formatMinutes(result.minutes), hoursSubtractedFromCompleted: subtracted, hoursAddedToPending: added },
     transactionId: result.transactionId,
   };
 }
@@ -156,9 +143,8 @@ function reversalRow(original: Undoable, id: number, cause: 'edited' | 'deleted'
   };
 }
 
-function revertedEvent(em: EntityManager, original: Undoable, reversalId: number, cause: 'edited' | 'deleted', actor: Actor) {
+function revertedEvent(original: Undoable, reversalId: number, cause: 'edited' | 'deleted', actor: Actor) {
   return event(
-    em,
     'hours-bank.transaction.reverted',
     {
       transactionId: original.id,
@@ -200,9 +186,8 @@ export async function editTransaction(em: EntityManager, input: { transactionId:
       },
     ],
     events: [
-      revertedEvent(em, original, reversalId, 'edited', actor),
+      revertedEvent(original, reversalId, 'edited', actor),
       event(
-        em,
         'hours-bank.transaction.recorded',
         {
           transactionId: newId,
@@ -222,12 +207,10 @@ export async function editTransaction(em: EntityManager, input: { transactionId:
   });
   // Edited or deleted by a request that held the lock just before: nothing was written.
   if (!balances) throw transactionNotFound();
-  const reverted = revertOperation(totalsOf(balances.before), original.type, original.totalMinutes);
-  const applied = applyOperation(reverted.after, original.type, input.minutes);
   return {
     employeeId: original.employeeId,
     schoolCourseId: original.schoolCourseId,
-    totals: totalsView(applied.after),
+    totals: totalsView(totalsOf(balances.afterSecond)),
     details: { previousHours: formatMinutes(original.totalMinutes), newHours: formatMinutes(input.minutes), transactionType: original.type },
     oldTransactionId: original.id,
     newTransactionId: newId,
@@ -242,14 +225,13 @@ export async function deleteTransaction(em: EntityManager, transactionId: number
     bankId: original.hoursBankId,
     undoTransactionId: original.id,
     rows: [reversalRow(original, reversalId, 'deleted', actor)],
-    events: [revertedEvent(em, original, reversalId, 'deleted', actor)],
+    events: [revertedEvent(original, reversalId, 'deleted', actor)],
   });
   if (!balances) throw transactionNotFound();
-  const reverted = revertOperation(totalsOf(balances.before), original.type, original.totalMinutes);
   return {
     employeeId: original.employeeId,
     schoolCourseId: original.schoolCourseId,
-    totals: totalsView(reverted.after),
+    totals: totalsView(totalsOf(balances.afterFirst)),
     deletedTransaction: { id: original.id, type: original.type, totalHours: formatMinutes(original.totalMinutes) },
   };
 }

@@ -5,7 +5,7 @@ import { AddHoursBody, EditTransactionBody, HoursBankQuery } from '@academy/cont
 import { positiveInt, requestId } from '@academy/kit';
 import type { Config } from '../config.ts';
 import { employeeIdRequired, transactionIdRequired } from '../domain/hours-bank.errors.ts';
-import { addHours, completedDetails, deleteTransaction, editTransaction, pendingDetails, type Actor } from '../domain/hours-bank.use-cases.ts';
+import { addHours, addedDetails, deleteTransaction, editTransaction, type Actor } from '../domain/hours-bank.use-cases.ts';
 import { readHoursBank } from '../domain/read-hours-bank.ts';
 import { parseTime } from '../domain/time-string.ts';
 
@@ -59,21 +59,18 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
     res.json({ message: 'ok', data });
   });
 
-  router.post('/:employeeId/completed', adminOnly, async (req, res) => {
-    const employeeId = employeeIdOf(req);
-    const minutes = parseTime(req.body?.time);
-    const input = AddHoursBody.parse(req.body);
-    const result = await addHours(em(), { ...input, employeeId, type: 'COMPLETED', minutes }, actorOf(req, res));
-    res.json({ message: 'Completed hours registered successfully', data: completedDetails(result) });
-  });
-
-  router.post('/:employeeId/pending', adminOnly, async (req, res) => {
-    const employeeId = employeeIdOf(req);
-    const minutes = parseTime(req.body?.time);
-    const input = AddHoursBody.parse(req.body);
-    const result = await addHours(em(), { ...input, employeeId, type: 'PENDING', minutes }, actorOf(req, res));
-    res.json({ message: 'Pending hours registered successfully', data: pendingDetails(result) });
-  });
+  for (const [kind, type, message] of [
+    ['completed', 'COMPLETED', 'Completed hours registered successfully'],
+    ['pending', 'PENDING', 'Pending hours registered successfully'],
+  ] as const) {
+    router.post(`/:employeeId/${kind}`, adminOnly, async (req, res) => {
+      const employeeId = employeeIdOf(req);
+      const minutes = parseTime(req.body?.time);
+      const input = AddHoursBody.parse(req.body);
+      const result = await addHours(em(), { ...input, employeeId, type, minutes }, actorOf(req, res));
+      res.json({ message, data: addedDetails(result, type) });
+    });
+  }
 
   app.use('/api/v2/hours-bank', router);
 }
