@@ -7,13 +7,10 @@ import { formatMinutes, minutesToDecimal } from './time-string.ts';
 import { totalsView } from './hours-bank.use-cases.ts';
 
 /** The current school course is the latest by start date (ties: the highest id). */
-export async function findSchoolCourse(em: EntityManager, schoolCourseId: number | undefined) {
-  const course =
-    schoolCourseId === undefined
-      ? await em.findOne(SchoolCourseReplica, { deleted: false }, { orderBy: { startDate: 'desc nulls last', id: 'desc' } })
-      : await em.findOne(SchoolCourseReplica, { id: schoolCourseId, deleted: false });
-  if (!course) throw schoolCourseNotFound();
-  return course;
+function findSchoolCourse(em: EntityManager, schoolCourseId: number | undefined) {
+  return schoolCourseId === undefined
+    ? em.findOne(SchoolCourseReplica, { deleted: false }, { orderBy: { startDate: 'desc nulls last', id: 'desc' } })
+    : em.findOne(SchoolCourseReplica, { id: schoolCourseId, deleted: false });
 }
 
 type TransactionEntity = InstanceType<typeof HoursTransaction.class>;
@@ -41,12 +38,18 @@ export function transactionItem(row: TransactionEntity): HoursTransactionItem {
 
 /** GET: totals, every row newest first, and the COMPLETED / PENDING rows apart. */
 export async function readHoursBank(em: EntityManager, employeeId: number, schoolCourseId: number | undefined) {
-  const employee = await em.findOne(EmployeeReplica, { id: employeeId, deleted: false });
+  // Two round trips: the employee and the course at once, then the bank and its rows at once.
+  const [employee, course] = await Promise.all([
+    em.findOne(EmployeeReplica, { id: employeeId, deleted: false }),
+    findSchoolCourse(em, schoolCourseId),
+  ]);
   if (!employee) throw employeeNotFound();
-  const course = await findSchoolCourse(em, schoolCourseId);
-  const bank = await em.findOne(HoursBank, { employeeId, schoolCourseId: course.id });
+  if (!course) throw schoolCourseNotFound();
+  const [bank, rows] = await Promise.all([
+    em.findOne(HoursBank, { employeeId, schoolCourseId: course.id }),
+    em.find(HoursTransaction, { hoursBank: { employeeId, schoolCourseId: course.id } }, { orderBy: { createdAt: 'desc', id: 'desc' } }),
+  ]);
   if (!bank) throw hoursBankNotFound();
-  const rows = await em.find(HoursTransaction, { hoursBank: bank.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   const transactions = rows.map(transactionItem);
   return {
     employeeId,
