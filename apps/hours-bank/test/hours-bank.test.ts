@@ -22,6 +22,9 @@ describe('hours bank endpoints', () => {
   const add = (employeeId: number | string, kind: 'completed' | 'pending', body: Record<string, unknown>) =>
     api().post(`${base}/${employeeId}/${kind}`).set(admin).send(body);
   const read = (employeeId: number, query = '') => api().get(`${base}/${employeeId}${query}`).set(admin);
+  const edit = (transactionId: number | string, body: Record<string, unknown>) =>
+    api().put(`${base}/transactions/${transactionId}`).set(admin).send(body);
+  const remove = (transactionId: number | string) => api().delete(`${base}/transactions/${transactionId}`).set(admin);
 
   beforeAll(async () => {
     service = await startHoursBank();
@@ -209,7 +212,7 @@ describe('hours bank endpoints', () => {
       const employeeId = await seedEmployee(service);
       await add(employeeId, 'pending', { time: '1h' }).expect(200);
       const original = (await add(employeeId, 'completed', { time: '2h', reason: 'Workshop' })).body.data.transactionId;
-      const res = await api().put(`${base}/transactions/${original}`).set(admin).send({ time: '30m' });
+      const res = await edit(original, { time: '30m' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         message: 'Transaction edited successfully',
@@ -236,7 +239,7 @@ describe('hours bank endpoints', () => {
     test('a new reason replaces the original one', async () => {
       const employeeId = await seedEmployee(service);
       const original = (await add(employeeId, 'pending', { time: '1h', reason: 'old' })).body.data.transactionId;
-      const res = await api().put(`${base}/transactions/${original}`).set(admin).send({ time: '2h', reason: 'new' }).expect(200);
+      const res = await edit(original, { time: '2h', reason: 'new' }).expect(200);
       const { transactions } = (await read(employeeId)).body.data.tracking;
       expect(transactions.find((t: { id: number }) => t.id === res.body.data.newTransactionId).reason).toBe('new');
       expect(res.body.data.totals.pendingHours).toBe('2h');
@@ -245,9 +248,9 @@ describe('hours bank endpoints', () => {
     test('editing an inactive transaction is 404 Transaction not found and the balance is untouched', async () => {
       const employeeId = await seedEmployee(service);
       const original = (await add(employeeId, 'completed', { time: '1h' })).body.data.transactionId;
-      await api().put(`${base}/transactions/${original}`).set(admin).send({ time: '2h' }).expect(200);
+      await edit(original, { time: '2h' }).expect(200);
       const before = await bankRow(service, employeeId, courseId);
-      const res = await api().put(`${base}/transactions/${original}`).set(admin).send({ time: '3h' });
+      const res = await edit(original, { time: '3h' });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'TRANSACTION_NOT_FOUND', message: 'Transaction not found' });
       expect(await bankRow(service, employeeId, courseId)).toEqual(before);
@@ -256,10 +259,10 @@ describe('hours bank endpoints', () => {
     test('bad time on edit is 400 and changes nothing', async () => {
       const employeeId = await seedEmployee(service);
       const original = (await add(employeeId, 'completed', { time: '1h' })).body.data.transactionId;
-      const missing = await api().put(`${base}/transactions/${original}`).set(admin).send({});
+      const missing = await edit(original, {});
       expect(missing.status).toBe(400);
       expect(missing.body.message).toBe('Time is required');
-      const bad = await api().put(`${base}/transactions/${original}`).set(admin).send({ time: '1h 60m' });
+      const bad = await edit(original, { time: '1h 60m' });
       expect(bad.body.code).toBe('INVALID_MINUTES');
       expect((await read(employeeId)).body.data.tracking.transactions).toHaveLength(1);
     });
@@ -270,7 +273,7 @@ describe('hours bank endpoints', () => {
       const employeeId = await seedEmployee(service);
       await add(employeeId, 'completed', { time: '1h' }).expect(200);
       const pending = (await add(employeeId, 'pending', { time: '3h' })).body.data.transactionId;
-      const res = await api().delete(`${base}/transactions/${pending}`).set(admin);
+      const res = await remove(pending);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         message: 'Transaction deleted successfully',
@@ -293,7 +296,7 @@ describe('hours bank endpoints', () => {
       const employeeId = await seedEmployee(service);
       const a = (await add(employeeId, 'pending', { time: '2h' })).body.data.transactionId;
       await add(employeeId, 'completed', { time: '3h 15m' }).expect(200);
-      await api().delete(`${base}/transactions/${a}`).set(admin).expect(200);
+      await remove(a).expect(200);
       const [sums] = await sql<{ pending: number; completed: number }>(
         service,
         `select sum(pending_affected_minutes)::int as pending, sum(completed_affected_minutes)::int as completed
@@ -308,8 +311,8 @@ describe('hours bank endpoints', () => {
       const employeeId = await seedEmployee(service);
       await add(employeeId, 'completed', { time: '5h' }).expect(200);
       const id = (await add(employeeId, 'completed', { time: '1h' })).body.data.transactionId;
-      await api().delete(`${base}/transactions/${id}`).set(admin).expect(200);
-      const res = await api().delete(`${base}/transactions/${id}`).set(admin);
+      await remove(id).expect(200);
+      const res = await remove(id);
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('Transaction not found');
       expect(await bankRow(service, employeeId, courseId)).toEqual({ pending_minutes: 0, completed_minutes: 300 });
@@ -318,11 +321,11 @@ describe('hours bank endpoints', () => {
     test('a REVERSAL row cannot be deleted or edited (404), an unknown id is 404', async () => {
       const employeeId = await seedEmployee(service);
       const id = (await add(employeeId, 'completed', { time: '1h' })).body.data.transactionId;
-      await api().delete(`${base}/transactions/${id}`).set(admin).expect(200);
+      await remove(id).expect(200);
       const reversal = (await read(employeeId)).body.data.tracking.transactions[0].id;
-      expect((await api().delete(`${base}/transactions/${reversal}`).set(admin)).status).toBe(404);
-      expect((await api().put(`${base}/transactions/${reversal}`).set(admin).send({ time: '1h' })).status).toBe(404);
-      expect((await api().delete(`${base}/transactions/99999999`).set(admin)).body.message).toBe('Transaction not found');
+      expect((await remove(reversal)).status).toBe(404);
+      expect((await edit(reversal, { time: '1h' })).status).toBe(404);
+      expect((await remove(99999999)).body.message).toBe('Transaction not found');
     });
   });
 
@@ -376,6 +379,8 @@ describe('hours bank endpoints', () => {
       [{ time: '99999h' }, 'INVALID_HOURS', undefined],
       [{ time: '1h', date: 'not-a-date' }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', date: '2026-02-30' }, 'VALIDATION_ERROR', undefined],
+      [{ time: '1h', date: '0000-01-01' }, 'VALIDATION_ERROR', undefined],
+      [{ time: '1h', date: '0001-01-01T00:30:00+01:00' }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', schoolCourseId: 0 }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', reason: 'a reason of 1001 characters' }, 'VALIDATION_ERROR', undefined],
     ])('body %j is 400 %s and changes nothing', async (shown, code, message) => {
@@ -407,10 +412,10 @@ describe('hours bank endpoints', () => {
     });
 
     test.each(['abc', '0', '-1'])('transactionId %s is 400 Transaction ID is required', async (transactionId) => {
-      const res = await api().delete(`${base}/transactions/${transactionId}`).set(admin);
+      const res = await remove(transactionId);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'TRANSACTION_ID_REQUIRED', message: 'Transaction ID is required' });
-      expect((await api().put(`${base}/transactions/${transactionId}`).set(admin).send({ time: '1h' })).status).toBe(400);
+      expect((await edit(transactionId, { time: '1h' })).status).toBe(400);
     });
 
     test('missing ids are 400 Employee ID is required / Transaction ID is required', async () => {

@@ -22,7 +22,11 @@ const positiveIntInput = z.coerce
   .max(2_147_483_647, { error: 'is too large' });
 
 /** ISO date (`2026-01-15`) or date-time (its UTC day is used). */
-const isoDay = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO date (YYYY-MM-DD)' }).meta({ example: '2026-01-15' });
+const isoDay = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO date (YYYY-MM-DD)' })
+  // The database has no year 0 (nor `0001-01-01T00:30+01:00`, whose UTC day falls in it).
+  .refine((value) => new Date(value).getUTCFullYear() >= 1, { error: 'must be in year 1 or later' })
+  .meta({ example: '2026-01-15' });
 
 export const HoursBankQuery = z.object({
   schoolCourseId: positiveIntInput.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
@@ -86,26 +90,22 @@ export const HoursBankResponse = z.object({
   }),
 });
 
-export const AddCompletedHoursResponse = z.object({
-  message: z.literal('Completed hours registered successfully'),
-  data: z.object({
-    employeeId: id,
-    schoolCourseId: id,
-    totals: HoursTotals,
-    details: z.object({ hoursRegistered: timeText, hoursSubtractedFromPending: timeText, hoursAddedToCompleted: timeText }),
-    transactionId: id,
-  }),
+const addHoursResponse = <M extends string, D extends z.ZodRawShape>(message: M, details: D) =>
+  z.object({
+    message: z.literal(message),
+    data: z.object({ employeeId: id, schoolCourseId: id, totals: HoursTotals, details: z.object(details), transactionId: id }),
+  });
+
+export const AddCompletedHoursResponse = addHoursResponse('Completed hours registered successfully', {
+  hoursRegistered: timeText,
+  hoursSubtractedFromPending: timeText,
+  hoursAddedToCompleted: timeText,
 });
 
-export const AddPendingHoursResponse = z.object({
-  message: z.literal('Pending hours registered successfully'),
-  data: z.object({
-    employeeId: id,
-    schoolCourseId: id,
-    totals: HoursTotals,
-    details: z.object({ hoursRegistered: timeText, hoursSubtractedFromCompleted: timeText, hoursAddedToPending: timeText }),
-    transactionId: id,
-  }),
+export const AddPendingHoursResponse = addHoursResponse('Pending hours registered successfully', {
+  hoursRegistered: timeText,
+  hoursSubtractedFromCompleted: timeText,
+  hoursAddedToPending: timeText,
 });
 
 export const EditTransactionResponse = z.object({
