@@ -1,0 +1,77 @@
+// Component tests every service passes: readiness of its own dependencies, its first migration,
+// fail-fast configuration and a clean SIGTERM. A separate entry point (`@academy/testing/service-basics`)
+// because it imports Jest, which scripts that use `@academy/testing` must not load.
+import { spawn, spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { startService, type BaseConfig, type RunningService, type ServiceDefinition } from '@academy/service';
+import { createTestDatabase, dropTestDatabase, testConfig, testUrls, TEST_KEYS_DIR, TEST_KID } from './index.ts';
+
+export interface ServiceBasics<C extends BaseConfig> {
+  definition: ServiceDefinition<C>;
+  /** The service's own configuration with its defaults (the test overrides the shared variables). */
+  readConfig: () => C;
+  /** Path of its entry point, from the repository root. */
+  main: string;
+  /** Names of the /readyz checks, sorted. */
+  readiness: string[];
+}
+
+export function describeServiceBasics<C extends BaseConfig>({ definition, readConfig, main, readiness }: ServiceBasics<C>): void {
+  const name = definition.name;
+  describe(`${name} service`, () => {
+    let service: RunningService<C>;
+
+    beforeAll(async () => {
+      service = await startService(definition, { ...readConfig(), ...(await testConfig(name)) });
+      await service.ctx.broker.start();
+    });
+    afterAll(async () => {
+      await service.stop();
+      await dropTestDatabase(service.ctx.config.DATABASE_URL);
+    });
+
+    test(`GET /readyz reports ${readiness.join(', ')}`, async () => {
+      const res = await request(service.url).get('/readyz');
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body.checks).sort()).toEqual(readiness);
+    });
+
+    test('the initial migration created the outbox and inbox tables', async () => {
+      const rows = await service.ctx.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ table_name: string }[]>("select table_name from information_schema.tables where table_schema = 'public' and table_name in ('outbox', 'inbox') order by table_name");
+      expect(rows.map((r) => r.table_name)).toEqual(['inbox', 'outbox']);
+    });
+
+    test('a bad environment variable stops the start, naming it', () => {
+      const result = spawnSync(process.execPath, [main], {
+        env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: 'nope' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/PORT is invalid/);
+      expect(result.stderr).toMatch(/DATABASE_URL is invalid/);
+    });
+
+    test('SIGTERM stops a running process cleanly (exit 0) after it logged "stopped"', async () => {
+      const database = await createTestDatabase(`${name}_sigterm`);
+      const child = spawn(process.execPath, [main], {
+        env: { ...process.env, PORT: '0', DATABASE_URL: database, RABBITMQ_URL: testUrls.rabbitmq, REDIS_URL: testUrls.redis, JWT_KEYS_DIR: TEST_KEYS_DIR, JWT_KEY_IDS: TEST_KID, LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      const deadline = Date.now() + 20_000;
+      while (!output.includes(`${name} listening`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(output).toContain(`${name} listening`);
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(0);
+      expect(output).toContain('"msg":"stopped"');
+      await dropTestDatabase(database);
+    });
+  });
+}
