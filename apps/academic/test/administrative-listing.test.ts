@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import type { RunningService } from '@academy/service';
-import { admin, fixtures, startAcademic, stopAcademic, user } from './support.ts';
+import { admin, useAcademic, user } from './support.ts';
 
 const PATH = '/api/students/administrative';
 
 describe('GET /api/students/administrative', () => {
-  let service: RunningService;
-  let f: ReturnType<typeof fixtures>;
+  const { service, f } = useAcademic();
   let ids: { older: number; newer: number; tieA: number; tieB: number; accent: number; none: number };
   let courses: { previous: number; latest: number };
   let subjectId: number;
 
   beforeAll(async () => {
-    service = await startAcademic();
-    f = fixtures(service);
     // The latest course is the greatest start date, whatever the insertion order.
     const latest = await f.course('2026-09-01');
     const previous = await f.course('2025-09-01');
@@ -34,11 +30,8 @@ describe('GET /api/students/administrative', () => {
     await f.registration({ studentId: accent, courseId: previous, subjectId, centerId });
     await f.registration({ studentId: accent, courseId: latest, subjectId: await f.subject(), centerId });
   });
-  afterAll(async () => {
-    await stopAcademic(service);
-  });
 
-  const list = (query: Record<string, string | number | undefined> = {}) => request(service.url).get(PATH).query(query).set(admin);
+  const list = (query: Record<string, string | number | undefined> = {}) => request(service().url).get(PATH).query(query).set(admin);
 
   test('rule 1: page and limit that are not finite numbers > 0 fall back to 1 and 20, and are rounded down', async () => {
     for (const query of [{ page: -1, limit: 'abc' }, { page: 0, limit: 0 }, { page: 'x', limit: '-5' }, { page: 'Infinity', limit: 'NaN' }, { page: '', limit: '' }]) {
@@ -115,7 +108,7 @@ describe('GET /api/students/administrative', () => {
   });
 
   test('a user may list; without a token it is 401', async () => {
-    expect((await request(service.url).get(PATH).set(user)).status).toBe(200);
-    expect((await request(service.url).get(PATH)).status).toBe(401);
+    expect((await request(service().url).get(PATH).set(user)).status).toBe(200);
+    expect((await request(service().url).get(PATH)).status).toBe(401);
   });
 });

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import type { RunningService } from '@academy/service';
-import { admin, fixtures, startAcademic, stopAcademic, user } from './support.ts';
+import { admin, useAcademic, user } from './support.ts';
 
 const PATH = '/api/v2/registration/assign-students-to-event';
 
 describe('PUT /api/v2/registration/assign-students-to-event', () => {
-  let service: RunningService;
-  let f: ReturnType<typeof fixtures>;
+  const { service, f } = useAcademic();
   let courseId: number;
 
   beforeAll(async () => {
-    service = await startAcademic();
-    f = fixtures(service);
     await f.course('2025-09-01');
     courseId = await f.course('2026-09-01');
-  });
-  afterAll(async () => {
-    await stopAcademic(service);
   });
 
   /** An event with its own subject, center and teacher, and students registered with the given statuses. */
@@ -34,7 +27,7 @@ describe('PUT /api/v2/registration/assign-students-to-event', () => {
     }
     return { subjectId, centerId, employeeId, eventId, students };
   }
-  const assign = (body: unknown, auth = admin) => request(service.url).put(PATH).set(auth).send(body as object);
+  const assign = (body: unknown, auth = admin) => request(service().url).put(PATH).set(auth).send(body as object);
   const eventStudents = async (eventId: number) =>
     (await f.query<{ student_id: number }>(`select student_id from event_students where event_id = ? order by student_id`, [eventId])).map((row) => row.student_id);
   const registrationTeachers = async (studentIds: number[], subjectId: number) =>
@@ -107,7 +100,7 @@ describe('PUT /api/v2/registration/assign-students-to-event', () => {
   });
 
   test('rule 5: PUT /api/v1/registration/update answers 410 Gone pointing at the v2 path', async () => {
-    const res = await request(service.url).put('/api/v1/registration/update').set(admin).send({ eventId: 1 });
+    const res = await request(service().url).put('/api/v1/registration/update').set(admin).send({ eventId: 1 });
     expect(res.status).toBe(410);
     expect(res.body.status).toBe('error');
     expect(res.body.message).toContain('PUT /api/v2/registration/assign-students-to-event');
@@ -171,10 +164,10 @@ describe('PUT /api/v2/registration/assign-students-to-event', () => {
   });
 
   test('a bad token is 401 { status: error, message: "Invalid or expired token" }; a user may assign', async () => {
-    const res = await request(service.url).put(PATH).send({ eventId: 1, idsStudents: [] });
+    const res = await request(service().url).put(PATH).send({ eventId: 1, idsStudents: [] });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ status: 'error', message: 'Invalid or expired token' });
-    const bad = await request(service.url).put(PATH).set('authorization', 'Bearer not-a-jwt').send({ eventId: 1, idsStudents: [] });
+    const bad = await request(service().url).put(PATH).set('authorization', 'Bearer not-a-jwt').send({ eventId: 1, idsStudents: [] });
     expect(bad.status).toBe(401);
     const s = await scene(['active']);
     await assign({ eventId: s.eventId, idsStudents: s.students }, user).expect(200);
@@ -211,16 +204,7 @@ describe('PUT /api/v2/registration/assign-students-to-event', () => {
 });
 
 describe('GET /api/v2/registration students-by-subject-and-center and students-assigned-to-event', () => {
-  let service: RunningService;
-  let f: ReturnType<typeof fixtures>;
-
-  beforeAll(async () => {
-    service = await startAcademic();
-    f = fixtures(service);
-  });
-  afterAll(async () => {
-    await stopAcademic(service);
-  });
+  const { service, f } = useAcademic();
 
   test('lists the registered students of the latest course with fullName and registrationStatus, and the students of an event', async () => {
     const old = await f.course('2024-09-01');
@@ -233,7 +217,7 @@ describe('GET /api/v2/registration students-by-subject-and-center and students-a
     await f.registration({ studentId: ana, courseId, subjectId, centerId, status: 'active' });
     await f.registration({ studentId: luis, courseId, subjectId, centerId, status: 'pending' });
     await f.registration({ studentId: luis, courseId: old, subjectId, centerId, status: 'active' });
-    const res = await request(service.url).get('/api/v2/registration/students-by-subject-and-center').query({ subjectId, centerId }).set(user);
+    const res = await request(service().url).get('/api/v2/registration/students-by-subject-and-center').query({ subjectId, centerId }).set(user);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('success');
     expect(res.body.data.schoolCourseId).toBe(courseId);
@@ -243,19 +227,19 @@ describe('GET /api/v2/registration students-by-subject-and-center and students-a
     ]);
 
     const eventId = await f.event({ subjectId, centerId, employeeId });
-    await request(service.url).put(PATH).set(admin).send({ eventId, idsStudents: [ana, luis] }).expect(200);
-    const assigned = await request(service.url).get('/api/v2/registration/students-assigned-to-event').query({ eventId }).set(user);
+    await request(service().url).put(PATH).set(admin).send({ eventId, idsStudents: [ana, luis] }).expect(200);
+    const assigned = await request(service().url).get('/api/v2/registration/students-assigned-to-event').query({ eventId }).set(user);
     expect(assigned.status).toBe(200);
     expect(assigned.body.data.students).toEqual([expect.objectContaining({ studentId: ana, fullName: 'Ana Núñez', registrationStatus: 'active' })]);
   });
 
   test('missing or bad query parameters are 400 with status error', async () => {
-    const res = await request(service.url).get('/api/v2/registration/students-by-subject-and-center').query({ subjectId: 'abc' }).set(user);
+    const res = await request(service().url).get('/api/v2/registration/students-by-subject-and-center').query({ subjectId: 'abc' }).set(user);
     expect(res.status).toBe(400);
     expect(res.body.status).toBe('error');
-    const missing = await request(service.url).get('/api/v2/registration/students-assigned-to-event').set(user);
+    const missing = await request(service().url).get('/api/v2/registration/students-assigned-to-event').set(user);
     expect(missing.status).toBe(400);
-    const unknown = await request(service.url).get('/api/v2/registration/students-assigned-to-event').query({ eventId: 2_000_000_000 }).set(user);
+    const unknown = await request(service().url).get('/api/v2/registration/students-assigned-to-event').query({ eventId: 2_000_000_000 }).set(user);
     expect(unknown.status).toBe(404);
     expect(unknown.body.status).toBe('error');
   });

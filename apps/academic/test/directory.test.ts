@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { verifyPassword } from '@academy/auth';
-import type { RunningService } from '@academy/service';
-import { admin, fixtures, startAcademic, stopAcademic, user } from './support.ts';
+import { admin, useAcademic, user } from './support.ts';
 
 describe('admin directory', () => {
-  let service: RunningService;
-  let f: ReturnType<typeof fixtures>;
+  const { service, f } = useAcademic();
 
-  beforeAll(async () => {
-    service = await startAcademic();
-    f = fixtures(service);
-  });
-  afterAll(async () => {
-    await stopAcademic(service);
-  });
-
-  const api = () => request(service.url);
+  const api = () => request(service().url);
   const outbox = () => f.query<{ type: string; envelope: { data: Record<string, unknown> } }>(`select type, envelope from outbox order by id`);
 
   test('users: create hashes the password, e-mail is unique (409), update and deactivate', async () => {
@@ -128,7 +118,7 @@ describe('admin directory', () => {
     expect(event.status).toBe(201);
     expect((await api().post('/api/v2/calendar-events').set(admin).send({ subjectId, centerId: center.body.id, startsAt: '2026-11-23T09:00:00Z', endsAt: '2026-11-23T08:00:00Z' })).status).toBe(400);
     expect((await api().patch(`/api/v2/calendar-events/${event.body.id}`).set(admin).send({ endsAt: '2026-11-23T08:00:00Z' })).status).toBe(400);
-    await request(service.url).put('/api/v2/registration/assign-students-to-event').set(admin).send({ eventId: event.body.id, idsStudents: [studentId] }).expect(200);
+    await request(service().url).put('/api/v2/registration/assign-students-to-event').set(admin).send({ eventId: event.body.id, idsStudents: [studentId] }).expect(200);
     const read = await api().get(`/api/v2/calendar-events/${event.body.id}`).set(admin);
     expect(read.body.studentCount).toBe(1);
     expect((await api().delete(`/api/v2/calendar-events/${event.body.id}`).set(admin)).status).toBe(200);

@@ -1,29 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import type { RunningService } from '@academy/service';
 import { seedDemoData } from '../src/seed.ts';
 import { republishAll } from '../src/republish.ts';
-import { admin, fixtures, startAcademic, stopAcademic } from './support.ts';
+import { admin, useAcademic } from './support.ts';
 
 describe('demo seed and republish', () => {
-  let service: RunningService;
-  let f: ReturnType<typeof fixtures>;
-
-  beforeAll(async () => {
-    service = await startAcademic();
-    f = fixtures(service);
-  });
-  afterAll(async () => {
-    await stopAcademic(service);
-  });
+  const { service, f } = useAcademic();
 
   test('seedDemoData creates a realistic academy once; a second run does nothing', async () => {
-    const first = await seedDemoData(service.ctx.orm);
+    const first = await seedDemoData(service().ctx.orm);
     expect(first.created).toBe(true);
     expect(first.counts!.students).toBeGreaterThanOrEqual(200);
     const count = async () => (await f.query<{ n: number }>(`select (select count(*) from students) + (select count(*) from registrations) + (select count(*) from outbox) as n`))[0].n;
     const before = await count();
-    expect(await seedDemoData(service.ctx.orm)).toEqual({ created: false });
+    expect(await seedDemoData(service().ctx.orm)).toEqual({ created: false });
     expect(await count()).toBe(before);
 
     const [shape] = await f.query<Record<string, number>>(`
@@ -45,7 +35,7 @@ describe('demo seed and republish', () => {
     expect(shape.max_blocks).toBeLessThanOrEqual(5);
 
     // The seeded academy answers the listing: some students renew, some do not.
-    const listing = await request(service.url).get('/api/students/administrative').query({ limit: 100 }).set(admin);
+    const listing = await request(service().url).get('/api/students/administrative').query({ limit: 100 }).set(admin);
     const renews = listing.body.data.map((s: { renews: boolean }) => s.renews);
     expect(renews).toContain(true);
     expect(renews).toContain(false);
@@ -56,7 +46,7 @@ describe('demo seed and republish', () => {
       `select (select count(*)::int from employees) as employees, (select count(*)::int from school_courses) as courses`,
     );
     const before = await f.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox group by type order by type`);
-    const result = await republishAll(service.ctx.orm);
+    const result = await republishAll(service().ctx.orm);
     expect(result).toEqual({ employees, schoolCourses: courses });
     const after = await f.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox group by type order by type`);
     const delta = Object.fromEntries(after.map((row) => [row.type, row.n - (before.find((b) => b.type === row.type)?.n ?? 0)]));

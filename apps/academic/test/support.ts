@@ -1,5 +1,6 @@
 // Test helpers: the academic service on port 0 over a fresh database, and fixtures written
 // straight to the database (fast, and independent of the routes under test).
+import { afterAll, beforeAll } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { startService, type RunningService } from '@academy/service';
 import { bearer, dropTestDatabase, testConfig } from '@academy/testing';
@@ -20,17 +21,39 @@ export async function stopAcademic(service: RunningService): Promise<void> {
   await dropTestDatabase(service.ctx.config.DATABASE_URL);
 }
 
+/**
+ * Registers the hooks that start the service before the describe's tests and stop it (dropping its
+ * database) after them; returns the running service and fixtures bound to it.
+ */
+export function useAcademic(): { service: () => RunningService; f: Fixtures } {
+  let running: RunningService | undefined;
+  beforeAll(async () => {
+    running = await startAcademic();
+  });
+  afterAll(async () => {
+    if (running) await stopAcademic(running);
+  });
+  const service = () => {
+    if (!running) throw new Error('the academic service is not running (useAcademic hooks run around the tests only)');
+    return running;
+  };
+  return { service, f: fixtures(service) };
+}
+
 export const em = (service: RunningService): EntityManager => service.ctx.orm.em.fork() as EntityManager;
 
-async function insertOne(service: RunningService, sql: string, params: unknown[]): Promise<number> {
-  const [row] = await em(service).execute<{ id: number }[]>(sql, params);
+async function insertOne(service: () => RunningService, sql: string, params: unknown[]): Promise<number> {
+  const [row] = await em(service()).execute<{ id: number }[]>(sql, params);
   return row.id;
 }
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix} ${++sequence}-${Math.random().toString(36).slice(2, 8)}`;
 
-export const fixtures = (service: RunningService) => ({
+export type Fixtures = ReturnType<typeof fixtures>;
+
+/** Fixtures over the service `service()` returns when they are called. */
+export const fixtures = (service: () => RunningService) => ({
   course: (startDate: string, name = unique('Course')) =>
     insertOne(service, `insert into school_courses (name, start_date, end_date, created_at) values (?, ?::date, ?::date + interval '300 days', now()) returning id`, [name, startDate, startDate]),
   subject: (name = unique('Subject')) => insertOne(service, `insert into subjects (name, created_at, updated_at) values (?, now(), now()) returning id`, [name]),
@@ -51,5 +74,5 @@ export const fixtures = (service: RunningService) => ({
       `insert into calendar_events (subject_id, center_id, employee_id, starts_at, ends_at, created_at, updated_at) values (?, ?, ?, now(), now() + interval '1 hour', now(), now()) returning id`,
       [e.subjectId, e.centerId, e.employeeId ?? null],
     ),
-  query: <T>(sql: string, params: unknown[] = []) => em(service).execute<T[]>(sql, params),
+  query: <T>(sql: string, params: unknown[] = []) => em(service()).execute<T[]>(sql, params),
 });
