@@ -1,10 +1,10 @@
 // Admin CRUD of registrations and calendar events.
-import type { EntityManager, FilterQuery, InferEntity } from '@mikro-orm/postgresql';
+import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { CalendarEventCreateBody, CalendarEventListQuery, CalendarEventUpdateBody, RegistrationCreateBody, RegistrationListQuery, RegistrationUpdateBody } from '@academy/contracts';
-import { BadRequestError, NotFoundError } from '@academy/kit';
+import { BadRequestError } from '@academy/kit';
 import { CalendarEvent, Registration } from '../data/registration.entities.ts';
-import { guardConstraints, intArray, pageMeta } from './sql.ts';
+import { findOr404, givenFilters, guardConstraints, intArray, mustExist, pageMeta } from './sql.ts';
 
 type Input<T extends z.ZodType> = z.infer<T>;
 
@@ -19,10 +19,7 @@ const references = [
 /** Each referenced id given in `input` must exist: a 404 naming it otherwise. */
 async function checkReferences(em: EntityManager, input: Partial<Record<(typeof references)[number][0], number | null>>) {
   for (const [field, table, code, message] of references) {
-    const id = input[field];
-    if (id == null) continue;
-    const rows = await em.execute(`select 1 from ${table} where id = ?`, [id]);
-    if (rows.length === 0) throw new NotFoundError(code, message);
+    await mustExist(em, table, input[field], code, message);
   }
 }
 
@@ -40,17 +37,12 @@ const registrationItem = (registration: RegistrationRow) => ({
   createdAt: registration.createdAt.toISOString(),
 });
 
-async function getRegistration(em: EntityManager, id: number) {
-  const registration = await em.findOne(Registration, { id });
-  if (!registration) throw new NotFoundError('REGISTRATION_NOT_FOUND', 'Registration not found');
-  return registration;
-}
+const getRegistration = (em: EntityManager, id: number) => findOr404(em, Registration, id, 'REGISTRATION_NOT_FOUND', 'Registration not found');
 
 export const registrations = {
   async list(em: EntityManager, query: Input<typeof RegistrationListQuery>) {
     const { page, limit, ...filters } = query;
-    const where = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as FilterQuery<RegistrationRow>;
-    const [rows, total] = await em.findAndCount(Registration, where, { limit, offset: (page - 1) * limit, orderBy: { id: 'desc' } });
+    const [rows, total] = await em.findAndCount(Registration, givenFilters<RegistrationRow>(filters), { limit, offset: (page - 1) * limit, orderBy: { id: 'desc' } });
     return { data: rows.map(registrationItem), meta: pageMeta(total, page, limit) };
   },
   get: async (em: EntityManager, id: number) => registrationItem(await getRegistration(em, id)),
@@ -98,17 +90,12 @@ async function studentCounts(em: EntityManager, eventIds: number[]) {
   return (eventId: number) => counts.get(eventId) ?? 0;
 }
 
-async function getEvent(em: EntityManager, id: number) {
-  const event = await em.findOne(CalendarEvent, { id });
-  if (!event) throw new NotFoundError('EVENT_NOT_FOUND', 'Calendar event not found');
-  return event;
-}
+const getEvent = (em: EntityManager, id: number) => findOr404(em, CalendarEvent, id, 'EVENT_NOT_FOUND', 'Calendar event not found');
 
 export const calendarEvents = {
   async list(em: EntityManager, query: Input<typeof CalendarEventListQuery>) {
     const { page, limit, ...filters } = query;
-    const where = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as FilterQuery<CalendarEventRow>;
-    const [rows, total] = await em.findAndCount(CalendarEvent, where, { limit, offset: (page - 1) * limit, orderBy: [{ startsAt: 'desc' }, { id: 'desc' }] });
+    const [rows, total] = await em.findAndCount(CalendarEvent, givenFilters<CalendarEventRow>(filters), { limit, offset: (page - 1) * limit, orderBy: [{ startsAt: 'desc' }, { id: 'desc' }] });
     const count = await studentCounts(em, rows.map((row) => row.id));
     return { data: rows.map((row) => eventItem(row, count(row.id))), meta: pageMeta(total, page, limit) };
   },

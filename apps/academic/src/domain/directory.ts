@@ -18,22 +18,15 @@ import type {
   UserUpdateBody,
 } from '@academy/contracts';
 import { hashPassword } from '@academy/auth';
-import { NotFoundError } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { User } from '../data/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from '../data/directory.entities.ts';
-import { guardConstraints, likeContains, pageMeta } from './sql.ts';
+import { findOr404, guardConstraints, likeContains, mustExist, pageMeta } from './sql.ts';
 import { employeeUpsertedData } from './employees.ts';
 import { SOURCE } from './school-courses.ts';
 
 type Input<T extends z.ZodType> = z.infer<T>;
 type Meta = { correlationId: string };
-
-async function mustExist(em: EntityManager, table: 'users' | 'employees' | 'students' | 'guardians', id: number | null | undefined, code: string, message: string) {
-  if (id == null) return;
-  const rows = await em.execute(`select 1 from ${table} where id = ?`, [id]);
-  if (rows.length === 0) throw new NotFoundError(code, message);
-}
 
 /** A directory page, newest id first. */
 async function paged<T extends { id: number }, R>(em: EntityManager, entity: EntityName<T>, fields: (keyof T & string)[], query: DirectoryPageQuery, map: (row: T) => R) {
@@ -78,11 +71,7 @@ const userItem = (user: UserRow) => ({
 
 export const users = {
   list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, User, ['email'], query, userItem),
-  async get(em: EntityManager, id: number) {
-    const user = await em.findOne(User, { id });
-    if (!user) throw new NotFoundError('USER_NOT_FOUND', 'User not found');
-    return user;
-  },
+  get: (em: EntityManager, id: number) => findOr404(em, User, id, 'USER_NOT_FOUND', 'User not found'),
   item: userItem,
   async create(em: EntityManager, input: Input<typeof UserCreateBody>, meta: Meta) {
     await mustExist(em, 'employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found');
@@ -143,11 +132,7 @@ const employeeItem = (employee: EmployeeRow) => ({
 
 export const employees = {
   list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Employee, ['name', 'lastname', 'email'], query, employeeItem),
-  async get(em: EntityManager, id: number) {
-    const employee = await em.findOne(Employee, { id });
-    if (!employee) throw new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
-    return employee;
-  },
+  get: (em: EntityManager, id: number) => findOr404(em, Employee, id, 'EMPLOYEE_NOT_FOUND', 'Employee not found'),
   item: employeeItem,
   async create(em: EntityManager, input: Input<typeof EmployeeCreateBody>, meta: Meta) {
     await mustExist(em, 'users', input.userId, 'USER_NOT_FOUND', 'User not found');
@@ -212,11 +197,7 @@ const studentItem = (student: StudentRow) => ({
 
 export const students = {
   list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Student, ['name', 'lastname', 'email'], query, studentItem),
-  async get(em: EntityManager, id: number) {
-    const student = await em.findOne(Student, { id });
-    if (!student) throw new NotFoundError('STUDENT_NOT_FOUND', 'Student not found');
-    return student;
-  },
+  get: (em: EntityManager, id: number) => findOr404(em, Student, id, 'STUDENT_NOT_FOUND', 'Student not found'),
   item: studentItem,
   async create(em: EntityManager, input: Input<typeof StudentCreateBody>) {
     await mustExist(em, 'guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found');
@@ -254,11 +235,7 @@ const guardianItem = (guardian: GuardianRow) => ({
 
 export const guardians = {
   list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Guardian, ['name', 'lastname', 'email'], query, guardianItem),
-  async get(em: EntityManager, id: number) {
-    const guardian = await em.findOne(Guardian, { id });
-    if (!guardian) throw new NotFoundError('GUARDIAN_NOT_FOUND', 'Guardian not found');
-    return guardian;
-  },
+  get: (em: EntityManager, id: number) => findOr404(em, Guardian, id, 'GUARDIAN_NOT_FOUND', 'Guardian not found'),
   item: guardianItem,
   async create(em: EntityManager, input: Input<typeof GuardianCreateBody>) {
     const guardian = em.create(Guardian, input);
@@ -296,6 +273,8 @@ async function blocksOf(em: EntityManager, subjectIds: number[]) {
   return (subjectId: number) => blocks.filter((block) => block.subjectId === subjectId);
 }
 
+const findSubject = (em: EntityManager, id: number) => findOr404(em, Subject, id, 'SUBJECT_NOT_FOUND', 'Subject not found');
+
 export const subjects = {
   async list(em: EntityManager, query: DirectoryPageQuery) {
     const page = await paged(em, Subject, ['name'], query, (subject: SubjectRow) => subject);
@@ -303,8 +282,7 @@ export const subjects = {
     return { data: page.data.map((subject) => subjectItem(subject, blocks(subject.id))), meta: page.meta };
   },
   async get(em: EntityManager, id: number) {
-    const subject = await em.findOne(Subject, { id });
-    if (!subject) throw new NotFoundError('SUBJECT_NOT_FOUND', 'Subject not found');
+    const subject = await findSubject(em, id);
     return subjectItem(subject, (await blocksOf(em, [id]))(id));
   },
   async create(em: EntityManager, input: Input<typeof SubjectCreateBody>) {
@@ -328,8 +306,7 @@ export const subjects = {
     return guardConstraints(
       () =>
         em.transactional(async (tx) => {
-          const subject = await tx.findOne(Subject, { id });
-          if (!subject) throw new NotFoundError('SUBJECT_NOT_FOUND', 'Subject not found');
+          const subject = await findSubject(tx, id);
           const { blocks: names, ...fields } = input;
           tx.assign(subject, fields);
           if (names) {
@@ -348,8 +325,7 @@ export const subjects = {
     );
   },
   async deactivate(em: EntityManager, id: number) {
-    const subject = await em.findOne(Subject, { id });
-    if (!subject) throw new NotFoundError('SUBJECT_NOT_FOUND', 'Subject not found');
+    const subject = await findSubject(em, id);
     subject.active = false;
     await em.flush();
     return subjectItem(subject, (await blocksOf(em, [id]))(id));
@@ -369,11 +345,7 @@ const centerItem = (center: CenterRow) => ({
 
 export const centers = {
   list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Center, ['name', 'address'], query, centerItem),
-  async get(em: EntityManager, id: number) {
-    const center = await em.findOne(Center, { id });
-    if (!center) throw new NotFoundError('CENTER_NOT_FOUND', 'Center not found');
-    return center;
-  },
+  get: (em: EntityManager, id: number) => findOr404(em, Center, id, 'CENTER_NOT_FOUND', 'Center not found'),
   item: centerItem,
   async create(em: EntityManager, input: Input<typeof CenterCreateBody>) {
     const center = em.create(Center, input);

@@ -1,5 +1,23 @@
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ConflictError } from '@academy/kit';
+import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError } from '@academy/kit';
+
+/** The row of `entity` with this id, or a 404 with `code` and `message`. */
+export async function findOr404<T extends object>(em: EntityManager, entity: EntityName<T>, id: number, code: string, message: string): Promise<T> {
+  const row = await em.findOne(entity, { id } as FilterQuery<NoInfer<T>>);
+  if (!row) throw new NotFoundError(code, message);
+  return row;
+}
+
+/** A referenced id, when given, must exist in `table`: a 404 with `code` and `message` otherwise. */
+export async function mustExist(em: EntityManager, table: string, id: number | null | undefined, code: string, message: string): Promise<void> {
+  if (id == null) return;
+  const rows = await em.execute(`select 1 from ${table} where id = ?`, [id]);
+  if (rows.length === 0) throw new NotFoundError(code, message);
+}
+
+/** The list filters that were given (a query schema leaves the others undefined), as a `where`. */
+export const givenFilters = <T>(filters: Record<string, unknown>) => Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as FilterQuery<T>;
 
 /**
  * Runs a write and turns the database's own refusals (a unique key taken, a row still referenced,
