@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import amqp, { type ChannelModel } from 'amqplib';
 import request from 'supertest';
-import { EVENT_VERSION, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
+import { createEnvelope, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
 import type { RunningService } from '@academy/service';
 import { bearer, testUrls } from '@academy/testing';
 import type { Config } from '../src/config.ts';
@@ -10,9 +9,8 @@ import { sql, startHoursBank, stopHoursBank } from './support.ts';
 
 const admin = bearer({ role: 'admin' });
 
-function envelope<T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope {
-  return { id: randomUUID(), type, version: EVENT_VERSION, occurredAt: occurredAt.toISOString(), source: 'academic', correlationId: randomUUID(), data };
-}
+const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope =>
+  createEnvelope(type, data, { source: 'academic', occurredAt });
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

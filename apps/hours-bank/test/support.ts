@@ -1,4 +1,5 @@
 import amqp from 'amqplib';
+import { dlqName, retryQueueName } from '@academy/messaging';
 import { startService, type RunningService } from '@academy/service';
 import { dropTestDatabase, testConfig, testUrls, uniqueQueueName } from '@academy/testing';
 import type { Config } from '../src/config.ts';
@@ -21,7 +22,7 @@ export async function stopHoursBank(service: RunningService<Config>): Promise<vo
   try {
     const channel = await connection.createChannel();
     const queue = service.ctx.config.REPLICAS_QUEUE;
-    for (const name of [queue, `${queue}.dlq`, `${queue}.retry.1000ms`, `${queue}.retry.5000ms`, `${queue}.retry.30000ms`]) await channel.deleteQueue(name);
+    for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
     await channel.deleteExchange(service.ctx.config.EVENTS_EXCHANGE);
   } finally {
     await connection.close();
