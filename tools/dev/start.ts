@@ -84,12 +84,11 @@ try {
   infraStarted = infra.started;
   if (infra.reused.length) log(`reusing ${infra.reused.join(', ')} from an earlier start`);
 
-  const mail = startChild('maildev', process.execPath, [
+  startChild('maildev', process.execPath, [
     path.join(repoRoot, 'node_modules/maildev/bin/maildev'),
     '--ip', '127.0.0.1', '--web-ip', '127.0.0.1',
     '--smtp', String(MAIL.smtpPort), '--web', String(MAIL.webPort),
   ]);
-  void mail;
 
   const pg = urls('dev').postgres;
   for (const service of SERVICES) if (service.database) await ensureDatabase(`${pg}/${service.database}`);

@@ -34,7 +34,7 @@ export async function migrationCli(options: { clientUrl: string; migrationsPath:
   }
 }
 
-export function writeMigrationIndex(folder: string): void {
+function writeMigrationIndex(folder: string): void {
   const files = readdirSync(folder)
     .filter((file) => /^Migration\d+.*\.ts$/.test(file))
     .sort();

@@ -92,7 +92,7 @@ const pidFile = (profile: Profile, server: ServerName) =>
   server === 'postgres' ? dataDir(profile, 'postgres', 'postmaster.pid') : dataDir(profile, `${server}.pid`);
 
 /** Installs RabbitMQ and Redis with apt-get when they are missing and we are root. */
-export function ensureInstalled(log: (line: string) => void): void {
+function ensureInstalled(log: (line: string) => void): void {
   const missing: string[] = [];
   if (!existsSync(RABBIT_BIN)) missing.push('rabbitmq-server');
   if (!existsSync(REDIS_BIN)) missing.push('redis-server');
@@ -402,10 +402,4 @@ export async function stopInfra(profile: Profile, servers: ServerName[] = ['post
 export async function resetInfra(profile: Profile): Promise<void> {
   await stopInfra(profile);
   rmSync(dataDir(profile), { recursive: true, force: true });
-}
-
-/** Stops a running RabbitMQ of this profile and starts it again (fault tests). */
-export async function restartRabbit(profile: Profile): Promise<void> {
-  await stopInfra(profile, ['rabbitmq']);
-  await startRabbit(profile);
 }
