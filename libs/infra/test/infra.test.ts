@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { ensureInfra, portIsOpen, PORTS } from '../src/index.ts';
 
@@ -16,6 +17,11 @@ describe('local infrastructure', () => {
     expect(await portIsOpen(port)).toBe(true);
     await new Promise((r) => server.close(r));
     expect(await portIsOpen(port)).toBe(false);
+  });
+
+  test('test ports sit below the ephemeral range, where a probe could connect to itself', () => {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    for (const port of Object.values(PORTS.test).filter((p): p is number => p !== null)) expect(port).toBeLessThan(low!);
   });
 
   test('dev and test profiles never share a port', () => {
