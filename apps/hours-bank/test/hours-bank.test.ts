@@ -256,7 +256,7 @@ describe('hours bank endpoints', () => {
       expect(await bankRow(service, employeeId, courseId)).toEqual(before);
     });
 
-    test('bad time on edit is 400 and changes nothing', async () => {
+    test('bad time or reason on edit is 400 and changes nothing', async () => {
       const employeeId = await seedEmployee(service);
       const original = (await add(employeeId, 'completed', { time: '1h' })).body.data.transactionId;
       const missing = await edit(original, {});
@@ -264,6 +264,9 @@ describe('hours bank endpoints', () => {
       expect(missing.body.message).toBe('Time is required');
       const bad = await edit(original, { time: '1h 60m' });
       expect(bad.body.code).toBe('INVALID_MINUTES');
+      const nul = await edit(original, { time: '2h', reason: 'nul \u0000 inside' });
+      expect(nul.status).toBe(400);
+      expect(nul.body.code).toBe('VALIDATION_ERROR');
       expect((await read(employeeId)).body.data.tracking.transactions).toHaveLength(1);
     });
   });
@@ -383,6 +386,7 @@ describe('hours bank endpoints', () => {
       [{ time: '1h', date: '0001-01-01T00:30:00+01:00' }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', schoolCourseId: 0 }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', reason: 'a reason of 1001 characters' }, 'VALIDATION_ERROR', undefined],
+      [{ time: '1h', reason: 'nul \u0000 inside' }, 'VALIDATION_ERROR', undefined],
     ])('body %j is 400 %s and changes nothing', async (shown, code, message) => {
       const body =
         shown.reason === 'a reason of 1001 characters'

@@ -28,13 +28,19 @@ const isoDay = z
   .refine((value) => new Date(value).getUTCFullYear() >= 1, { error: 'must be in year 1 or later' })
   .meta({ example: '2026-01-15' });
 
+/** Stored as PostgreSQL text, which cannot hold a NUL character. */
+const reason = z
+  .string()
+  .max(1000, { error: 'must be at most 1000 characters' })
+  .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
+
 export const HoursBankQuery = z.object({
   schoolCourseId: positiveIntInput.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
 });
 
 export const AddHoursBody = z.object({
   time: z.string().meta({ description: TIME_STRING_DESCRIPTION, example: '1h 30m' }),
-  reason: z.string().max(1000, { error: 'must be at most 1000 characters' }).optional(),
+  reason: reason.optional(),
   date: isoDay.optional().meta({ description: 'Transaction date; today (UTC) when omitted' }),
   schoolCourseId: positiveIntInput.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
 });
@@ -42,7 +48,7 @@ export type AddHoursBody = z.infer<typeof AddHoursBody>;
 
 export const EditTransactionBody = z.object({
   time: z.string().meta({ description: `New time. ${TIME_STRING_DESCRIPTION}`, example: '2h' }),
-  reason: z.string().max(1000, { error: 'must be at most 1000 characters' }).optional().meta({ description: 'The original reason is kept when omitted' }),
+  reason: reason.optional().meta({ description: 'The original reason is kept when omitted' }),
 });
 export type EditTransactionBody = z.infer<typeof EditTransactionBody>;
 
