@@ -38,7 +38,33 @@ interface Resource<Q, C, U> {
   remove: (em: EntityManager, id: number, req: Request) => Promise<unknown>;
 }
 
-function resourceRouter<Q, C, U>(em: () => EntityManager, schemas: { query: z.ZodType<Q>; create: z.ZodType<C>; update: z.ZodType<U> }, resource: Resource<Q, C, U>) {
+type Schemas<Q, C, U> = { query: z.ZodType<Q>; create: z.ZodType<C>; update: z.ZodType<U> };
+
+/** A directory domain object: `get` finds the row (404 otherwise), `item` is its response body. */
+interface DirectoryDomain<Q, C, U, T> {
+  list: (em: EntityManager, query: Q) => Promise<unknown>;
+  get: (em: EntityManager, id: number) => Promise<T>;
+  item: (row: T) => unknown;
+  create: (em: EntityManager, input: C) => Promise<unknown>;
+  update: (em: EntityManager, id: number, input: U) => Promise<unknown>;
+  deactivate: (em: EntityManager, id: number) => Promise<unknown>;
+}
+
+const itemOf =
+  <T>(domain: { get: (em: EntityManager, id: number) => Promise<T>; item: (row: T) => unknown }) =>
+  async (em: EntityManager, id: number) =>
+    domain.item(await domain.get(em, id));
+
+/** The routes' view of a directory domain that records no events: DELETE deactivates. */
+const directoryResource = <Q, C, U, T>(domain: DirectoryDomain<Q, C, U, T>): Resource<Q, C, U> => ({
+  list: domain.list,
+  get: itemOf(domain),
+  create: domain.create,
+  update: domain.update,
+  remove: domain.deactivate,
+});
+
+function resourceRouter<Q, C, U>(em: () => EntityManager, schemas: Schemas<Q, C, U>, resource: Resource<Q, C, U>) {
   const router = Router();
   router.get('/', async (req, res) => {
     res.json(await resource.list(em(), schemas.query.parse(req.query)));
@@ -75,80 +101,26 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
       return result;
     };
 
-  app.use(
-    '/api/v2/users',
-    admin,
-    resourceRouter(em, { ...page, create: UserCreateBody, update: UserUpdateBody }, {
-      list: users.list,
-      get: async (e, id) => users.item(await users.get(e, id)),
-      create: announced((e, input, req) => users.create(e, input, meta(req))),
-      update: announced((e, id, input, req) => users.update(e, id, input, meta(req))),
-      remove: users.deactivate,
-    }),
-  );
-  app.use(
-    '/api/v2/employees',
-    admin,
-    resourceRouter(em, { ...page, create: EmployeeCreateBody, update: EmployeeUpdateBody }, {
-      list: employees.list,
-      get: async (e, id) => employees.item(await employees.get(e, id)),
-      create: announced((e, input, req) => employees.create(e, input, meta(req))),
-      update: announced((e, id, input, req) => employees.update(e, id, input, meta(req))),
-      remove: announced((e, id, req) => employees.deactivate(e, id, meta(req))),
-    }),
-  );
-  app.use(
-    '/api/v2/students',
-    admin,
-    resourceRouter(em, { ...page, create: StudentCreateBody, update: StudentUpdateBody }, {
-      list: students.list,
-      get: async (e, id) => students.item(await students.get(e, id)),
-      create: students.create,
-      update: students.update,
-      remove: students.deactivate,
-    }),
-  );
-  app.use(
-    '/api/v2/guardians',
-    admin,
-    resourceRouter(em, { ...page, create: GuardianCreateBody, update: GuardianUpdateBody }, {
-      list: guardians.list,
-      get: async (e, id) => guardians.item(await guardians.get(e, id)),
-      create: guardians.create,
-      update: guardians.update,
-      remove: guardians.deactivate,
-    }),
-  );
-  app.use(
-    '/api/v2/subjects',
-    admin,
-    resourceRouter(em, { ...page, create: SubjectCreateBody, update: SubjectUpdateBody }, {
-      list: subjects.list,
-      get: subjects.get,
-      create: subjects.create,
-      update: subjects.update,
-      remove: subjects.deactivate,
-    }),
-  );
-  app.use(
-    '/api/v2/centers',
-    admin,
-    resourceRouter(em, { ...page, create: CenterCreateBody, update: CenterUpdateBody }, {
-      list: centers.list,
-      get: async (e, id) => centers.item(await centers.get(e, id)),
-      create: centers.create,
-      update: centers.update,
-      remove: centers.deactivate,
-    }),
-  );
-  app.use(
-    '/api/v2/registrations',
-    admin,
-    resourceRouter(em, { query: RegistrationListQuery, create: RegistrationCreateBody, update: RegistrationUpdateBody }, registrations),
-  );
-  app.use(
-    '/api/v2/calendar-events',
-    admin,
-    resourceRouter(em, { query: CalendarEventListQuery, create: CalendarEventCreateBody, update: CalendarEventUpdateBody }, calendarEvents),
-  );
+  const mount = <Q, C, U>(path: string, schemas: Schemas<Q, C, U>, resource: Resource<Q, C, U>) => app.use(`/api/v2/${path}`, admin, resourceRouter(em, schemas, resource));
+
+  mount('users', { ...page, create: UserCreateBody, update: UserUpdateBody }, {
+    list: users.list,
+    get: itemOf(users),
+    create: announced((e, input, req) => users.create(e, input, meta(req))),
+    update: announced((e, id, input, req) => users.update(e, id, input, meta(req))),
+    remove: users.deactivate,
+  });
+  mount('employees', { ...page, create: EmployeeCreateBody, update: EmployeeUpdateBody }, {
+    list: employees.list,
+    get: itemOf(employees),
+    create: announced((e, input, req) => employees.create(e, input, meta(req))),
+    update: announced((e, id, input, req) => employees.update(e, id, input, meta(req))),
+    remove: announced((e, id, req) => employees.deactivate(e, id, meta(req))),
+  });
+  mount('students', { ...page, create: StudentCreateBody, update: StudentUpdateBody }, directoryResource(students));
+  mount('guardians', { ...page, create: GuardianCreateBody, update: GuardianUpdateBody }, directoryResource(guardians));
+  mount('subjects', { ...page, create: SubjectCreateBody, update: SubjectUpdateBody }, { ...subjects, remove: subjects.deactivate });
+  mount('centers', { ...page, create: CenterCreateBody, update: CenterUpdateBody }, directoryResource(centers));
+  mount('registrations', { query: RegistrationListQuery, create: RegistrationCreateBody, update: RegistrationUpdateBody }, registrations);
+  mount('calendar-events', { query: CalendarEventListQuery, create: CalendarEventCreateBody, update: CalendarEventUpdateBody }, calendarEvents);
 }
