@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventData } from '@academy/contracts';
-import { Employee } from '../data/directory.entities.ts';
 
 type EmployeeRecord = { id: number; userId?: number | null; name: string; lastname: string; email?: string | null; active: boolean };
 
@@ -12,7 +10,3 @@ export const employeeUpsertedData = (employee: EmployeeRecord): EventData<'emplo
   email: employee.email ?? null,
   active: employee.active,
 });
-
-export async function findEmployee(em: EntityManager, id: number) {
-  return em.findOne(Employee, { id });
-}
