@@ -1,4 +1,4 @@
-import type { ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
+import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { parseEnvelope, type EventData, type EventType } from '@academy/contracts';
 import type { Broker } from './broker.ts';
@@ -10,6 +10,7 @@ import {
   REASON_HEADER,
   assertConsumerTopology,
   assertQueueName,
+  copyToQueue,
   dlqName,
   retryQueueName,
 } from './topology.ts';
@@ -94,21 +95,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
   const inFlight = new Set<Promise<void>>();
   let busy = 0;
 
-  const forward = (ch: ConfirmChannel, target: string, message: ConsumeMessage, headers: Record<string, unknown>) =>
-    new Promise<void>((resolve, reject) => {
-      const kept = { ...message.properties.headers };
-      for (const name of STRIPPED_HEADERS) delete kept[name];
-      const properties: Options.Publish = {
-        contentType: message.properties.contentType,
-        messageId: message.properties.messageId,
-        type: message.properties.type,
-        correlationId: message.properties.correlationId,
-        timestamp: message.properties.timestamp,
-        persistent: true,
-        headers: { ...kept, ...headers },
-      };
-      ch.sendToQueue(target, message.content, properties, (error: unknown) => (error ? reject(error instanceof Error ? error : new Error('the broker refused the message')) : resolve()));
-    });
+  const forward = (ch: ConfirmChannel, target: string, message: ConsumeMessage, headers: Record<string, unknown>) => copyToQueue(ch, target, message, STRIPPED_HEADERS, headers);
 
   const settle = (ch: ConfirmChannel, message: ConsumeMessage) => {
     // On a closed channel the ack cannot be sent: the broker redelivers and the inbox makes it a no-op.

@@ -1,5 +1,19 @@
 import amqp, { type GetMessage } from 'amqplib';
-import { ATTEMPTS_HEADER, DEAD_LETTERED_AT_HEADER, LAST_ERROR_HEADER, ORIGINAL_QUEUE_HEADER, REASON_HEADER, REPLAYED_AT_HEADER, dlqName } from './topology.ts';
+import { ATTEMPTS_HEADER, DEAD_LETTERED_AT_HEADER, LAST_ERROR_HEADER, ORIGINAL_QUEUE_HEADER, REASON_HEADER, REPLAYED_AT_HEADER, copyToQueue, dlqName } from './topology.ts';
+
+/** Retry bookkeeping dropped on replay, so the handler gets its full retries again. */
+const REPLAY_DROPPED_HEADERS = [
+  ATTEMPTS_HEADER,
+  REASON_HEADER,
+  LAST_ERROR_HEADER,
+  DEAD_LETTERED_AT_HEADER,
+  ORIGINAL_QUEUE_HEADER,
+  'x-death',
+  'x-delivery-count',
+  'x-first-death-exchange',
+  'x-first-death-queue',
+  'x-first-death-reason',
+];
 
 export interface DeadLetter {
   /** Position in the DLQ, from 1. */
@@ -98,22 +112,7 @@ export async function replayDeadLetters(url: string, queue: string, options: { e
         result.kept++;
         continue;
       }
-      const headers = { ...(message.properties.headers ?? {}) } as Record<string, unknown>;
-      for (const name of [ATTEMPTS_HEADER, REASON_HEADER, LAST_ERROR_HEADER, DEAD_LETTERED_AT_HEADER, ORIGINAL_QUEUE_HEADER, 'x-death', 'x-delivery-count', 'x-first-death-exchange', 'x-first-death-queue', 'x-first-death-reason']) {
-        delete headers[name];
-      }
-      headers[REPLAYED_AT_HEADER] = new Date().toISOString();
-      await new Promise<void>((resolve, reject) => {
-        channel.sendToQueue(target, message.content, {
-          contentType: message.properties.contentType,
-          messageId: message.properties.messageId,
-          type: message.properties.type,
-          correlationId: message.properties.correlationId,
-          timestamp: message.properties.timestamp,
-          persistent: true,
-          headers,
-        }, (error: unknown) => (error ? reject(error instanceof Error ? error : new Error('the broker refused the message')) : resolve()));
-      });
+      await copyToQueue(channel, target, message, REPLAY_DROPPED_HEADERS, { [REPLAYED_AT_HEADER]: new Date().toISOString() });
       channel.ack(message);
       result.replayed++;
     }

@@ -1,4 +1,4 @@
-import type { ChannelModel, Options } from 'amqplib';
+import type { ChannelModel, ConfirmChannel, Message, Options } from 'amqplib';
 
 export const ATTEMPTS_HEADER = 'x-attempts';
 export const REASON_HEADER = 'x-dead-letter-reason';
@@ -81,4 +81,25 @@ export async function assertConsumerTopology(connection: ChannelModel, topology:
     await channel.close().catch(() => undefined);
   }
   return warnings;
+}
+
+/**
+ * Copies `message` to `target` (persistent, same id, type, correlation id and timestamp) with its
+ * headers minus `dropped`, plus `added`; resolves once the broker confirmed the copy.
+ */
+export function copyToQueue(channel: ConfirmChannel, target: string, message: Message, dropped: readonly string[], added: Record<string, unknown>): Promise<void> {
+  const headers: Record<string, unknown> = { ...message.properties.headers };
+  for (const name of dropped) delete headers[name];
+  const properties: Options.Publish = {
+    contentType: message.properties.contentType,
+    messageId: message.properties.messageId,
+    type: message.properties.type,
+    correlationId: message.properties.correlationId,
+    timestamp: message.properties.timestamp,
+    persistent: true,
+    headers: { ...headers, ...added },
+  };
+  return new Promise<void>((resolve, reject) => {
+    channel.sendToQueue(target, message.content, properties, (error: unknown) => (error ? reject(error instanceof Error ? error : new Error('the broker refused the message')) : resolve()));
+  });
 }

@@ -13,6 +13,7 @@ import {
   retryQueueName,
   startOutboxRelay,
   type Broker,
+  type ConsumeOptions,
   type Consumer,
   type OutboxRelay,
 } from '../src/index.ts';
@@ -51,6 +52,10 @@ describe('consumer and relay on the shared test broker', () => {
     relay = null;
     await db.orm.em.getConnection().execute('truncate outbox, inbox, handler_effects');
   };
+  /** A consumer of the test queue (by default recording each event's effect), stopped after the test. */
+  const startConsumer = async (options: Partial<ConsumeOptions> = {}) => {
+    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) }, ...options }));
+  };
   afterEach(async () => {
     await relay?.stop();
     await Promise.all(consumers.map((consumer) => consumer.stop()));
@@ -60,7 +65,7 @@ describe('consumer and relay on the shared test broker', () => {
 
   test('events written through the outbox are published by the relay and each handled once', async () => {
     await start('roundtrip');
-    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
+    await startConsumer();
     relay = startOutboxRelay({ orm: db.orm, broker });
     await writeEvents(db.orm, 1000, 100);
     await waitUntil('1,000 handled', async () => (await counts(db.orm)).inbox === 1000, 20_000);
@@ -73,7 +78,7 @@ describe('consumer and relay on the shared test broker', () => {
 
   test('a redelivered event (same id twice) is a no-op: handled once', async () => {
     await start('dedupe');
-    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
+    await startConsumer();
     const envelopes = Array.from({ length: 50 }, (_, i) => validEnvelope(i + 1));
     const body = (i: number) => JSON.stringify(envelopes[i]);
     await publishRaw(url, topology.exchange, [...envelopes, ...envelopes].map((envelope, i) => ({ routingKey: envelope.type, body: body(i % 50), messageId: envelope.id })));
@@ -85,19 +90,15 @@ describe('consumer and relay on the shared test broker', () => {
   test('100 malformed messages among 5,000 valid ones: the 100 land in the DLQ at once, the 5,000 are handled', async () => {
     await start('malformed');
     let calls = 0;
-    consumers.push(
-      await consume(broker, {
-        orm: db.orm,
-        queue: topology.queue,
-        prefetch: 100,
-        handlers: {
-          'employee.deleted': async (em, event) => {
-            calls++;
-            await recordEffect(em, event, topology.queue);
-          },
+    await startConsumer({
+      prefetch: 100,
+      handlers: {
+        'employee.deleted': async (em, event) => {
+          calls++;
+          await recordEffect(em, event, topology.queue);
         },
-      }),
-    );
+      },
+    });
     const malformed = [
       () => 'not json {',
       () => JSON.stringify({ hello: 'world' }),
@@ -125,21 +126,17 @@ describe('consumer and relay on the shared test broker', () => {
     await start('flaky');
     const attemptsAt: number[] = [];
     const delays = [100, 300, 600];
-    consumers.push(
-      await consume(broker, {
-        orm: db.orm,
-        queue: topology.queue,
-        retryDelaysMs: delays,
-        maxAttempts: 5,
-        handlers: {
-          'employee.deleted': async (em, event) => {
-            attemptsAt.push(Date.now());
-            await recordEffect(em, event, topology.queue); // rolled back with the failure
-            if (attemptsAt.length <= 3) throw new Error(`transient failure ${attemptsAt.length}`);
-          },
+    await startConsumer({
+      retryDelaysMs: delays,
+      maxAttempts: 5,
+      handlers: {
+        'employee.deleted': async (em, event) => {
+          attemptsAt.push(Date.now());
+          await recordEffect(em, event, topology.queue); // rolled back with the failure
+          if (attemptsAt.length <= 3) throw new Error(`transient failure ${attemptsAt.length}`);
         },
-      }),
-    );
+      },
+    });
     const envelope = validEnvelope(7);
     await publishRaw(url, topology.exchange, [{ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id }]);
     await waitUntil('handled after retries', async () => (await counts(db.orm)).inbox === 1, 10_000);
@@ -157,21 +154,17 @@ describe('consumer and relay on the shared test broker', () => {
     await start('replay');
     let broken = true;
     let calls = 0;
-    consumers.push(
-      await consume(broker, {
-        orm: db.orm,
-        queue: topology.queue,
-        retryDelaysMs: [50],
-        maxAttempts: 3,
-        handlers: {
-          'employee.deleted': async (em, event) => {
-            calls++;
-            if (broken) throw new Error('the replica table is missing');
-            await recordEffect(em, event, topology.queue);
-          },
+    await startConsumer({
+      retryDelaysMs: [50],
+      maxAttempts: 3,
+      handlers: {
+        'employee.deleted': async (em, event) => {
+          calls++;
+          if (broken) throw new Error('the replica table is missing');
+          await recordEffect(em, event, topology.queue);
         },
-      }),
-    );
+      },
+    });
     queues.push(retryQueueName(topology.queue, 50));
     const envelope = validEnvelope(9);
     await publishRaw(url, topology.exchange, [{ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id }]);
@@ -197,18 +190,14 @@ describe('consumer and relay on the shared test broker', () => {
   test('two relays on one outbox publish each row exactly once (FOR UPDATE SKIP LOCKED)', async () => {
     await start('relays');
     const seen = new Map<string, number>();
-    consumers.push(
-      await consume(broker, {
-        orm: db.orm,
-        queue: topology.queue,
-        handlers: {
-          'employee.deleted': async (em, event) => {
-            seen.set(event.id, (seen.get(event.id) ?? 0) + 1);
-            await recordEffect(em, event, topology.queue);
-          },
+    await startConsumer({
+      handlers: {
+        'employee.deleted': async (em, event) => {
+          seen.set(event.id, (seen.get(event.id) ?? 0) + 1);
+          await recordEffect(em, event, topology.queue);
         },
-      }),
-    );
+      },
+    });
     // A plain queue on the same exchange counts every message published (the inbox would hide duplicates).
     const tap = `${topology.queue}-tap`;
     queues.push(tap);
@@ -241,7 +230,7 @@ describe('consumer and relay on the shared test broker', () => {
       (await db.orm.em.fork().getConnection().execute<{ published_at: Date | null; attempts: number; last_error: string | null }[]>(`select published_at, attempts, last_error from outbox where event_id = ?`, [id]))[0];
     await waitUntil('first failed attempt', async () => (await row()).attempts >= 1, 5_000);
     expect(await row()).toMatchObject({ published_at: null, last_error: 'no queue is bound for "employee.deleted"' });
-    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
+    await startConsumer();
     await waitUntil('published once a queue is bound', async () => (await counts(db.orm)).inbox === 1, 10_000);
     expect((await row()).published_at).not.toBeNull();
   });
@@ -278,7 +267,7 @@ describe('consumer and relay on the shared test broker', () => {
 
   test('pending confirms fail (never hang) when the channel closes, and publishing resumes on a new channel', async () => {
     await start('channel-loss');
-    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
+    await startConsumer();
     const envelopes = Array.from({ length: 200 }, (_, i) => validEnvelope(i + 1));
     // Publishing to an exchange that does not exist makes the broker close the channel (404).
     const outcomes = await broker.publishEach(envelopes, { exchange: `${topology.exchange}.missing` });
@@ -291,7 +280,7 @@ describe('consumer and relay on the shared test broker', () => {
 
   test('published outbox rows are pruned after the retention period', async () => {
     await start('prune');
-    consumers.push(await consume(broker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
+    await startConsumer();
     await writeEvents(db.orm, 20);
     await db.orm.em.getConnection().execute(`update outbox set published_at = now() - interval '2 hours' where id in (select id from outbox order by id limit 5)`);
     relay = startOutboxRelay({ orm: db.orm, broker, retentionMs: 3600_000, pruneIntervalMs: 100 });
@@ -308,19 +297,15 @@ describe('consumer and relay on the shared test broker', () => {
     await connection.close();
     queues.push(retryQueueName(topology.queue, 50));
     let calls = 0;
-    consumers.push(
-      await consume(broker, {
-        orm: db.orm,
-        queue: topology.queue,
-        retryDelaysMs: [50],
-        handlers: {
-          'employee.deleted': async (em, event) => {
-            if (++calls === 1) throw new Error('once');
-            await recordEffect(em, event, topology.queue);
-          },
+    await startConsumer({
+      retryDelaysMs: [50],
+      handlers: {
+        'employee.deleted': async (em, event) => {
+          if (++calls === 1) throw new Error('once');
+          await recordEffect(em, event, topology.queue);
         },
-      }),
-    );
+      },
+    });
     const envelope = validEnvelope(3);
     await publishRaw(url, topology.exchange, [{ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id }]);
     await waitUntil('handled after one retry', async () => (await counts(db.orm)).inbox === 1, 10_000);
@@ -333,26 +318,22 @@ describe('consumer and relay on the shared test broker', () => {
     queues.push(retryQueueName(topology.queue, 50));
     const failedOnce = new Set<number>();
     let failures = 0;
-    consumers.push(
-      await consume(broker, {
-        orm: db.orm,
-        queue: topology.queue,
-        prefetch: 100,
-        batchSize: 25,
-        retryDelaysMs: [50],
-        handlers: {
-          'employee.deleted': async (em, event) => {
-            if (event.data.id % 300 === 0 && !failedOnce.has(event.data.id)) {
-              failedOnce.add(event.data.id);
-              failures++;
-              throw new Error('transient');
-            }
-            // The consumer column records the transaction id here, to see that events shared transactions.
-            await em.getConnection().execute(`insert into handler_effects (event_id, consumer) values (?, txid_current()::text)`, [event.id], 'run', em.getTransactionContext());
-          },
+    await startConsumer({
+      prefetch: 100,
+      batchSize: 25,
+      retryDelaysMs: [50],
+      handlers: {
+        'employee.deleted': async (em, event) => {
+          if (event.data.id % 300 === 0 && !failedOnce.has(event.data.id)) {
+            failedOnce.add(event.data.id);
+            failures++;
+            throw new Error('transient');
+          }
+          // The consumer column records the transaction id here, to see that events shared transactions.
+          await em.getConnection().execute(`insert into handler_effects (event_id, consumer) values (?, txid_current()::text)`, [event.id], 'run', em.getTransactionContext());
         },
-      }),
-    );
+      },
+    });
     const envelopes = Array.from({ length: 1000 }, (_, i) => validEnvelope(i + 1));
     await publishRaw(url, topology.exchange, [...envelopes, ...envelopes.slice(0, 100)].map((envelope) => ({ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id })));
     await waitUntil('1,000 handled', async () => (await counts(db.orm)).inbox === 1000, 20_000);
