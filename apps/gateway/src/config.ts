@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@academy/kit';
+import { jwtConfigShape } from '@academy/auth';
 
 const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -12,11 +13,7 @@ export const ConfigSchema = z.object({
   INCIDENTS_URL: env.url('http://127.0.0.1:3003'),
   NOTIFICATIONS_URL: env.url('http://127.0.0.1:3004'),
   REDIS_URL: env.url('redis://127.0.0.1:6379'),
-  JWT_KEYS_DIR: z.string().min(1).default('.local/keys'),
-  /** Key ids whose public keys are accepted: two during a rotation. */
-  JWT_KEY_IDS: env.list('dev-1'),
-  JWT_ISSUER: z.string().min(1).default('academy'),
-  JWT_AUDIENCE: z.string().min(1).default('academy-api'),
+  ...jwtConfigShape,
   /** How long a verified token is remembered (never past its exp). 0 verifies every request. */
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
   /** Origins allowed by CORS, comma-separated; empty allows none (same-origin and non-browser clients only). */

@@ -2,7 +2,7 @@ import http, { type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import cors from 'cors';
 import { Histogram } from 'prom-client';
-import { createTokenVerifier, loadKeyRing } from '@academy/auth';
+import { verifierFromConfig } from '@academy/auth';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
 import type { Config } from './config.ts';
 import { docsRouter } from './docs.ts';
@@ -33,12 +33,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   });
 
   // Keys are parsed once here; verified tokens are remembered briefly (never past exp).
-  const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS);
-  const verifier = createTokenVerifier(ring, {
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-    cache: config.TOKEN_CACHE_MS > 0 ? { maxEntries: 10_000, maxAgeMs: config.TOKEN_CACHE_MS } : undefined,
-  });
+  const verifier = verifierFromConfig(config, config.TOKEN_CACHE_MS);
   const redis = createRedis(config.REDIS_URL);
   let redisDown = false;
   redis.on('error', (error) => {

@@ -4,3 +4,4 @@ export { requireAuth, requireRole, requireOwnerOrAdmin, currentUser, bearerToken
 export { safeEqual, requireApiKey } from './api-key.ts';
 export { forgedTokens } from './forged-tokens.ts';
 export { hashPassword, verifyPassword, DUMMY_PASSWORD_HASH_PROMISE } from './passwords.ts';
+export { jwtConfigShape, verifierFromConfig, type JwtConfig } from './config.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env } from '@academy/kit';
+import { jwtConfigShape } from '@academy/auth';
 
 /** Variables every service reads; each service extends this schema in its own `config.ts`. */
 export function baseConfigSchema(defaults: { port: number; database: string }) {
@@ -12,11 +13,7 @@ export function baseConfigSchema(defaults: { port: number; database: string }) {
     RABBITMQ_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
     EVENTS_EXCHANGE: z.string().min(1).default('academy.events'),
     REDIS_URL: env.url('redis://127.0.0.1:6379'),
-    JWT_KEYS_DIR: z.string().min(1).default('.local/keys'),
-    /** Key ids whose public keys are accepted (two during a rotation); the first signs, in academic. */
-    JWT_KEY_IDS: env.list('dev-1'),
-    JWT_ISSUER: z.string().min(1).default('academy'),
-    JWT_AUDIENCE: z.string().min(1).default('academy-api'),
+    ...jwtConfigShape,
     BODY_LIMIT: z.string().default('100kb'),
   });
 }
