@@ -384,6 +384,7 @@ describe('hours bank endpoints', () => {
       [{ time: '1h', date: '2026-02-30' }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', date: '0000-01-01' }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', date: '0001-01-01T00:30:00+01:00' }, 'VALIDATION_ERROR', undefined],
+      [{ time: '1h', date: '9999-12-31T23:30:00-01:00' }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', schoolCourseId: 0 }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', reason: 'a reason of 1001 characters' }, 'VALIDATION_ERROR', undefined],
       [{ time: '1h', reason: 'nul \u0000 inside' }, 'VALIDATION_ERROR', undefined],

@@ -24,8 +24,8 @@ const positiveIntInput = z.coerce
 /** ISO date (`2026-01-15`) or date-time (its UTC day is used). */
 const isoDay = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO date (YYYY-MM-DD)' })
-  // The database has no year 0 (nor `0001-01-01T00:30+01:00`, whose UTC day falls in it).
-  .refine((value) => new Date(value).getUTCFullYear() >= 1, { error: 'must be in year 1 or later' })
+  // Its UTC day must be a `YYYY-MM-DD` the database stores: no year 0 (`0001-01-01T00:30+01:00` falls in it), none past 9999.
+  .refine((value) => new Date(value).getUTCFullYear() >= 1 && new Date(value).getUTCFullYear() <= 9999, { error: 'must be between years 1 and 9999' })
   .meta({ example: '2026-01-15' });
 
 /** Stored as PostgreSQL text, which cannot hold a NUL character. */
