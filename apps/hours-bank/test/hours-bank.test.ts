@@ -9,7 +9,7 @@ import {
   HoursBankResponse,
 } from '@academy/contracts';
 import { bearer, tokenFor } from '@academy/testing';
-import { bankRow, freshId, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from './support.ts';
+import { bankRow, freshId, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank, useHoursBank } from './support.ts';
 import type { Config } from '../src/config.ts';
 
 const admin = bearer({ role: 'admin', sub: '1' });
@@ -447,19 +447,13 @@ describe('hours bank endpoints', () => {
 });
 
 describe('hours bank with no school course at all', () => {
-  let service: RunningService<Config>;
-  beforeAll(async () => {
-    service = await startHoursBank();
-  });
-  afterAll(async () => {
-    await stopHoursBank(service);
-  });
+  const service = useHoursBank();
 
   test('adding hours is 404 No school course found', async () => {
-    const employeeId = await seedEmployee(service);
-    const res = await request(service.url).post(`${base}/${employeeId}/completed`).set(admin).send({ time: '1h' });
+    const employeeId = await seedEmployee(service());
+    const res = await request(service().url).post(`${base}/${employeeId}/completed`).set(admin).send({ time: '1h' });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('No school course found');
-    expect((await request(service.url).get(`${base}/${employeeId}`).set(admin)).body.message).toBe('No school course found');
+    expect((await request(service().url).get(`${base}/${employeeId}`).set(admin)).body.message).toBe('No school course found');
   });
 });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from '@jest/globals';
 import amqp from 'amqplib';
 import { dlqName, retryQueueName } from '@academy/messaging';
 import { startService, type RunningService } from '@academy/service';
@@ -12,6 +13,21 @@ export async function startHoursBank(): Promise<RunningService<Config>> {
   // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
   await service.ctx.broker.start();
   return service;
+}
+
+/** Starts the service before the tests of the enclosing `describe` and stops it after them; returns a getter. */
+export function useHoursBank(): () => RunningService<Config> {
+  let service: RunningService<Config> | undefined;
+  beforeAll(async () => {
+    service = await startHoursBank();
+  });
+  afterAll(async () => {
+    if (service) await stopHoursBank(service);
+  });
+  return () => {
+    if (!service) throw new Error('the hours bank is not started yet');
+    return service;
+  };
 }
 
 export async function stopHoursBank(service: RunningService<Config>): Promise<void> {
