@@ -17,11 +17,8 @@ const references = [
 ] as const;
 
 /** Each referenced id given in `input` must exist: a 404 naming it otherwise. */
-async function checkReferences(em: EntityManager, input: Partial<Record<(typeof references)[number][0], number | null>>) {
-  for (const [field, table, code, message] of references) {
-    await mustExist(em, table, input[field], code, message);
-  }
-}
+const checkReferences = (em: EntityManager, input: Partial<Record<(typeof references)[number][0], number | null>>) =>
+  mustExist(em, ...references.map(([field, table, code, message]) => [table, input[field], code, message] as const));
 
 // ----------------------------------------------------------------------------- registrations
 

@@ -74,8 +74,7 @@ export const users = {
   get: (em: EntityManager, id: number) => findOr404(em, User, id, 'USER_NOT_FOUND', 'User not found'),
   item: userItem,
   async create(em: EntityManager, input: Input<typeof UserCreateBody>, meta: Meta) {
-    await mustExist(em, 'employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found');
-    await mustExist(em, 'students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found');
+    await mustExist(em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
     const { password, employeeId, ...rest } = input;
     const passwordHash = await hashPassword(password);
     return guardConstraints(
@@ -91,8 +90,7 @@ export const users = {
     );
   },
   async update(em: EntityManager, id: number, input: Input<typeof UserUpdateBody>, meta: Meta) {
-    await mustExist(em, 'employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found');
-    await mustExist(em, 'students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found');
+    await mustExist(em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
     const { password, employeeId, ...rest } = input;
     const passwordHash = password ? await hashPassword(password) : undefined;
     return guardConstraints(
@@ -135,7 +133,7 @@ export const employees = {
   get: (em: EntityManager, id: number) => findOr404(em, Employee, id, 'EMPLOYEE_NOT_FOUND', 'Employee not found'),
   item: employeeItem,
   async create(em: EntityManager, input: Input<typeof EmployeeCreateBody>, meta: Meta) {
-    await mustExist(em, 'users', input.userId, 'USER_NOT_FOUND', 'User not found');
+    await mustExist(em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
     return guardConstraints(
       () =>
         em.transactional(async (tx) => {
@@ -151,7 +149,7 @@ export const employees = {
     );
   },
   async update(em: EntityManager, id: number, input: Input<typeof EmployeeUpdateBody>, meta: Meta) {
-    await mustExist(em, 'users', input.userId, 'USER_NOT_FOUND', 'User not found');
+    await mustExist(em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
     return guardConstraints(
       () =>
         em.transactional(async (tx) => {
@@ -200,14 +198,14 @@ export const students = {
   get: (em: EntityManager, id: number) => findOr404(em, Student, id, 'STUDENT_NOT_FOUND', 'Student not found'),
   item: studentItem,
   async create(em: EntityManager, input: Input<typeof StudentCreateBody>) {
-    await mustExist(em, 'guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found');
+    await mustExist(em, ['guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
     const student = em.create(Student, input);
     await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
     return studentItem(student);
   },
   async update(em: EntityManager, id: number, input: Input<typeof StudentUpdateBody>) {
     const student = await students.get(em, id);
-    await mustExist(em, 'guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found');
+    await mustExist(em, ['guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
     em.assign(student, input);
     await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
     return studentItem(student);

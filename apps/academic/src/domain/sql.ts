@@ -9,11 +9,19 @@ export async function findOr404<T extends object>(em: EntityManager, entity: Ent
   return row;
 }
 
-/** A referenced id, when given, must exist in `table`: a 404 with `code` and `message` otherwise. */
-export async function mustExist(em: EntityManager, table: string, id: number | null | undefined, code: string, message: string): Promise<void> {
-  if (id == null) return;
-  const rows = await em.execute(`select 1 from ${table} where id = ?`, [id]);
-  if (rows.length === 0) throw new NotFoundError(code, message);
+/** A referenced row: its table, the id given (none: nothing to check), and the 404 when it is missing. */
+export type Reference = readonly [table: string, id: number | null | undefined, code: string, message: string];
+
+/** Each referenced id given must exist, checked in one round trip: a 404 naming the first missing one otherwise. */
+export async function mustExist(em: EntityManager, ...references: Reference[]): Promise<void> {
+  const given = references.filter(([, id]) => id != null);
+  if (given.length === 0) return;
+  const [found] = await em.execute<Record<string, boolean>[]>(
+    `select ${given.map(([table], index) => `exists (select 1 from ${table} where id = ?) as r${index}`).join(', ')}`,
+    given.map(([, id]) => id),
+  );
+  const missing = given.find((_, index) => !found[`r${index}`]);
+  if (missing) throw new NotFoundError(missing[2], missing[3]);
 }
 
 /** The list filters that were given (a query schema leaves the others undefined), as a `where`. */
