@@ -189,6 +189,16 @@ describe('hours bank endpoints', () => {
       expect(res.body.data.totals.completedHours).toBe('1h');
     });
 
+    test('a user reads their own bank whatever the spelling of the id (/007 is 7); a malformed id is a 400', async () => {
+      const employeeId = await seedEmployee(service);
+      await add(employeeId, 'completed', { time: '1h' }).expect(200);
+      const padded = await api().get(`${base}/00${employeeId}`).set(bearer({ role: 'user', sub: '50', employeeId }));
+      expect(padded.status).toBe(200);
+      const malformed = await api().get(`${base}/abc`).set(bearer({ role: 'user', sub: '50', employeeId }));
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.message).toBe('Employee ID is required');
+    });
+
     test("a user may not read another employee's bank (403)", async () => {
       const employeeId = await seedEmployee(service);
       const res = await api().get(`${base}/${employeeId}`).set(bearer({ role: 'user', sub: '50', employeeId: employeeId + 1 }));
