@@ -17,7 +17,23 @@ export const SuccessErrorBody = z.object({ success: z.literal(false), message: z
 /** A response whose fields the spec does not show. */
 export const UnspecifiedObject = z.record(z.string(), z.unknown());
 
-export const IdPathParam = (name: string) => z.object({ [name]: z.coerce.number().int().positive() });
+const MAX_ID = 2_147_483_647;
+
+/** Ids are positive integers below 2^31: `0`, `-1`, `1.5`, `abc` and huge values are refused. */
+export const Id = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be an integer' })
+  .positive({ error: 'must be a positive integer' })
+  .max(MAX_ID, { error: 'is too large' });
+
+/** An id written in a path or query string, with the same bounds. */
+export const IdText = z.coerce
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be an integer' })
+  .positive({ error: 'must be a positive integer' })
+  .max(MAX_ID, { error: 'is too large' });
+
+export const IdPathParam = (name: string) => z.object({ [name]: IdText });
 
 /** A JSON response of `schema`, for `registerPath` responses. */
 export const jsonContent = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });

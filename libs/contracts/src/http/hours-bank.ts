@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { IdText } from './common.ts';
 
 // Hours bank (spec section "the service"): request and response schemas of its five routes.
 
@@ -15,12 +16,6 @@ export const TIME_STRING_DESCRIPTION =
 export const HoursBankEmployeeParams = z.object({ employeeId: z.string().meta({ description: 'Employee id (positive integer)', example: '7' }) });
 export const HoursTransactionParams = z.object({ transactionId: z.string().meta({ description: 'Transaction id (positive integer)', example: '42' }) });
 
-const positiveIntInput = z.coerce
-  .number({ error: 'must be a number' })
-  .int({ error: 'must be an integer' })
-  .positive({ error: 'must be a positive integer' })
-  .max(2_147_483_647, { error: 'is too large' });
-
 /** ISO date (`2026-01-15`) or date-time (its UTC day is used). */
 const isoDay = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'must be an ISO date (YYYY-MM-DD)' })
@@ -35,14 +30,14 @@ const reason = z
   .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
 
 export const HoursBankQuery = z.object({
-  schoolCourseId: positiveIntInput.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
+  schoolCourseId: IdText.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
 });
 
 export const AddHoursBody = z.object({
   time: z.string().meta({ description: TIME_STRING_DESCRIPTION, example: '1h 30m' }),
   reason: reason.optional(),
   date: isoDay.optional().meta({ description: 'Transaction date; today (UTC) when omitted' }),
-  schoolCourseId: positiveIntInput.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
+  schoolCourseId: IdText.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
 });
 export type AddHoursBody = z.infer<typeof AddHoursBody>;
 
