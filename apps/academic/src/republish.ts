@@ -13,7 +13,7 @@ import { academicService } from './service.ts';
 import { Employee } from './data/directory.entities.ts';
 import { SchoolCourse } from './data/registration.entities.ts';
 import { employeeUpsertedData } from './domain/employees.ts';
-import { SOURCE, latestSchoolCourseId } from './domain/school-courses.ts';
+import { SOURCE, latestSchoolCourseId, schoolCourseCreatedData } from './domain/school-courses.ts';
 
 export async function republishAll(orm: MikroORM, correlationId = `republish-${new Date().toISOString()}`) {
   return orm.em.fork().transactional(async (em) => {
@@ -22,9 +22,7 @@ export async function republishAll(orm: MikroORM, correlationId = `republish-${n
     const courses = await em.find(SchoolCourse, {}, { orderBy: [{ startDate: 'asc' }, { id: 'asc' }] });
     const latestId = await latestSchoolCourseId(em);
     for (const employee of employees) recordEvent(em, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, correlationId });
-    for (const course of courses) {
-      recordEvent(em, 'school-course.created', { id: course.id, name: course.name, startDate: course.startDate, endDate: course.endDate, latestSchoolCourseId: latestId }, { source: SOURCE, correlationId });
-    }
+    for (const course of courses) recordEvent(em, 'school-course.created', schoolCourseCreatedData(course, latestId), { source: SOURCE, correlationId });
     return { employees: employees.length, schoolCourses: courses.length };
   });
 }

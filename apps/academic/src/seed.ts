@@ -17,7 +17,7 @@ import { User } from './data/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './data/directory.entities.ts';
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './data/registration.entities.ts';
 import { employeeUpsertedData } from './domain/employees.ts';
-import { SOURCE } from './domain/school-courses.ts';
+import { SOURCE, schoolCourseCreatedData } from './domain/school-courses.ts';
 import { intArray } from './domain/sql.ts';
 
 export const DEMO_LOGINS = [
@@ -105,8 +105,8 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
   const latest = em.create(SchoolCourse, { name: '2026-2027', startDate: '2026-09-01', endDate: '2027-06-30' });
   await em.flush();
   SUBJECTS.forEach(([, blocks], s) => blocks.forEach((name, i) => em.create(Block, { subjectId: subjects[s].id, name, position: i + 1 })));
-  recordEvent(em, 'school-course.created', { id: previous.id, name: previous.name, startDate: previous.startDate, endDate: previous.endDate, latestSchoolCourseId: previous.id }, meta);
-  recordEvent(em, 'school-course.created', { id: latest.id, name: latest.name, startDate: latest.startDate, endDate: latest.endDate, latestSchoolCourseId: latest.id }, meta);
+  recordEvent(em, 'school-course.created', schoolCourseCreatedData(previous, previous.id), meta);
+  recordEvent(em, 'school-course.created', schoolCourseCreatedData(latest, latest.id), meta);
 
   // Students, oldest first; one in four has a guardian; e-mails: real, a placeholder, or none.
   const guardians = Array.from({ length: 60 }, (_, i) => {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventData } from '@academy/contracts';
 import { NotFoundError, ConflictError } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { SchoolCourse } from '../data/registration.entities.ts';
@@ -13,6 +14,12 @@ export async function latestSchoolCourseId(em: EntityManager): Promise<number | 
   const rows = await em.execute<{ id: number }[]>(`select ${LATEST_SCHOOL_COURSE_SQL} as id`);
   return rows[0]?.id ?? null;
 }
+
+/** Payload of `school-course.created`: the course and the latest course id once it exists. */
+export const schoolCourseCreatedData = (
+  course: { id: number; name: string; startDate: string; endDate: string },
+  latestSchoolCourseId: number | null,
+): EventData<'school-course.created'> => ({ id: course.id, name: course.name, startDate: course.startDate, endDate: course.endDate, latestSchoolCourseId });
 
 type SchoolCourseRow = { id: number; name: string; startDate: string; endDate: string; createdAt: Date };
 
@@ -40,7 +47,7 @@ export async function createSchoolCourse(em: EntityManager, input: { name: strin
         const course = tx.create(SchoolCourse, input);
         await tx.flush();
         const latestId = await latestSchoolCourseId(tx);
-        recordEvent(tx, 'school-course.created', { ...input, id: course.id, latestSchoolCourseId: latestId }, { source: SOURCE, correlationId });
+        recordEvent(tx, 'school-course.created', schoolCourseCreatedData(course, latestId), { source: SOURCE, correlationId });
         await tx.flush();
         return toItem(course, latestId);
       }),
