@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, jest, test } from '@jest/globals';
 import express from 'express';
+import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { createTokenSigner, createTokenVerifier, forgedTokens, generateKeyPairFiles, loadKeyRing, requireApiKey, requireAuth, requireOwnerOrAdmin, requireRole, safeEqual, type TokenVerifier } from '../src/index.ts';
+import { z } from 'zod';
+import { createTokenSigner, createTokenVerifier, forgedTokens, generateKeyPairFiles, jwtConfigShape, loadKeyRing, verifierFromConfig, requireApiKey, requireAuth, requireOwnerOrAdmin, requireRole, safeEqual, type TokenVerifier } from '../src/index.ts';
 
 const options = { issuer: 'academy', audience: 'academy-api' };
 const dir = mkdtempSync(path.join(tmpdir(), 'auth-keys-'));
@@ -51,7 +53,15 @@ describe('createTokenVerifier', () => {
     const signer = createTokenSigner(ringK1, options);
     const tokens = ['1', '2', '3'].map((sub) => signer.sign({ sub, role: 'user' }, 60));
     expect(tokens.map((token) => cached.verify(token)?.sub)).toEqual(['1', '2', '3']);
-    expect(cached.verify(tokens[0])?.sub).toBe('1');
+    const verifySpy = jest.spyOn(jwt, 'verify');
+    try {
+      expect(cached.verify(tokens[2])?.sub).toBe('3');
+      expect(verifySpy).not.toHaveBeenCalled(); // a cached token is not verified again
+      expect(cached.verify(tokens[0])?.sub).toBe('1');
+      expect(verifySpy).toHaveBeenCalledTimes(1); // the oldest was evicted: verified again
+    } finally {
+      verifySpy.mockRestore();
+    }
   });
 });
 
@@ -142,5 +152,20 @@ describe('loadKeyRing', () => {
 
   test('generateKeyPairFiles keeps an existing key pair', () => {
     expect(generateKeyPairFiles(dir, 'k1')).toBe(false);
+  });
+});
+
+describe('verifierFromConfig', () => {
+  test('reads the JWT variables (with their defaults) and accepts only tokens of the listed kids, issuer and audience, cached or not', () => {
+    const config = z.object(jwtConfigShape).parse({ JWT_KEYS_DIR: dir, JWT_KEY_IDS: 'k2, k1' });
+    expect(config).toEqual({ JWT_KEYS_DIR: dir, JWT_KEY_IDS: ['k2', 'k1'], JWT_ISSUER: 'academy', JWT_AUDIENCE: 'academy-api' });
+    const good = createTokenSigner(ringK1, options).sign({ sub: '5', role: 'user' }, 60);
+    const otherAudience = createTokenSigner(ringK1, { ...options, audience: 'elsewhere' }).sign({ sub: '6', role: 'user' }, 60);
+    for (const cacheMs of [0, 30_000]) {
+      const fromConfig = verifierFromConfig(config, cacheMs);
+      expect(fromConfig.verify(good)?.sub).toBe('5');
+      expect(fromConfig.verify(good)?.sub).toBe('5');
+      expect(fromConfig.verify(otherAudience)).toBeNull();
+    }
   });
 });
