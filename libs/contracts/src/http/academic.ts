@@ -2,20 +2,12 @@
 // OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { Id, IdText } from './common.ts';
 
-const MAX_ID = 2_147_483_647;
-/** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused). */
-export const AcademicId = z
-  .number({ error: 'must be a number' })
-  .int({ error: 'must be an integer' })
-  .positive({ error: 'must be a positive integer' })
-  .max(MAX_ID, { error: 'is too large' });
-/** An id in a query string or path: digits only, then the same bounds. */
-export const AcademicIdText = z.coerce
-  .number({ error: 'must be a number' })
-  .int({ error: 'must be an integer' })
-  .positive({ error: 'must be a positive integer' })
-  .max(MAX_ID, { error: 'is too large' });
+/** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused): the shared id schemas. */
+export const AcademicId = Id;
+/** An id in a query string or path, with the same bounds. */
+export const AcademicIdText = IdText;
 
 /** Free text: trimmed, and without NUL characters (PostgreSQL cannot store them). */
 const text = () => z.string().trim().regex(/^[^\u0000]*$/, { error: 'must not contain NUL characters' });
