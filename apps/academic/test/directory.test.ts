@@ -91,6 +91,13 @@ describe('admin directory', () => {
     const updated = await api().patch(`/api/v2/subjects/${created.body.id}`).set(admin).send({ blocks: ['La célula', 'Genética'] });
     expect(updated.body.blocks.map((b: { id: number; name: string }) => b.name)).toEqual(['La célula', 'Genética']);
     expect(updated.body.blocks[0].id).toBe(firstBlockId);
+    const extended = await api().patch(`/api/v2/subjects/${created.body.id}`).set(admin).send({ blocks: ['La célula', 'Genética', 'Ecología'] });
+    expect(extended.body.blocks.map((b: { id: number; name: string; position: number }) => [b.position, b.name])).toEqual([
+      [1, 'La célula'],
+      [2, 'Genética'],
+      [3, 'Ecología'],
+    ]);
+    expect(extended.body.blocks.slice(0, 2).map((b: { id: number }) => b.id)).toEqual(updated.body.blocks.map((b: { id: number }) => b.id));
     expect((await api().post('/api/v2/subjects').set(admin).send({ name: 'Biología' })).status).toBe(409);
   });
 
