@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
 import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations, type OrmOptions } from '@academy/db';
 import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
-import { createTokenVerifier, loadKeyRing, type TokenVerifier } from '@academy/auth';
+import { verifierFromConfig, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
@@ -67,9 +67,8 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     const redis = definition.usesRedis ? createRedis(config.REDIS_URL) : null;
     redis?.on('error', (error) => logger.debug({ err: error }, 'redis error'));
     if (redis) opened.push(() => redis.disconnect());
-    const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS);
     // Verified tokens are remembered briefly (never past their exp): ES256 verification is the costliest step of a cheap request.
-    const verifier = createTokenVerifier(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, cache: { maxEntries: 10_000, maxAgeMs: 30_000 } });
+    const verifier = verifierFromConfig(config, 30_000);
     const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
 
     await definition.subscriptions?.(ctx);
