@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventData } from '@academy/contracts';
-import { NotFoundError, ConflictError } from '@academy/kit';
+import { ConflictError } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { SchoolCourse } from '../data/registration.entities.ts';
-import { guardConstraints } from './sql.ts';
+import { findOr404, guardConstraints } from './sql.ts';
 
 export const SOURCE = 'academic';
 
@@ -60,8 +60,7 @@ export async function deleteSchoolCourse(em: EntityManager, id: number, correlat
     () =>
       em.transactional(async (tx) => {
         await tx.execute(`select pg_advisory_xact_lock(hashtext('school_courses'))`);
-        const course = await tx.findOne(SchoolCourse, { id });
-        if (!course) throw new NotFoundError('SCHOOL_COURSE_NOT_FOUND', 'School course not found');
+        const course = await findOr404(tx, SchoolCourse, id, 'SCHOOL_COURSE_NOT_FOUND', 'School course not found');
         const [{ count }] = await tx.execute<{ count: number }[]>(`select count(*)::int as count from registrations where school_course_id = ?`, [id]);
         if (count > 0) {
           throw new ConflictError('SCHOOL_COURSE_HAS_REGISTRATIONS', `School course ${id} still has ${count} registration(s); cancel or delete them first`);
