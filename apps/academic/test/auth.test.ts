@@ -4,30 +4,26 @@ import { forgedTokens, generateKeyPairFiles, hashPassword, loadKeyRing } from '@
 import { startService, type RunningService } from '@academy/service';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
 import { academicService } from '../src/service.ts';
+import { useAcademic } from './support.ts';
 import { User } from '../src/data/user.entity.ts';
 import { RefreshToken } from '../src/auth/refresh-token.entity.ts';
 import { hashRefreshToken } from '../src/auth/session-tokens.ts';
 import type { Config } from '../src/config.ts';
 
 describe('academic /api/v2/auth', () => {
-  let service: RunningService<Config>;
+  const { service } = useAcademic();
   let teacherId: number;
 
-  const login = (email: string, password: string) => request(service.url).post('/api/v2/auth/login').send({ email, password });
+  const login = (email: string, password: string) => request(service().url).post('/api/v2/auth/login').send({ email, password });
 
   beforeAll(async () => {
-    service = await startService(academicService, await testConfig('academic_auth'));
-    const em = service.ctx.orm.em.fork();
+    const em = service().ctx.orm.em.fork();
     const passwordHash = await hashPassword('teacher-pass');
     const teacher = em.create(User, { email: 'teacher@academy.test', passwordHash, role: 'user', employeeId: 12 });
     em.create(User, { email: 'admin@academy.test', passwordHash: await hashPassword('admin-pass'), role: 'admin' });
     em.create(User, { email: 'gone@academy.test', passwordHash, role: 'user', active: false });
     await em.flush();
     teacherId = teacher.id;
-  });
-  afterAll(async () => {
-    await service.stop();
-    await dropTestDatabase(service.ctx.config.DATABASE_URL);
   });
 
   describe('POST /login', () => {
@@ -36,7 +32,7 @@ describe('academic /api/v2/auth', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { id: teacherId, email: 'teacher@academy.test', role: 'user', employeeId: 12, studentId: null } });
       expect(res.body.refreshToken).toMatch(/^[\w-]{40,}$/);
-      const me = await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${res.body.accessToken}`);
+      const me = await request(service().url).get('/api/v2/auth/me').set('authorization', `Bearer ${res.body.accessToken}`);
       expect(me.status).toBe(200);
       expect(me.body).toEqual({ user: { id: teacherId, email: 'teacher@academy.test', role: 'user', employeeId: 12, studentId: null } });
     });
@@ -60,30 +56,30 @@ describe('academic /api/v2/auth', () => {
     });
 
     test('a body without e-mail or password is a 400 naming the fields, never a 500', async () => {
-      const res = await request(service.url).post('/api/v2/auth/login').send({ email: 'not-an-email' });
+      const res = await request(service().url).post('/api/v2/auth/login').send({ email: 'not-an-email' });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
       expect(res.body.message).toMatch(/email/);
       expect(res.body.message).toMatch(/password/);
-      expect((await request(service.url).post('/api/v2/auth/login').set('content-type', 'application/json').send('{bad json')).status).toBe(400);
+      expect((await request(service().url).post('/api/v2/auth/login').set('content-type', 'application/json').send('{bad json')).status).toBe(400);
     });
   });
 
   describe('POST /refresh', () => {
     test('rotates: the new refresh token works once, the old one is refused and revokes the whole session', async () => {
       const first = (await login('teacher@academy.test', 'teacher-pass')).body;
-      const second = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: first.refreshToken });
+      const second = await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: first.refreshToken });
       expect(second.status).toBe(200);
       expect(second.body.refreshToken).not.toBe(first.refreshToken);
-      expect((await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${second.body.accessToken}`)).status).toBe(200);
+      expect((await request(service().url).get('/api/v2/auth/me').set('authorization', `Bearer ${second.body.accessToken}`)).status).toBe(200);
 
-      const reuse = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: first.refreshToken });
+      const reuse = await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: first.refreshToken });
       expect(reuse.status).toBe(401);
       expect(reuse.body.code).toBe('REFRESH_TOKEN_REUSED');
 
-      const successor = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: second.body.refreshToken });
+      const successor = await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: second.body.refreshToken });
       expect(successor.status).toBe(401);
-      const em = service.ctx.orm.em.fork();
+      const em = service().ctx.orm.em.fork();
       const { familyId } = await em.findOneOrFail(RefreshToken, { tokenHash: hashRefreshToken(second.body.refreshToken) });
       const family = await em.find(RefreshToken, { familyId });
       expect(family).toHaveLength(2);
@@ -92,30 +88,30 @@ describe('academic /api/v2/auth', () => {
 
     test('two refreshes racing with one token: exactly one succeeds', async () => {
       const { refreshToken } = (await login('admin@academy.test', 'admin-pass')).body;
-      const results = await Promise.all([1, 2, 3].map(() => request(service.url).post('/api/v2/auth/refresh').send({ refreshToken })));
+      const results = await Promise.all([1, 2, 3].map(() => request(service().url).post('/api/v2/auth/refresh').send({ refreshToken })));
       expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401]);
     });
 
     test('an expired refresh token is refused', async () => {
       const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
-      await service.ctx.orm.em.fork().nativeUpdate(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) }, { expiresAt: new Date(Date.now() - 1000) });
-      const res = await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken });
+      await service().ctx.orm.em.fork().nativeUpdate(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) }, { expiresAt: new Date(Date.now() - 1000) });
+      const res = await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('INVALID_REFRESH_TOKEN');
     });
 
     test('an unknown refresh token is a 401 and an empty body a 400', async () => {
-      expect((await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken: 'made-up' })).body.code).toBe('INVALID_REFRESH_TOKEN');
-      expect((await request(service.url).post('/api/v2/auth/refresh').send({})).status).toBe(400);
+      expect((await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: 'made-up' })).body.code).toBe('INVALID_REFRESH_TOKEN');
+      expect((await request(service().url).post('/api/v2/auth/refresh').send({})).status).toBe(400);
     });
   });
 
   describe('POST /logout', () => {
     test('revokes the session: its refresh token no longer refreshes; a second logout is still 204', async () => {
       const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
-      expect((await request(service.url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
-      expect((await request(service.url).post('/api/v2/auth/refresh').send({ refreshToken })).status).toBe(401);
-      expect((await request(service.url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
+      expect((await request(service().url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
+      expect((await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken })).status).toBe(401);
+      expect((await request(service().url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
     });
   });
 
@@ -124,14 +120,14 @@ describe('academic /api/v2/auth', () => {
     test.each(Object.entries(forgedTokens(ring, { issuer: TEST_ISSUER, audience: TEST_AUDIENCE })))(
       'a token that is %s is a 401 UNAUTHORIZED',
       async (_flaw, token) => {
-        const res = await request(service.url).get('/api/v2/auth/me').set('authorization', `Bearer ${token}`);
+        const res = await request(service().url).get('/api/v2/auth/me').set('authorization', `Bearer ${token}`);
         expect(res.status).toBe(401);
         expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
       },
     );
 
     test('without a token, 401', async () => {
-      expect((await request(service.url).get('/api/v2/auth/me')).status).toBe(401);
+      expect((await request(service().url).get('/api/v2/auth/me')).status).toBe(401);
     });
   });
 });
