@@ -21,6 +21,7 @@ describe('admin directory', () => {
     expect(updated.body.role).toBe('admin');
     const deactivated = await api().delete(`/api/v2/users/${created.body.id}`).set(admin);
     expect(deactivated.body.active).toBe(false);
+    expect(await f.query(`select role, active from users where id = ?`, [created.body.id])).toEqual([{ role: 'admin', active: false }]);
   });
 
   test('employees: create, update and delete record employee.upserted / employee.deleted in the outbox in the same transaction', async () => {
