@@ -1,6 +1,6 @@
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { parseEnvelope, type EventData, type EventType } from '@academy/contracts';
+import { parseEnvelope, type EventData, type EventType, type EventVersions } from '@academy/contracts';
 import type { Broker } from './broker.ts';
 import {
   ATTEMPTS_HEADER,
@@ -35,6 +35,12 @@ export interface ConsumeOptions {
   /** `<service>.<purpose>`, e.g. `hours-bank.replicas`. */
   queue: string;
   handlers: EventHandlers;
+  /**
+   * Versions of a type this consumer's handler reads, where it reads more than the catalogue's
+   * current one (say version 1 and 2 while producers move to 2). An envelope of any other version
+   * is parked in the DLQ at once, with the versions it would have read in the reason.
+   */
+  versions?: EventVersions;
   /** Unacked messages in flight at once (handled concurrently). */
   prefetch?: number;
   /** Handler attempts before a failing message is parked in `<queue>.dlq`. */
@@ -67,8 +73,8 @@ const STRIPPED_HEADERS = ['x-delivery-count'];
 
 /**
  * Declares the queue (quorum), its retry queues and its DLQ, binds the handled event types, and
- * consumes with manual acks and bounded prefetch. The envelope is validated first (invalid: DLQ at
- * once). A handler's database work and the inbox row commit together, so a redelivered event is a
+ * consumes with manual acks and bounded prefetch. The envelope is validated first (invalid, or a
+ * version this consumer does not read: DLQ at once). A handler's database work and the inbox row commit together, so a redelivered event is a
  * no-op; a failing handler is retried with growing delay, then parked in the DLQ with the reason and
  * the attempt count in headers.
  */
@@ -108,9 +114,9 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
 
   const attemptsOf = (message: ConsumeMessage) => Number(message.properties.headers?.[ATTEMPTS_HEADER] ?? 0) + 1;
 
-  /** Parses the envelope; an invalid message is parked in the DLQ at once (no retry can fix it). */
+  /** Parses the envelope; an invalid message, or one of a version this consumer does not read, is parked in the DLQ at once (no retry can fix it). */
   const parse = async (ch: ConfirmChannel, message: ConsumeMessage): Promise<HandledEvent<EventType> | null> => {
-    const parsed = parseEnvelope(message.content);
+    const parsed = parseEnvelope(message.content, options.versions);
     if (!parsed.ok) {
       const attempts = attemptsOf(message);
       await forward(ch, dlqName(queue), message, {
@@ -120,9 +126,9 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
         [DEAD_LETTERED_AT_HEADER]: new Date().toISOString(),
       });
       settle(ch, message);
-      metrics.deadLettered.inc({ queue, reason: 'invalid' });
+      metrics.deadLettered.inc({ queue, reason: parsed.reason });
       metrics.consumed.inc({ queue, type: parsed.type ?? 'unknown', outcome: 'dead_lettered' });
-      log.warn({ eventId: parsed.eventId, reason: parsed.error }, 'invalid message parked in the DLQ');
+      log.warn({ eventId: parsed.eventId, type: parsed.type, reason: parsed.error }, parsed.reason === 'invalid' ? 'invalid message parked in the DLQ' : 'message of an unsupported version parked in the DLQ');
       return null;
     }
     return parsed.envelope as HandledEvent<EventType>;

@@ -31,7 +31,7 @@ export function messagingMetrics(registry: Registry = new Registry()): Messaging
       registers,
     }),
     retried: new Counter({ name: 'messaging_retried_total', help: 'Failed messages sent to a retry queue, by queue', labelNames: ['queue'], registers }),
-    deadLettered: new Counter({ name: 'messaging_dead_lettered_total', help: 'Messages parked in a DLQ, by queue and reason (invalid, exhausted)', labelNames: ['queue', 'reason'], registers }),
+    deadLettered: new Counter({ name: 'messaging_dead_lettered_total', help: 'Messages parked in a DLQ, by queue and reason (invalid, unsupported_version, exhausted)', labelNames: ['queue', 'reason'], registers }),
     handlerDuration: new Histogram({
       name: 'messaging_handler_duration_seconds',
       help: 'Handler transaction time (handler and inbox insert), by queue',

@@ -108,5 +108,26 @@ export function isEventType(type: string): type is EventType {
   return Object.hasOwn(eventSchemas, type);
 }
 
-/** Current version of each event type's payload. */
-export const EVENT_VERSION = 1;
+/**
+ * The version each producer stamps on an event type's envelope. Bump a type's version when its
+ * payload changes in a way an older consumer would misread (a field removed, renamed, or its
+ * meaning changed); adding an optional field keeps the version. A consumer reads the versions it
+ * knows (by default the current one of each type) and parks any other in its DLQ with the reason,
+ * so a producer deployed ahead of its consumers loses nothing: replay the DLQ after they catch up.
+ */
+export const eventVersions = {
+  'employee.upserted': 1,
+  'employee.deleted': 1,
+  'school-course.created': 1,
+  'school-course.deleted': 1,
+  'block.closed': 1,
+  'block.approved': 1,
+  'block.rejected': 1,
+  'incident.created': 1,
+  'incident.updated': 1,
+  'hours-bank.transaction.recorded': 1,
+  'hours-bank.transaction.reverted': 1,
+} as const satisfies Record<EventType, number>;
+
+/** Versions of each type a consumer reads, where it reads more than the current one. */
+export type EventVersions = { [T in EventType]?: readonly number[] };

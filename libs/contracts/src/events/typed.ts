@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EventEnvelope } from './envelope.ts';
-import { EVENT_VERSION, eventSchemas, isEventType, type EventData, type EventType } from './catalogue.ts';
+import { eventSchemas, eventVersions, isEventType, type EventData, type EventType, type EventVersions } from './catalogue.ts';
 
 /** An envelope whose `type` is a catalogue type and whose `data` has been checked against that type's schema. */
 export type TypedEnvelope<T extends EventType = EventType> = { [K in T]: Omit<EventEnvelope, 'type' | 'data'> & { type: K; data: EventData<K> } }[T];
@@ -19,7 +19,7 @@ export function createEnvelope<T extends EventType>(type: T, data: EventData<T>,
   const envelope = {
     id: meta.id ?? randomUUID(),
     type,
-    version: EVENT_VERSION,
+    version: eventVersions[type],
     occurredAt: (meta.occurredAt ?? new Date()).toISOString(),
     source: meta.source,
     correlationId: meta.correlationId ?? randomUUID(),
@@ -28,28 +28,36 @@ export function createEnvelope<T extends EventType>(type: T, data: EventData<T>,
   return envelope as TypedEnvelope<T>;
 }
 
-export type ParsedEnvelope = { ok: true; envelope: TypedEnvelope } | { ok: false; error: string; eventId?: string; type?: string };
+/** A failure says why in `error`; `reason` is its kind, for metrics. */
+export type ParsedEnvelope =
+  | { ok: true; envelope: TypedEnvelope }
+  | { ok: false; reason: 'invalid' | 'unsupported_version'; error: string; eventId?: string; type?: string };
 
 /**
  * The subscribing side: parses raw bytes or a decoded object into a typed envelope. Never throws;
- * a failure says why (no retry can fix it, so the consumer parks it in the DLQ at once).
+ * a failure says why (no retry can fix it, so the consumer parks it in the DLQ at once). A type's
+ * envelope must carry one of the versions the reader knows: `versions[type]` where given, else the
+ * catalogue's current version of that type.
  */
-export function parseEnvelope(raw: Buffer | string | unknown): ParsedEnvelope {
+export function parseEnvelope(raw: Buffer | string | unknown, versions: EventVersions = {}): ParsedEnvelope {
   let value: unknown = raw;
   if (Buffer.isBuffer(raw) || typeof raw === 'string') {
     try {
       value = JSON.parse(raw.toString());
     } catch {
-      return { ok: false, error: 'body is not JSON' };
+      return { ok: false, reason: 'invalid', error: 'body is not JSON' };
     }
   }
   const envelope = EventEnvelope.safeParse(value);
-  if (!envelope.success) return { ok: false, error: `invalid envelope: ${z.prettifyError(envelope.error)}` };
+  if (!envelope.success) return { ok: false, reason: 'invalid', error: `invalid envelope: ${z.prettifyError(envelope.error)}` };
   const { id, type } = envelope.data;
-  if (!isEventType(type)) return { ok: false, error: `unknown event type "${type}"`, eventId: id, type };
-  if (envelope.data.version !== EVENT_VERSION) return { ok: false, error: `unsupported version ${envelope.data.version} of "${type}"`, eventId: id, type };
+  if (!isEventType(type)) return { ok: false, reason: 'invalid', error: `unknown event type "${type}"`, eventId: id, type };
+  const known = versions[type] ?? [eventVersions[type]];
+  if (!known.includes(envelope.data.version)) {
+    return { ok: false, reason: 'unsupported_version', error: `unsupported version ${envelope.data.version} of "${type}" (this consumer reads version${known.length > 1 ? 's' : ''} ${known.join(', ')})`, eventId: id, type };
+  }
   const data = eventSchemas[type].safeParse(envelope.data.data);
-  if (!data.success) return { ok: false, error: `invalid data of "${type}": ${z.prettifyError(data.error)}`, eventId: id, type };
+  if (!data.success) return { ok: false, reason: 'invalid', error: `invalid data of "${type}": ${z.prettifyError(data.error)}`, eventId: id, type };
   return { ok: true, envelope: { ...envelope.data, type, data: data.data } as TypedEnvelope };
 }
 
