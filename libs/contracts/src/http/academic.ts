@@ -258,7 +258,7 @@ export const MAX_STUDENTS_PER_ASSIGNMENT = 1000;
 export const AssignStudentsBody = z.strictObject({
   eventId: AcademicId,
   /** Teacher of the event; defaults to the event's employee. */
-  employeeId: z.union([AcademicId, z.string().regex(/^\d{1,10}$/, { error: 'must be a positive integer' }).transform(Number).pipe(AcademicId)]).optional(),
+  employeeId: z.union([AcademicId, AcademicIdText], { error: 'must be a positive integer' }).optional(),
   /** Must match the event's subject when given. */
   subjectId: AcademicId.optional(),
   /** Must match the event's center when given. */

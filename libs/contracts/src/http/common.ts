@@ -26,12 +26,18 @@ export const Id = z
   .positive({ error: 'must be a positive integer' })
   .max(MAX_ID, { error: 'is too large' });
 
-/** An id written in a path or query string, with the same bounds. */
-export const IdText = z.coerce
-  .number({ error: 'must be a number' })
-  .int({ error: 'must be an integer' })
-  .positive({ error: 'must be a positive integer' })
-  .max(MAX_ID, { error: 'is too large' });
+/**
+ * An id written in a path or query string: decimal digits only, no sign, no leading zero, no
+ * spaces (`0x1`, `1e0`, `+1`, `01`, ` 1` are refused, not read as 1), with the same bounds.
+ */
+const idText = (max: number, params?: { error?: string }) =>
+  z
+    .string({ error: 'must be a positive integer' })
+    .regex(/^[1-9][0-9]*$/, { error: 'must be a positive integer in decimal digits (no sign, no leading zero)' })
+    .transform(Number)
+    .pipe(max === MAX_ID ? Id : Id.max(max, params));
+/** `IdText.max(n, { error })` is the same grammar with a lower bound (page sizes). */
+export const IdText = Object.assign(idText(MAX_ID), { max: (max: number, params?: { error?: string }) => idText(max, params) });
 
 export const IdPathParam = (name: string) => z.object({ [name]: IdText });
 

@@ -26,7 +26,10 @@ describe('hours-bank contracts', () => {
   });
 
   test('the body and response schemas accept the spec example', () => {
-    expect(AddHoursBody.parse({ time: '2h', date: '2026-01-15', schoolCourseId: '3' })).toEqual({ time: '2h', date: '2026-01-15', schoolCourseId: 3 });
+    expect(AddHoursBody.parse({ time: '2h', date: '2026-01-15', schoolCourseId: 3 })).toEqual({ time: '2h', date: '2026-01-15', schoolCourseId: 3 });
+    // An id in a JSON body is a JSON number: the string "3" and unknown fields are refused.
+    expect(AddHoursBody.safeParse({ time: '2h', schoolCourseId: '3' }).success).toBe(false);
+    expect(AddHoursBody.safeParse({ time: '2h', hours: 2 }).success).toBe(false);
     expect(AddHoursBody.safeParse({ time: '2h', date: '2026-13-01' }).success).toBe(false);
     const totals = { pendingHours: '0h', completedHours: '1h', pendingDecimal: 0, completedDecimal: 1 };
     expect(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { IdText } from './common.ts';
+import { Id, IdText } from './common.ts';
 
 // Hours bank (spec section "the service"): request and response schemas of its five routes.
 
@@ -33,15 +33,15 @@ export const HoursBankQuery = z.object({
   schoolCourseId: IdText.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
 });
 
-export const AddHoursBody = z.object({
+export const AddHoursBody = z.strictObject({
   time: z.string().meta({ description: TIME_STRING_DESCRIPTION, example: '1h 30m' }),
   reason: reason.optional(),
   date: isoDay.optional().meta({ description: 'Transaction date; today (UTC) when omitted' }),
-  schoolCourseId: IdText.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
+  schoolCourseId: Id.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
 });
 export type AddHoursBody = z.infer<typeof AddHoursBody>;
 
-export const EditTransactionBody = z.object({
+export const EditTransactionBody = z.strictObject({
   time: z.string().meta({ description: `New time. ${TIME_STRING_DESCRIPTION}`, example: '2h' }),
   reason: reason.optional().meta({ description: 'The original reason is kept when omitted' }),
 });
