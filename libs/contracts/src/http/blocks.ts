@@ -1,90 +1,375 @@
+// HTTP contracts of content blocks (academic): request bodies, queries, responses, error codes and
+// their OpenAPI registration (`registerBlocksDocs`). The spec fixes the pending listing and the
+// review; the other payloads are ours. Bodies are strict: unknown fields are a 400.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, IdPathParam, UnspecifiedObject, jsonContent } from './common.ts';
+import { DirectoryPageQuery, ListingPageMeta } from './academic.ts';
+import { ErrorBody, Id, IdText, jsonContent } from './common.ts';
 
-const id = z.number().int().positive();
+export const STUDENT_BLOCK_STATUS_VALUES = ['open', 'blocked', 'pending', 'closed'] as const;
+export type StudentBlockStatus = (typeof STUDENT_BLOCK_STATUS_VALUES)[number];
+export const REVIEW_ACTION_VALUES = ['approve', 'reject'] as const;
+export type ReviewAction = (typeof REVIEW_ACTION_VALUES)[number];
 
-export const PendingBlocksQuery = z.object({ studentId: z.coerce.number().int().positive().optional(), subjectId: z.coerce.number().int().positive().optional() });
+/** Longest thread message and rejection reason, in characters. */
+export const BLOCK_MESSAGE_MAX_LENGTH = 5000;
+/** Largest page of the pending listing when `limit` is given (without it, every pending block). */
+export const PENDING_BLOCKS_MAX_LIMIT = 1000;
+
+/** Codes of the block routes' errors (the review's are the spec's "Blocks review" table). */
+export const BlockErrorCode = {
+  STUDENT_BLOCK_ID_REQUIRED: 'STUDENT_BLOCK_ID_REQUIRED',
+  INVALID_ACTION: 'INVALID_ACTION',
+  INVALID_STATUS_FOR_REVIEW: 'INVALID_STATUS_FOR_REVIEW',
+  STUDENT_BLOCK_NOT_FOUND: 'STUDENT_BLOCK_NOT_FOUND',
+  BLOCK_ID_REQUIRED: 'BLOCK_ID_REQUIRED',
+  STUDENT_ID_REQUIRED: 'STUDENT_ID_REQUIRED',
+  SUBJECT_ID_REQUIRED: 'SUBJECT_ID_REQUIRED',
+  INVALID_STATUS_FOR_CLOSE: 'INVALID_STATUS_FOR_CLOSE',
+  BLOCK_NOT_FOUND: 'BLOCK_NOT_FOUND',
+  STUDENT_NOT_FOUND: 'STUDENT_NOT_FOUND',
+  SUBJECT_NOT_FOUND: 'SUBJECT_NOT_FOUND',
+  SCHOOL_COURSE_NOT_FOUND: 'SCHOOL_COURSE_NOT_FOUND',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+} as const;
+
+/**
+ * An id in a path, written as plain digits: `abc`, `0`, `-3`, `1.5` and `1e3` are refused (the
+ * spec's STUDENT_BLOCK_ID_REQUIRED cases), as are values past 2^31-1.
+ */
+export const StrictIdText = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, { error: 'must be a positive integer written in digits' })
+  .transform(Number)
+  .pipe(Id);
+
+/** Free text without NUL characters (PostgreSQL cannot store them). */
+const text = () => z.string().regex(/^[^\u0000]*$/, { error: 'must not contain NUL characters' });
+const timestamp = z.string().describe('ISO 8601 UTC timestamp');
+const nullableTimestamp = timestamp.nullable();
+const grade = z.number().nullable().describe('0–10, two decimals at most; null while ungraded');
+
+/** A grade from 0 to 10 with at most two decimals (7.12 passes, 7.123 does not). */
+export const BlockGrade = z
+  .number({ error: 'must be a number' })
+  .min(0, { error: 'must be at least 0' })
+  .max(10, { error: 'must be at most 10' })
+  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-7, { error: 'must have at most two decimals' });
+
+// ---------------------------------------------------------------- close
+
+export const CloseBlockBody = z.strictObject({
+  studentId: Id,
+  grade: BlockGrade.nullable().optional(),
+});
+export type CloseBlockBody = z.infer<typeof CloseBlockBody>;
+
+export const CloseBlockResponse = z.object({
+  ok: z.literal(true),
+  studentBlockId: Id,
+  blockId: Id,
+  studentId: Id,
+  previousStatus: z.literal('open'),
+  newStatus: z.literal('pending'),
+  grade,
+  closedAt: timestamp,
+});
+
+// ---------------------------------------------------------------- pending listing (spec)
+
+export const PendingBlocksQuery = z.object({
+  studentId: IdText.optional(),
+  subjectId: IdText.optional(),
+  limit: IdText.pipe(Id.max(PENDING_BLOCKS_MAX_LIMIT, { error: `must be at most ${PENDING_BLOCKS_MAX_LIMIT}` })).optional(),
+  page: IdText.optional(),
+});
+export type PendingBlocksQuery = z.infer<typeof PendingBlocksQuery>;
 
 export const PendingBlock = z.object({
-  blockId: id,
+  studentBlockId: Id,
+  blockId: Id,
   blockName: z.string(),
-  subjectId: id,
+  subjectId: Id,
   subjectName: z.string(),
-  grade: z.number().nullable(),
+  grade,
   status: z.literal('pending'),
-  employeeId: id.nullable(),
+  employeeId: Id.nullable(),
   employeeName: z.string(),
-  closedAt: z.iso.datetime().nullable(),
+  closedAt: nullableTimestamp,
 });
+export type PendingBlock = z.infer<typeof PendingBlock>;
+
+export const PendingBlocksGroup = z.object({ studentId: Id, studentName: z.string(), blocks: z.array(PendingBlock) });
 
 export const PendingBlocksResponse = z.object({
-  ok: z.boolean(),
-  total: z.number().int(),
-  byStudent: z.array(z.object({ studentId: id, studentName: z.string(), blocks: z.array(PendingBlock) })),
+  ok: z.literal(true),
+  total: z.number().int().describe('number of pending blocks returned'),
+  byStudent: z.array(PendingBlocksGroup),
 });
+export type PendingBlocksResponse = z.infer<typeof PendingBlocksResponse>;
 
-export const ReviewBody = z.object({ action: z.enum(['approve', 'reject']), reason: z.string().optional() });
+// ---------------------------------------------------------------- review (spec)
+
+export const ReviewActionSchema = z.enum(REVIEW_ACTION_VALUES);
+
+export const ReviewBody = z.strictObject({
+  action: ReviewActionSchema,
+  reason: text().trim().max(BLOCK_MESSAGE_MAX_LENGTH, { error: `must be at most ${BLOCK_MESSAGE_MAX_LENGTH} characters` }).nullable().optional(),
+});
+export type ReviewBody = z.infer<typeof ReviewBody>;
 
 export const ReviewResponse = z.object({
-  ok: z.boolean(),
-  studentBlockId: id,
-  blockId: id,
-  studentId: id,
+  ok: z.literal(true),
+  studentBlockId: Id,
+  blockId: Id,
+  studentId: Id,
   previousStatus: z.literal('pending'),
   newStatus: z.enum(['closed', 'open']),
-  action: z.enum(['approve', 'reject']),
-  nextBlockUnlocked: z.boolean().optional(),
-  subjectCompleted: z.boolean().optional(),
+  action: ReviewActionSchema,
+  nextBlockUnlocked: z.boolean().optional().describe('approve only, when another block follows'),
+  subjectCompleted: z.literal(true).optional().describe('approve only, when it was the last block of the subject'),
   message: z.string(),
 });
+export type ReviewResponse = z.infer<typeof ReviewResponse>;
 
-/** Content blocks (academic). The routes whose payloads the spec does not show answer an unspecified object. */
+// ---------------------------------------------------------------- pending and rejected
+
+export const PendingRejectedQuery = z.object({
+  studentId: IdText.optional(),
+  subjectId: IdText.optional(),
+  state: z.enum(['pending', 'rejected']).optional(),
+});
+export type PendingRejectedQuery = z.infer<typeof PendingRejectedQuery>;
+
+export const PendingRejectedItem = z.object({
+  studentBlockId: Id,
+  studentId: Id,
+  studentName: z.string(),
+  blockId: Id,
+  blockName: z.string(),
+  position: z.number().int(),
+  subjectId: Id,
+  subjectName: z.string(),
+  state: z.enum(['pending', 'rejected']).describe('pending: awaiting review; rejected: back with the teacher, not closed again yet'),
+  status: z.enum(['pending', 'open']),
+  grade,
+  employeeId: Id.nullable(),
+  employeeName: z.string().nullable(),
+  closedAt: nullableTimestamp.describe('when the teacher last closed it'),
+  rejectedAt: nullableTimestamp.describe('the last rejection; also set on a pending block rejected before'),
+});
+
+export const PendingRejectedResponse = z.object({
+  ok: z.literal(true),
+  total: z.number().int(),
+  pendingCount: z.number().int(),
+  rejectedCount: z.number().int(),
+  blocks: z.array(PendingRejectedItem).describe('pending ones first, oldest close first; then rejected ones, oldest rejection first'),
+});
+
+// ---------------------------------------------------------------- completed
+
+export const CompletedBlocksQuery = DirectoryPageQuery.omit({ search: true }).extend({
+  schoolCourseId: IdText.optional(),
+  subjectId: IdText.optional(),
+  studentId: IdText.optional(),
+});
+export type CompletedBlocksQuery = z.infer<typeof CompletedBlocksQuery>;
+
+export const CompletedBlockItem = z.object({
+  studentBlockId: Id,
+  studentId: Id,
+  studentName: z.string(),
+  blockId: Id,
+  blockName: z.string(),
+  position: z.number().int(),
+  subjectId: Id,
+  subjectName: z.string(),
+  grade,
+  employeeId: Id.nullable(),
+  employeeName: z.string().nullable(),
+  closedAt: nullableTimestamp,
+  approvedAt: nullableTimestamp,
+});
+
+export const CompletedBlocksResponse = z.object({
+  ok: z.literal(true),
+  schoolCourseId: Id,
+  data: z.array(CompletedBlockItem),
+  meta: ListingPageMeta,
+});
+
+// ---------------------------------------------------------------- thread
+
+export const ThreadMessageBody = z.strictObject({
+  message: text()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(BLOCK_MESSAGE_MAX_LENGTH, { error: `must be at most ${BLOCK_MESSAGE_MAX_LENGTH} characters` }),
+});
+export type ThreadMessageBody = z.infer<typeof ThreadMessageBody>;
+
+export const ThreadMessage = z.object({
+  id: Id,
+  studentBlockId: Id,
+  authorUserId: Id.nullable(),
+  authorRole: z.enum(['admin', 'teacher']),
+  authorName: z.string().nullable().describe("the author's employee name, when their login has one"),
+  kind: z.enum(['message', 'rejection']).describe('rejection: the reason an administrator gave when rejecting the block'),
+  message: z.string(),
+  createdAt: timestamp,
+});
+export type ThreadMessage = z.infer<typeof ThreadMessage>;
+
+export const ThreadResponse = z.object({
+  ok: z.literal(true),
+  studentBlockId: Id,
+  blockId: Id,
+  studentId: Id,
+  status: z.enum(STUDENT_BLOCK_STATUS_VALUES),
+  messages: z.array(ThreadMessage).describe('oldest first'),
+});
+
+export const ThreadMessageCreated = z.object({ ok: z.literal(true), data: ThreadMessage });
+
+// ---------------------------------------------------------------- grades
+
+export const BlockGradeItem = z.object({
+  studentBlockId: Id,
+  blockId: Id,
+  blockName: z.string(),
+  position: z.number().int(),
+  status: z.enum(STUDENT_BLOCK_STATUS_VALUES),
+  grade,
+  closedAt: nullableTimestamp,
+  approvedAt: nullableTimestamp,
+});
+
+export const BlockGradesResponse = z.object({
+  ok: z.literal(true),
+  studentId: Id,
+  studentName: z.string(),
+  subjectId: Id,
+  subjectName: z.string(),
+  blocks: z.array(BlockGradeItem).describe('every block of the subject, in order'),
+  gradedCount: z.number().int(),
+  average: z.number().nullable().describe('mean of the graded blocks, two decimals; null when none is graded'),
+});
+
+// ---------------------------------------------------------------- OpenAPI
+
+/** Content blocks (academic). */
 export function registerBlocksDocs(registry: OpenAPIRegistry): void {
-  const tags = ['blocks'];
-  const security = [{ bearerAuth: [] }];
-  const unauthorized = jsonContent(ErrorBody, 'UNAUTHORIZED: token missing, expired, or caller not an administrator');
+  const tags = ['Blocks'];
+  const security = [{ bearerAuth: [] as string[] }];
+  const error = (description: string) => jsonContent(ErrorBody, description);
+  const body = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+  const path = (...names: string[]) => z.object(Object.fromEntries(names.map((name) => [name, z.string().describe('positive integer, in digits')])));
+  const unauthorized = error('UNAUTHORIZED: token missing or expired');
+  const unauthorizedAdmin = error('UNAUTHORIZED: token missing, expired, or caller not an administrator');
+  const forbidden = error("FORBIDDEN: neither an administrator nor the student's teacher");
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/blocks/{blockId}/close',
+    tags,
+    security,
+    summary: "Close an open block for a student (the teacher of the student's registration in the subject, or an admin); records block.closed",
+    request: { params: path('blockId'), body: body(CloseBlockBody) },
+    responses: {
+      200: jsonContent(CloseBlockResponse, 'Closed: now pending review'),
+      400: error('BLOCK_ID_REQUIRED, VALIDATION_ERROR (studentId, grade 0–10 with two decimals at most), INVALID_STATUS_FOR_CLOSE (naming the current status)'),
+      401: unauthorized,
+      403: forbidden,
+      404: error('BLOCK_NOT_FOUND, STUDENT_BLOCK_NOT_FOUND (the student has no such block)'),
+    },
+  });
   registry.registerPath({
     method: 'get',
     path: '/api/v2/blocks/pending',
     tags,
     security,
-    summary: 'Blocks awaiting review, grouped by student (admin)',
+    summary: 'Blocks awaiting review, grouped by student, oldest close first (admin)',
     request: { query: PendingBlocksQuery },
-    responses: { 200: jsonContent(PendingBlocksResponse, 'Pending blocks'), 401: unauthorized },
+    responses: { 200: jsonContent(PendingBlocksResponse, 'Pending blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
   });
   registry.registerPath({
     method: 'post',
     path: '/api/v2/blocks/student-block/{studentBlockId}/review',
     tags,
     security,
-    summary: 'Approve or reject a pending student block (admin)',
-    request: { params: IdPathParam('studentBlockId'), body: { content: { 'application/json': { schema: ReviewBody } } } },
+    summary: 'Approve (records block.approved, unlocks the next block) or reject (back to open; the reason goes to the thread) a pending block (admin)',
+    request: { params: path('studentBlockId'), body: body(ReviewBody) },
     responses: {
       200: jsonContent(ReviewResponse, 'Review applied'),
-      400: jsonContent(ErrorBody, 'STUDENT_BLOCK_ID_REQUIRED, INVALID_ACTION, INVALID_STATUS_FOR_REVIEW'),
-      401: unauthorized,
-      404: jsonContent(ErrorBody, 'STUDENT_BLOCK_NOT_FOUND'),
+      400: error('STUDENT_BLOCK_ID_REQUIRED, INVALID_ACTION, INVALID_STATUS_FOR_REVIEW, VALIDATION_ERROR (reason)'),
+      401: unauthorizedAdmin,
+      404: error('STUDENT_BLOCK_NOT_FOUND'),
     },
   });
-  const others: { method: 'get' | 'post'; path: string; summary: string; params?: string[] }[] = [
-    { method: 'post', path: '/api/v2/blocks/{blockId}/close', summary: 'Teacher closes a block for a student', params: ['blockId'] },
-    { method: 'get', path: '/api/v2/blocks/pending-rejected', summary: 'Pending and rejected blocks (admin)' },
-    { method: 'get', path: '/api/v2/blocks/completed', summary: 'Completed blocks by school course' },
-    { method: 'get', path: '/api/v2/blocks/student-block/{studentBlockId}/thread', summary: 'Conversation thread of a student block', params: ['studentBlockId'] },
-    { method: 'post', path: '/api/v2/blocks/student-block/{studentBlockId}/thread', summary: 'Add a message to the thread', params: ['studentBlockId'] },
-    { method: 'get', path: '/api/v2/blocks/grades/{studentId}/{subjectId}', summary: 'Block grades of a student in a subject', params: ['studentId', 'subjectId'] },
-  ];
-  for (const route of others) {
-    const params = route.params?.length ? z.object(Object.fromEntries(route.params.map((name) => [name, z.coerce.number().int().positive()]))) : undefined;
-    registry.registerPath({
-      method: route.method,
-      path: route.path,
-      tags,
-      security,
-      summary: route.summary,
-      request: params ? { params } : undefined,
-      responses: { 200: jsonContent(UnspecifiedObject, 'Payload not specified by the interface'), 401: unauthorized },
-    });
-  }
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/blocks/pending-rejected',
+    tags,
+    security,
+    summary: 'Blocks pending review and blocks rejected and not closed again yet (admin)',
+    request: { query: PendingRejectedQuery },
+    responses: { 200: jsonContent(PendingRejectedResponse, 'Pending and rejected blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorized, 403: error('FORBIDDEN: not an administrator') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/blocks/completed',
+    tags,
+    security,
+    summary: 'Closed (approved) blocks of the students registered in a school course, the latest by default, newest approval first; a teacher sees those of their registrations',
+    request: { query: CompletedBlocksQuery },
+    responses: {
+      200: jsonContent(CompletedBlocksResponse, 'A page of completed blocks'),
+      400: error('VALIDATION_ERROR'),
+      401: unauthorized,
+      403: error('FORBIDDEN: a user who is not an employee'),
+      404: error('SCHOOL_COURSE_NOT_FOUND'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/blocks/student-block/{studentBlockId}/thread',
+    tags,
+    security,
+    summary: "Messages between the student's teacher and the administration about one student block",
+    request: { params: path('studentBlockId') },
+    responses: { 200: jsonContent(ThreadResponse, 'The thread'), 400: error('STUDENT_BLOCK_ID_REQUIRED'), 401: unauthorized, 403: forbidden, 404: error('STUDENT_BLOCK_NOT_FOUND') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/blocks/student-block/{studentBlockId}/thread',
+    tags,
+    security,
+    summary: "Add a message to a student block's thread (the student's teacher or an admin)",
+    request: { params: path('studentBlockId'), body: body(ThreadMessageBody) },
+    responses: {
+      201: jsonContent(ThreadMessageCreated, 'Added'),
+      400: error(`STUDENT_BLOCK_ID_REQUIRED, VALIDATION_ERROR (message: 1–${BLOCK_MESSAGE_MAX_LENGTH} characters)`),
+      401: unauthorized,
+      403: forbidden,
+      404: error('STUDENT_BLOCK_NOT_FOUND'),
+      413: error('PAYLOAD_TOO_LARGE'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/blocks/grades/{studentId}/{subjectId}',
+    tags,
+    security,
+    summary: "Each block of a subject for a student, in order, with status and grade, and the average of the graded ones (admin or the student's teacher)",
+    request: { params: path('studentId', 'subjectId') },
+    responses: {
+      200: jsonContent(BlockGradesResponse, 'Grades'),
+      400: error('STUDENT_ID_REQUIRED, SUBJECT_ID_REQUIRED'),
+      401: unauthorized,
+      403: forbidden,
+      404: error('STUDENT_NOT_FOUND, SUBJECT_NOT_FOUND, STUDENT_BLOCK_NOT_FOUND (the student has no blocks in the subject)'),
+    },
+  });
 }
