@@ -34,15 +34,6 @@ export const BlockErrorCode = {
   FORBIDDEN: 'FORBIDDEN',
 } as const;
 
-/**
- * An id in a path, written as plain digits: `abc`, `0`, `-3`, `1.5` and `1e3` are refused (the
- * spec's STUDENT_BLOCK_ID_REQUIRED cases), as are values past 2^31-1.
- */
-export const StrictIdText = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/, { error: 'must be a positive integer written in digits' })
-  .transform(Number)
-  .pipe(Id);
 
 /** Free text without NUL characters (PostgreSQL cannot store them). */
 const text = () => z.string().regex(/^[^\u0000]*$/, { error: 'must not contain NUL characters' });
