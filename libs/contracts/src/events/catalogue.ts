@@ -31,7 +31,23 @@ export const SchoolCourseDeleted = z.object({ id, latestSchoolCourseId: id.nulla
 
 // academic → notifications
 const person = z.object({ name: z.string(), email: z.email() });
-export const BlockClosed = z.object({ studentBlockId: id, blockId: id, studentId: id, employeeId: id.nullable(), closedAt: isoDateTime });
+/** A teacher (or an admin) closed an open block for a student: it awaits review (`pending`). */
+export const BlockClosed = z.object({
+  studentBlockId: id,
+  blockId: id,
+  studentId: id,
+  /** The teacher it was closed by (or on behalf of). */
+  employeeId: id.nullable(),
+  grade: z.number().nullable(),
+  closedAt: isoDateTime,
+});
+/**
+ * An administrator approved a pending block: it is `closed`, and the next block of the subject is
+ * open (`nextBlock`) or it was the last one (`subjectCompleted`). Carries what the e-mails need:
+ * `teacher` is null when the block has no teacher or their address is missing; `student.email` is
+ * null when absent or a reserved placeholder; `guardian` is null when the student has none (or no
+ * deliverable address). Addresses here are always deliverable.
+ */
 export const BlockApproved = z.object({
   studentBlockId: id,
   blockId: id,
@@ -46,7 +62,16 @@ export const BlockApproved = z.object({
   student: z.object({ name: z.string(), email: z.email().nullable() }),
   guardian: person.nullable(),
 });
-export const BlockRejected = z.object({ studentBlockId: id, blockId: id, studentId: id, reason: z.string().nullable() });
+/** An administrator rejected a pending block: it is `open` again for its teacher; `reason` is also the admin's message in its thread. No notification is sent. */
+export const BlockRejected = z.object({
+  studentBlockId: id,
+  blockId: id,
+  studentId: id,
+  /** The teacher who closed it, for a future notice to them. */
+  employeeId: id.nullable(),
+  reason: z.string().nullable(),
+  rejectedAt: isoDateTime,
+});
 
 // incidents → notifications
 export const IncidentChanged = z.object({
