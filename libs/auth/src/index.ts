@@ -4,4 +4,6 @@ export { requireAuth, requireRole, requireOwnerOrAdmin, currentUser, bearerToken
 export { safeEqual, requireApiKey } from './api-key.ts';
 export { forgedTokens } from './forged-tokens.ts';
 export { hashPassword, verifyPassword, DUMMY_PASSWORD_HASH_PROMISE } from './passwords.ts';
-export { jwtConfigShape, verifierFromConfig, type JwtConfig } from './config.ts';
+export { jwtConfigShape, verifierFromConfig, revocationTtlSeconds, type JwtConfig } from './config.ts';
+export { AccessTokenPayload, checkTimes, CLOCK_SKEW_SECONDS, ROLES, type Role } from './claims.ts';
+export { createSessionRevocations, REVOCATION_KEY_PREFIX, type SessionRevocations, type RevocableToken } from './revocation.ts';

@@ -19,14 +19,20 @@ export function bearerToken(header: string | undefined): string | undefined {
   return token || undefined;
 }
 
-/** Verifies `Authorization: Bearer <jwt>` and puts the user on `res.locals.user`; 401 otherwise. */
+/**
+ * Verifies `Authorization: Bearer <jwt>` (signature, claims, and that its session was not ended)
+ * and puts the user on `res.locals.user`; 401 otherwise.
+ */
 export function requireAuth(verifier: TokenVerifier, failure: AuthFailure = {}): RequestHandler {
   return (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
-    const claims = token ? verifier.verify(token) : null;
-    if (!claims) return next(new UnauthorizedError(failure.message ?? 'Unauthorized', failure.code ?? 'UNAUTHORIZED'));
-    res.locals.user = { ...claims, userId: Number(claims.sub) } satisfies AuthenticatedUser;
-    next();
+    const refuse = () => next(new UnauthorizedError(failure.message ?? 'Unauthorized', failure.code ?? 'UNAUTHORIZED'));
+    if (!token) return refuse();
+    verifier.authenticate(token).then((claims) => {
+      if (!claims) return refuse();
+      res.locals.user = { ...claims, userId: Number(claims.sub) } satisfies AuthenticatedUser;
+      next();
+    }, next);
   };
 }
 
