@@ -11,8 +11,7 @@ export type AuthSettings = z.infer<typeof AuthSettingsSchema>;
 
 export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' }).extend(AuthSettingsSchema.shape);
 
-/** Settings beyond the base ones are optional here so tests can start the service from `testConfig`; defaults apply. */
-export type Config = BaseConfig & Partial<AuthSettings>;
+export type Config = BaseConfig & AuthSettings;
 
 /** The only reader of process.env in this service. */
 export const readConfig = (): Config => loadConfig(ConfigSchema);

@@ -10,10 +10,10 @@ import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
 import { readConfig } from './config.ts';
 import { academicService } from './service.ts';
-import { Employee } from './data/directory.entities.ts';
-import { SchoolCourse } from './data/registration.entities.ts';
-import { employeeUpsertedData } from './domain/employees.ts';
-import { SOURCE, latestSchoolCourseId, schoolCourseCreatedData } from './domain/school-courses.ts';
+import { Employee } from './shared/entities/directory.entities.ts';
+import { SchoolCourse } from './shared/entities/registration.entities.ts';
+import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
+import { latestSchoolCourseId } from './shared/latest-school-course.ts';
 
 export async function republishAll(orm: MikroORM, correlationId = `republish-${new Date().toISOString()}`) {
   return orm.em.fork().transactional(async (em) => {

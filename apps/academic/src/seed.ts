@@ -13,12 +13,11 @@ import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
 import { readConfig } from './config.ts';
 import { academicService } from './service.ts';
-import { User } from './data/user.entity.ts';
-import { Block, Center, Employee, Guardian, Student, Subject } from './data/directory.entities.ts';
-import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './data/registration.entities.ts';
-import { employeeUpsertedData } from './domain/employees.ts';
-import { SOURCE, schoolCourseCreatedData } from './domain/school-courses.ts';
-import { intArray } from './domain/sql.ts';
+import { User } from './shared/entities/user.entity.ts';
+import { Block, Center, Employee, Guardian, Student, Subject } from './shared/entities/directory.entities.ts';
+import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './shared/entities/registration.entities.ts';
+import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
+import { intArray } from './shared/sql.ts';
 
 export const DEMO_LOGINS = [
   { email: 'admin@academy.local', password: 'admin1234', role: 'admin' },

@@ -1,8 +1,8 @@
 import type { ServiceDefinition } from '@academy/service';
 import type { Config } from './config.ts';
-import { entities } from './data/entities.ts';
+import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
-import { registerRoutes } from './http/routes.ts';
+import { registerRoutes } from './routes.ts';
 
 export const academicService: ServiceDefinition<Config> = {
   name: 'academic',

@@ -9,7 +9,9 @@ import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, bearer, dropTestDa
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { academicService } from '../../academic/src/service.ts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { User } from '../../academic/src/data/user.entity.ts';
+import { User } from '../../academic/src/shared/entities/user.entity.ts';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { AuthSettingsSchema } from '../../academic/src/config.ts';
 import { startGateway, type RunningGateway } from '../src/gateway.ts';
 import { deadUrl, gatewayConfig, notificationsStandIn, silentUpstream } from './helpers.ts';
 
@@ -22,7 +24,7 @@ describe('gateway in front of the real academic service', () => {
   let slow: Awaited<ReturnType<typeof silentUpstream>>;
 
   beforeAll(async () => {
-    academic = await startService(academicService, await testConfig('gateway_academic'));
+    academic = await startService(academicService, await testConfig('gateway_academic', AuthSettingsSchema));
     const em = academic.ctx.orm.em.fork();
     em.create(User, { email: 'ana@academy.test', passwordHash: await hashPassword('ana-pass'), role: 'user', employeeId: 4 });
     await em.flush();

@@ -29,13 +29,22 @@ export async function createTestDatabase(prefix: string): Promise<string> {
 
 export const dropTestDatabase = dropDatabase;
 
+/** A service's own settings schema (beyond the base ones), whose defaults a test config takes. */
+export interface SettingsSchema<S> {
+  parse(input: unknown): S;
+}
+
 /**
- * Base configuration of a service under test: its own database, its own exchange (so test files
- * running at once do not see each other's events), port 0, silent logs.
+ * Configuration of a service under test: its own database, its own exchange (so test files
+ * running at once do not see each other's events), port 0, silent logs; plus the defaults of the
+ * service's own `settings` when given, so its Config stays strict.
  */
-export async function testConfig(name: string): Promise<BaseConfig> {
+export async function testConfig(name: string): Promise<BaseConfig>;
+export async function testConfig<S extends object>(name: string, settings: SettingsSchema<S>): Promise<BaseConfig & S>;
+export async function testConfig(name: string, settings?: SettingsSchema<object>): Promise<BaseConfig> {
   generateKeyPairFiles(TEST_KEYS_DIR, TEST_KID);
   return {
+    ...settings?.parse({}),
     PORT: 0,
     HOST: '127.0.0.1',
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL as BaseConfig['LOG_LEVEL']) ?? 'silent',

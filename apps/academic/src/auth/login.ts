@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DUMMY_PASSWORD_HASH_PROMISE, verifyPassword } from '@academy/auth';
 import { UnauthorizedError } from '@academy/kit';
 import type { LoginBody, TokenPair } from '@academy/contracts';
-import { User } from '../data/user.entity.ts';
+import { User } from '../shared/entities/user.entity.ts';
 import { issueTokens, type SessionTokens } from './session-tokens.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UnauthorizedError } from '@academy/kit';
 import type { MeResponse } from '@academy/contracts';
-import { User } from '../data/user.entity.ts';
+import { User } from '../shared/entities/user.entity.ts';
 import { toAuthUser } from './session-tokens.ts';
 
 /** The user behind a valid access token; a deleted or deactivated one is refused like a bad token. */

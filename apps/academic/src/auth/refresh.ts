@@ -1,7 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { UnauthorizedError } from '@academy/kit';
 import type { TokenPair } from '@academy/contracts';
-import { User } from '../data/user.entity.ts';
+import { User } from '../shared/entities/user.entity.ts';
 import { RefreshToken } from './refresh-token.entity.ts';
 import { hashRefreshToken, issueTokens, type SessionTokens } from './session-tokens.ts';
 

@@ -2,8 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import { createTokenSigner, loadKeyRing, type TokenSigner } from '@academy/auth';
 import type { AuthUser, TokenPair } from '@academy/contracts';
-import { AuthSettingsSchema, type Config } from '../config.ts';
-import type { User } from '../data/user.entity.ts';
+import type { Config } from '../config.ts';
+import type { User } from '../shared/entities/user.entity.ts';
 import { RefreshToken } from './refresh-token.entity.ts';
 
 export interface SessionTokens {
@@ -14,12 +14,11 @@ export interface SessionTokens {
 
 /** Loads the signing key (the first of JWT_KEY_IDS) once, at start. */
 export function createSessionTokens(config: Config): SessionTokens {
-  const settings = AuthSettingsSchema.parse(config);
   const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS, config.JWT_KEY_IDS[0]);
   return {
     signer: createTokenSigner(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
-    accessTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
-    refreshTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
+    accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
   };
 }
 

@@ -1,25 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventData } from '@academy/contracts';
 import { ConflictError } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
-import { SchoolCourse } from '../data/registration.entities.ts';
-import { findOr404, guardConstraints } from './sql.ts';
-
-export const SOURCE = 'academic';
-
-/** SQL of the latest (current) school course id: the greatest start date, ties broken by the greatest id. */
-export const LATEST_SCHOOL_COURSE_SQL = `(select id from school_courses order by start_date desc, id desc limit 1)`;
-
-export async function latestSchoolCourseId(em: EntityManager): Promise<number | null> {
-  const rows = await em.execute<{ id: number }[]>(`select ${LATEST_SCHOOL_COURSE_SQL} as id`);
-  return rows[0]?.id ?? null;
-}
-
-/** Payload of `school-course.created`: the course and the latest course id once it exists. */
-export const schoolCourseCreatedData = (
-  course: { id: number; name: string; startDate: string; endDate: string },
-  latestSchoolCourseId: number | null,
-): EventData<'school-course.created'> => ({ id: course.id, name: course.name, startDate: course.startDate, endDate: course.endDate, latestSchoolCourseId });
+import { SchoolCourse } from '../shared/entities/registration.entities.ts';
+import { SOURCE, schoolCourseCreatedData } from '../shared/events.ts';
+import { latestSchoolCourseId } from '../shared/latest-school-course.ts';
+import { findOr404, guardConstraints } from '../shared/sql.ts';
 
 type SchoolCourseRow = { id: number; name: string; startDate: string; endDate: string; createdAt: Date };
 

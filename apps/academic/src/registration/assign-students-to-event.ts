@@ -3,8 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AssignStudentsBody } from '@academy/contracts';
 import { BadRequestError, NotFoundError } from '@academy/kit';
-import { LATEST_SCHOOL_COURSE_SQL } from './school-courses.ts';
-import { intArray } from './sql.ts';
+import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+import { intArray } from '../shared/sql.ts';
 
 export const REJECTION_REASONS = {
   notFound: 'Student not found',

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdministrativeListingQuery } from '@academy/contracts';
-import { likeContains, pageMeta } from './sql.ts';
-import { LATEST_SCHOOL_COURSE_SQL } from './school-courses.ts';
+import { likeContains, pageMeta } from '../shared/sql.ts';
+import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 
 interface Row {
   total: number;

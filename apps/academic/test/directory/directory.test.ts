@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { verifyPassword } from '@academy/auth';
-import { admin, useAcademic, user } from './support.ts';
+import { admin, useAcademic, user } from '../support.ts';
 
 describe('admin directory', () => {
   const { service, f } = useAcademic();

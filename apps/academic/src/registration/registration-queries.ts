@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '@academy/kit';
-import { LATEST_SCHOOL_COURSE_SQL, latestSchoolCourseId } from './school-courses.ts';
+import { LATEST_SCHOOL_COURSE_SQL, latestSchoolCourseId } from '../shared/latest-school-course.ts';
 
 /** Students registered in a subject at a center (the latest school course unless one is named), any status. */
 export async function studentsBySubjectAndCenter(em: EntityManager, query: { subjectId: number; centerId: number; schoolCourseId?: number }) {

@@ -3,12 +3,12 @@ import request from 'supertest';
 import { forgedTokens, generateKeyPairFiles, hashPassword, loadKeyRing } from '@academy/auth';
 import { startService, type RunningService } from '@academy/service';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
-import { academicService } from '../src/service.ts';
-import { useAcademic } from './support.ts';
-import { User } from '../src/data/user.entity.ts';
-import { RefreshToken } from '../src/auth/refresh-token.entity.ts';
-import { hashRefreshToken } from '../src/auth/session-tokens.ts';
-import type { Config } from '../src/config.ts';
+import { academicService } from '../../src/service.ts';
+import { useAcademic } from '../support.ts';
+import { User } from '../../src/shared/entities/user.entity.ts';
+import { RefreshToken } from '../../src/auth/refresh-token.entity.ts';
+import { hashRefreshToken } from '../../src/auth/session-tokens.ts';
+import { AuthSettingsSchema, type Config } from '../../src/config.ts';
 
 describe('academic /api/v2/auth', () => {
   const { service } = useAcademic();
@@ -137,7 +137,7 @@ describe('academic during a key rotation', () => {
 
   beforeAll(async () => {
     generateKeyPairFiles(TEST_KEYS_DIR, 'test-rotation-2');
-    service = await startService(academicService, { ...(await testConfig('academic_rotation')), JWT_KEY_IDS: ['test-rotation-2', TEST_KID] });
+    service = await startService(academicService, { ...(await testConfig('academic_rotation', AuthSettingsSchema)), JWT_KEY_IDS: ['test-rotation-2', TEST_KID] });
     const em = service.ctx.orm.em.fork();
     em.create(User, { email: 'rot@academy.test', passwordHash: await hashPassword('rot-pass'), role: 'admin' });
     await em.flush();

@@ -4,8 +4,8 @@ import { requireAuth, requireRole } from '@academy/auth';
 import { AppError, BadRequestError, errorStyle } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
-import { assignStudentsToEvent } from '../domain/assign-students-to-event.ts';
-import { studentsAssignedToEvent, studentsBySubjectAndCenter } from '../domain/registration-queries.ts';
+import { assignStudentsToEvent } from './assign-students-to-event.ts';
+import { studentsAssignedToEvent, studentsBySubjectAndCenter } from './registration-queries.ts';
 
 const ASSIGNMENT_PATH = '/api/v2/registration/assign-students-to-event';
 

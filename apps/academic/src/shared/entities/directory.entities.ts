@@ -39,7 +39,7 @@ export const Guardian = defineEntity({
   },
 });
 
-/** `email` may be null or a reserved placeholder (see domain/placeholder-email.ts). */
+/** `email` may be null or a reserved placeholder (`placeholderEmail` of @academy/contracts). */
 export const Student = defineEntity({
   name: 'Student',
   tableName: 'students',

@@ -3,7 +3,7 @@ import { AdministrativeListingQuery } from '@academy/contracts';
 import { requireAuth } from '@academy/auth';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
-import { administrativeListing } from '../domain/administrative-listing.ts';
+import { administrativeListing } from './administrative-listing.ts';
 
 export function registerStudentListingRoutes(app: Express, ctx: ServiceContext<Config>): void {
   app.get('/api/students/administrative', requireAuth(ctx.verifier), async (req, res) => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { admin, useAcademic, user } from './support.ts';
+import { admin, useAcademic, user } from '../support.ts';
 
 const PATH = '/api/students/administrative';
 

@@ -1,5 +1,6 @@
-import { Router, type Express, type Request } from 'express';
-import type { z } from 'zod';
+// Admin CRUD of the academy's people and structure. Deleting deactivates (the rows are referenced
+// by registrations and history), except registrations and calendar events, which are deleted.
+import type { Express, Request } from 'express';
 import {
   CalendarEventCreateBody,
   CalendarEventListQuery,
@@ -22,68 +23,18 @@ import {
   UserUpdateBody,
 } from '@academy/contracts';
 import { requireAuth, requireRole } from '@academy/auth';
-import { idParam, requestId } from '@academy/kit';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
-import { centers, employees, guardians, students, subjects, users } from '../domain/directory.ts';
-import { calendarEvents, registrations } from '../domain/calendar.ts';
-
-/** The five operations of a directory resource, as the routes call them. */
-interface Resource<Q, C, U> {
-  list: (em: EntityManager, query: Q) => Promise<unknown>;
-  get: (em: EntityManager, id: number) => Promise<unknown>;
-  create: (em: EntityManager, input: C, req: Request) => Promise<unknown>;
-  update: (em: EntityManager, id: number, input: U, req: Request) => Promise<unknown>;
-  remove: (em: EntityManager, id: number, req: Request) => Promise<unknown>;
-}
-
-type Schemas<Q, C, U> = { query: z.ZodType<Q>; create: z.ZodType<C>; update: z.ZodType<U> };
-
-/** A directory domain object: `get` finds the row (404 otherwise), `item` is its response body. */
-interface DirectoryDomain<Q, C, U, T> {
-  list: (em: EntityManager, query: Q) => Promise<unknown>;
-  get: (em: EntityManager, id: number) => Promise<T>;
-  item: (row: T) => unknown;
-  create: (em: EntityManager, input: C) => Promise<unknown>;
-  update: (em: EntityManager, id: number, input: U) => Promise<unknown>;
-  deactivate: (em: EntityManager, id: number) => Promise<unknown>;
-}
-
-const itemOf =
-  <T>(domain: { get: (em: EntityManager, id: number) => Promise<T>; item: (row: T) => unknown }) =>
-  async (em: EntityManager, id: number) =>
-    domain.item(await domain.get(em, id));
-
-/** The routes' view of a directory domain that records no events: DELETE deactivates. */
-const directoryResource = <Q, C, U, T>(domain: DirectoryDomain<Q, C, U, T>): Resource<Q, C, U> => ({
-  list: domain.list,
-  get: itemOf(domain),
-  create: domain.create,
-  update: domain.update,
-  remove: domain.deactivate,
-});
-
-function resourceRouter<Q, C, U>(em: () => EntityManager, schemas: Schemas<Q, C, U>, resource: Resource<Q, C, U>) {
-  const router = Router();
-  router.get('/', async (req, res) => {
-    res.json(await resource.list(em(), schemas.query.parse(req.query)));
-  });
-  router.post('/', async (req, res) => {
-    res.status(201).json(await resource.create(em(), schemas.create.parse(req.body), req));
-  });
-  router.get('/:id', async (req, res) => {
-    res.json(await resource.get(em(), idParam(req.params, 'id')));
-  });
-  router.patch('/:id', async (req, res) => {
-    const id = idParam(req.params, 'id');
-    res.json(await resource.update(em(), id, schemas.update.parse(req.body), req));
-  });
-  router.delete('/:id', async (req, res) => {
-    res.json(await resource.remove(em(), idParam(req.params, 'id'), req));
-  });
-  return router;
-}
+import { directoryResource, itemOf, resourceRouter, type Resource, type Schemas } from './resource-router.ts';
+import { users } from './users.ts';
+import { employees } from './employees.ts';
+import { students } from './students.ts';
+import { guardians } from './guardians.ts';
+import { subjects } from './subjects.ts';
+import { centers } from './centers.ts';
+import { registrations } from './registrations.ts';
+import { calendarEvents } from './calendar-events.ts';
 
 const meta = (req: Request) => ({ correlationId: requestId(req) });
 

@@ -4,7 +4,7 @@ import { requireAuth, requireRole } from '@academy/auth';
 import { idParam, requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
-import { createSchoolCourse, deleteSchoolCourse, listSchoolCourses } from '../domain/school-courses.ts';
+import { createSchoolCourse, deleteSchoolCourse, listSchoolCourses } from './school-courses.ts';
 
 /** Any signed-in user reads the courses; admins create and delete them. */
 export function registerSchoolCourseRoutes(app: Express, ctx: ServiceContext<Config>): void {

@@ -1,0 +1,24 @@
+import { User } from './shared/entities/user.entity.ts';
+import { Block, Center, Employee, Guardian, Student, Subject } from './shared/entities/directory.entities.ts';
+import { CalendarEvent, EmployeeSubject, EventStudent, Registration, SchoolCourse } from './shared/entities/registration.entities.ts';
+import { RefreshToken } from './auth/refresh-token.entity.ts';
+
+/**
+ * Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging).
+ * A feature with tables of its own imports its entities here and appends them at the end.
+ */
+export const entities = [
+  User,
+  RefreshToken,
+  Employee,
+  Guardian,
+  Student,
+  Subject,
+  Block,
+  Center,
+  SchoolCourse,
+  Registration,
+  CalendarEvent,
+  EventStudent,
+  EmployeeSubject,
+];

@@ -1,0 +1,17 @@
+import type { Express } from 'express';
+import type { ServiceContext } from '@academy/service';
+import type { Config } from './config.ts';
+import { authRouter } from './auth/auth.routes.ts';
+import { registerDirectoryRoutes } from './directory/directory.routes.ts';
+import { registerSchoolCourseRoutes } from './school-courses/school-courses.routes.ts';
+import { registerRegistrationRoutes } from './registration/registration.routes.ts';
+import { registerStudentListingRoutes } from './listing/listing.routes.ts';
+
+/** Mounts every feature's routes; a new feature adds its line here. */
+export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void {
+  app.use('/api/v2/auth', authRouter(ctx));
+  registerDirectoryRoutes(app, ctx);
+  registerSchoolCourseRoutes(app, ctx);
+  registerRegistrationRoutes(app, ctx);
+  registerStudentListingRoutes(app, ctx);
+}

@@ -1,0 +1,22 @@
+// Payloads of the events academic records (in the outbox, in the transaction of the change).
+import type { EventData } from '@academy/contracts';
+
+/** `source` of every event this service records. */
+export const SOURCE = 'academic';
+
+type EmployeeRecord = { id: number; userId?: number | null; name: string; lastname: string; email?: string | null; active: boolean };
+
+/** Payload of `employee.upserted`: what the hours-bank and incidents replicas keep. */
+export const employeeUpsertedData = (employee: EmployeeRecord): EventData<'employee.upserted'> => ({
+  id: employee.id,
+  userId: employee.userId ?? null,
+  name: `${employee.name} ${employee.lastname}`.trim(),
+  email: employee.email ?? null,
+  active: employee.active,
+});
+
+/** Payload of `school-course.created`: the course and the latest course id once it exists. */
+export const schoolCourseCreatedData = (
+  course: { id: number; name: string; startDate: string; endDate: string },
+  latestSchoolCourseId: number | null,
+): EventData<'school-course.created'> => ({ id: course.id, name: course.name, startDate: course.startDate, endDate: course.endDate, latestSchoolCourseId });
