@@ -1,5 +1,6 @@
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@academy/contracts';
+import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
 
 // The write path in raw SQL, two statements per operation:
 //  1. unlocked: check the employee, resolve the course, create the bank if missing (or read the
@@ -33,8 +34,8 @@ export interface BankTarget {
 }
 
 /**
- * Checks the employee and resolves the school course (the given one, or the latest by start
- * date), creates the bank when missing, and allocates the new transaction's id: one statement.
+ * Checks the employee and resolves the school course (the given one, or the current one: the
+ * rule of @academy/replicas), creates the bank when missing, and allocates the new transaction's id: one statement.
  * `bankId` is null when a concurrent request created the bank after this statement's snapshot.
  */
 export async function resolveBank(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget> {
@@ -42,7 +43,7 @@ export async function resolveBank(em: EntityManager, employeeId: number, schoolC
     em,
     'resolve-bank',
     `with emp as (select id from employees where id = ? and not deleted),
-     course as (select id from school_courses where not deleted and (?::int is null or id = ?::int) order by start_date desc nulls last, id desc limit 1),
+     course as (${CHOSEN_SCHOOL_COURSE_SQL}),
      created as (
        insert into hours_banks (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
        select emp.id, course.id, 0, 0, now(), now() from emp cross join course

@@ -1,17 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HoursTransactionItem } from '@academy/contracts';
 import { HoursBank, HoursTransaction } from '../data/hours-bank.entity.ts';
-import { EmployeeReplica, SchoolCourseReplica } from '../data/replicas.entity.ts';
+import { EmployeeReplica, chosenSchoolCourseId } from '@academy/replicas';
 import { employeeNotFound, hoursBankNotFound, schoolCourseNotFound } from './hours-bank.errors.ts';
 import { formatMinutes, minutesToDecimal } from './time-string.ts';
 import { totalsView } from './hours-bank.use-cases.ts';
-
-/** The current school course is the latest by start date (ties: the highest id). */
-function findSchoolCourse(em: EntityManager, schoolCourseId: number | undefined) {
-  return schoolCourseId === undefined
-    ? em.findOne(SchoolCourseReplica, { deleted: false }, { orderBy: { startDate: 'desc nulls last', id: 'desc' } })
-    : em.findOne(SchoolCourseReplica, { id: schoolCourseId, deleted: false });
-}
 
 type TransactionEntity = InstanceType<typeof HoursTransaction.class>;
 
@@ -38,22 +31,20 @@ export function transactionItem(row: TransactionEntity): HoursTransactionItem {
 
 /** GET: totals, every row newest first, and the COMPLETED / PENDING rows apart. */
 export async function readHoursBank(em: EntityManager, employeeId: number, schoolCourseId: number | undefined) {
-  // Two round trips: the employee and the course at once, then the bank and its rows at once.
-  const [employee, course] = await Promise.all([
-    em.findOne(EmployeeReplica, { id: employeeId, deleted: false }),
-    findSchoolCourse(em, schoolCourseId),
-  ]);
+  // Two round trips: the employee and the course (the one asked for, or the current one) at once,
+  // then the bank and its rows at once.
+  const [employee, courseId] = await Promise.all([em.findOne(EmployeeReplica, { id: employeeId, deleted: false }), chosenSchoolCourseId(em, schoolCourseId)]);
   if (!employee) throw employeeNotFound();
-  if (!course) throw schoolCourseNotFound();
+  if (courseId === null) throw schoolCourseNotFound();
   const [bank, rows] = await Promise.all([
-    em.findOne(HoursBank, { employeeId, schoolCourseId: course.id }),
-    em.find(HoursTransaction, { hoursBank: { employeeId, schoolCourseId: course.id } }, { orderBy: { createdAt: 'desc', id: 'desc' } }),
+    em.findOne(HoursBank, { employeeId, schoolCourseId: courseId }),
+    em.find(HoursTransaction, { hoursBank: { employeeId, schoolCourseId: courseId } }, { orderBy: { createdAt: 'desc', id: 'desc' } }),
   ]);
   if (!bank) throw hoursBankNotFound();
   const transactions = rows.map(transactionItem);
   return {
     employeeId,
-    schoolCourseId: course.id,
+    schoolCourseId: courseId,
     totals: totalsView({ pendingMinutes: bank.pendingMinutes, completedMinutes: bank.completedMinutes }),
     tracking: {
       transactions,

@@ -33,3 +33,6 @@ export const SchoolCourseReplica = defineEntity({
   },
   indexes: [{ properties: ['startDate', 'id'] }],
 });
+
+/** The replica tables, for a service's `entities` (its migrations then create them). */
+export const replicaEntities = [EmployeeReplica, SchoolCourseReplica];

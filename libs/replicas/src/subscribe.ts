@@ -1,0 +1,19 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { consume, type Broker, type ConsumeOptions, type Consumer } from '@academy/messaging';
+import { replicaHandlers } from './handlers.ts';
+
+/** What a service passes: its `ServiceContext` has both. */
+export interface ReplicaHost {
+  broker: Broker;
+  orm: MikroORM;
+}
+
+/**
+ * Keeps the service's `employees` and `school_courses` replicas up to date from academic's events:
+ * declares `queue` (`<service>.replicas`, quorum, with its retry queues and DLQ), binds the four
+ * event types and consumes them. `options` passes consumer settings through (the defaults of
+ * `consume` otherwise). The service's own events go to queues of their own.
+ */
+export function subscribeReplicas(host: ReplicaHost, queue: string, options: Omit<ConsumeOptions, 'orm' | 'queue' | 'handlers'> = {}): Promise<Consumer> {
+  return consume(host.broker, { ...options, orm: host.orm, queue, handlers: replicaHandlers });
+}

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import amqp from 'amqplib';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createEnvelope, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
+import { createOrm } from '@academy/db';
+import { createLogger } from '@academy/kit';
+import { createBroker, dlqName, messagingEntities, retryQueueName, type Broker, type Consumer } from '@academy/messaging';
+import { createTestDatabase, dropTestDatabase, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { chosenSchoolCourseId, replicaEntities, subscribeReplicas } from '../src/index.ts';
+
+const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope =>
+  createEnvelope(type, data, { source: 'academic', occurredAt });
+
+async function until(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('subscribeReplicas: one call keeps employees and school courses', () => {
+  const exchange = uniqueName('academy.events.test');
+  const queue = uniqueQueueName('replicas-test.replicas');
+  let url: string;
+  let orm: MikroORM;
+  let broker: Broker;
+  let consumer: Consumer;
+
+  beforeAll(async () => {
+    url = await createTestDatabase('replicas');
+    orm = await createOrm({ clientUrl: url, entities: [...replicaEntities, ...messagingEntities], migrations: [] });
+    await orm.schema.create();
+    broker = createBroker({ url: testUrls.rabbitmq, service: 'replicas-test', logger: createLogger('replicas-test', 'silent'), exchange });
+    await broker.start();
+    consumer = await subscribeReplicas({ broker, orm }, queue);
+  });
+  afterAll(async () => {
+    await consumer.stop();
+    await broker.close();
+    await orm.close();
+    await dropTestDatabase(url);
+    const connection = await amqp.connect(testUrls.rabbitmq);
+    const channel = await connection.createChannel();
+    for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
+    await channel.deleteExchange(exchange);
+    await connection.close();
+  });
+
+  const rows = (sql: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(sql, params, 'all');
+  const publish = async (...events: EventEnvelope[]) => {
+    await broker.publish(events);
+    for (const event of events) await until(async () => (await rows('select 1 from inbox where event_id = ?', [event.id])).length > 0);
+  };
+
+  test('employee.upserted and employee.deleted keep the row, a deletion as a tombstone; an older event never undoes a newer one', async () => {
+    const now = Date.now();
+    await publish(envelope('employee.upserted', { id: 7, userId: 70, name: 'Ana', email: 'ana@example.com', active: true }, new Date(now)));
+    expect(await rows('select id, user_id, name, email, active, deleted from employees')).toEqual([
+      { id: 7, user_id: 70, name: 'Ana', email: 'ana@example.com', active: true, deleted: false },
+    ]);
+    await publish(envelope('employee.upserted', { id: 7, userId: 70, name: 'Old Ana', email: null, active: false }, new Date(now - 60_000)));
+    await publish(envelope('employee.deleted', { id: 7 }, new Date(now - 30_000)));
+    expect(await rows('select name, active, deleted from employees where id = 7')).toEqual([{ name: 'Ana', active: true, deleted: false }]);
+
+    await publish(envelope('employee.deleted', { id: 7 }, new Date(now + 1000)));
+    await publish(envelope('employee.upserted', { id: 7, userId: 70, name: 'Ana', email: null, active: true }, new Date(now + 500)));
+    expect(await rows('select active, deleted from employees where id = 7')).toEqual([{ active: false, deleted: true }]);
+  });
+
+  test('the current school course: greatest start date, ties by greatest id, deleted ones ignored; a named course only while it lives', async () => {
+    expect(await chosenSchoolCourseId(orm.em.fork())).toBeNull();
+    const course = (id: number, startDate: string) =>
+      envelope('school-course.created', { id, name: `Course ${id}`, startDate, endDate: '2030-06-30', latestSchoolCourseId: id });
+    await publish(course(11, '2025-09-01'), course(12, '2024-09-01'), course(13, '2025-09-01'));
+    expect(await chosenSchoolCourseId(orm.em.fork())).toBe(13);
+    expect(await chosenSchoolCourseId(orm.em.fork(), 12)).toBe(12);
+
+    await publish(envelope('school-course.deleted', { id: 13, latestSchoolCourseId: 11 }));
+    expect(await chosenSchoolCourseId(orm.em.fork())).toBe(11);
+    expect(await chosenSchoolCourseId(orm.em.fork(), 13)).toBeNull();
+    expect(await chosenSchoolCourseId(orm.em.fork(), 99)).toBeNull();
+  });
+});
