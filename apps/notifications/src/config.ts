@@ -2,13 +2,33 @@ import { z } from 'zod';
 import { env, loadConfig } from '@academy/kit';
 import { baseConfigSchema } from '@academy/service';
 
+const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notifications' }).extend({
   /** Where e-mail goes; in development the mail catcher started by `npm start`. */
   SMTP_URL: env.url('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().default('Academy <no-reply@academy.local>'),
+  /** Connections of the pooled SMTP transport. */
+  SMTP_MAX_CONNECTIONS: positive(5),
+  /** Attempts of one e-mail before it is parked (status `parked`, visible in the deliveries listing). */
+  MAIL_MAX_ATTEMPTS: positive(8),
+  /** Backoff of a failed e-mail: base doubles per attempt, up to the cap. */
+  MAIL_RETRY_BASE_MS: positive(5_000),
+  MAIL_RETRY_MAX_MS: positive(15 * 60_000),
+  /** How often the mail worker looks for due deliveries (it is also woken after each event). */
+  MAIL_POLL_MS: positive(1_000),
   PUSH_NOTIFICATIONS_API_KEY: z.string().min(16).default('dev-push-api-key-change-me'),
   /** Path of a Firebase service-account JSON; without it push messages are recorded, not sent. */
-  FIREBASE_CREDENTIALS_FILE: z.string().optional(),
+  FIREBASE_CREDENTIALS_FILE: z.string().min(1).optional(),
+  /** Device tokens unseen (not registered again, not sent to successfully) for this long are pruned. */
+  TOKEN_RETENTION_DAYS: positive(270),
+  /** Queues of the service; tests give each instance its own. */
+  EMAIL_QUEUE: z.string().min(1).default('notifications.block-approved'),
+  REALTIME_QUEUE: z.string().min(1).default('notifications.incidents'),
+  /** Redis stream and key prefix of the Socket.IO adapter (every instance of one deployment shares them). */
+  SOCKET_STREAM: z.string().min(1).default('notifications:socket.io'),
+  /** How long the adapter's XREAD blocks; shorter makes shutdown quicker. */
+  SOCKET_STREAM_BLOCK_MS: positive(5_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

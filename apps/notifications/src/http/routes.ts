@@ -1,5 +1,41 @@
-import type { Express } from 'express';
+import { Router, type Express } from 'express';
+import { currentUser, requireApiKey, requireAuth, requireRole } from '@academy/auth';
+import { DeliveriesQuery, DeviceIdParams, PushSendBody, RegisterDeviceTokenBody } from '@academy/contracts';
+import { errorStyle } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
+import { listDeliveries } from '../deliveries/list-deliveries.ts';
+import { registerDeviceToken, removeDeviceToken } from '../devices/device-tokens.ts';
+import type { PushProvider } from '../push/push-provider.ts';
+import { sendPush } from '../push/send-push.ts';
 
-export function registerRoutes(_app: Express, _ctx: ServiceContext<Config>): void {}
+/** Every route answers errors as `{ success: false, message, code }` (the spec's notifications style). */
+export function registerRoutes(app: Express, ctx: ServiceContext<Config>, push: () => PushProvider): void {
+  const em = () => ctx.orm.em;
+
+  const notifications = Router();
+  notifications.use(errorStyle('success'), requireAuth(ctx.verifier, { message: 'Unauthorized' }));
+  notifications.post('/token', async (req, res) => {
+    const input = RegisterDeviceTokenBody.parse(req.body);
+    const data = await registerDeviceToken(em(), currentUser(res).userId, input);
+    res.json({ success: true, message: 'Device token registered successfully', data });
+  });
+  notifications.delete('/token/:deviceId', async (req, res) => {
+    const { deviceId } = DeviceIdParams.parse(req.params);
+    await removeDeviceToken(em(), currentUser(res).userId, deviceId);
+    res.json({ success: true, message: 'Device token removed successfully' });
+  });
+  notifications.get('/deliveries', requireRole('admin', { message: 'Only administrators may list deliveries' }), async (req, res) => {
+    const query = DeliveriesQuery.parse(req.query);
+    res.json({ success: true, ...(await listDeliveries(em(), query)) });
+  });
+  app.use('/api/v2/notifications', notifications);
+
+  const pushNotifications = Router();
+  pushNotifications.use(errorStyle('success'));
+  pushNotifications.post('/send', requireApiKey(ctx.config.PUSH_NOTIFICATIONS_API_KEY, { message: 'Invalid or missing API key' }), async (req, res) => {
+    const input = PushSendBody.parse(req.body);
+    res.json(await sendPush(em(), push(), input));
+  });
+  app.use('/api/v2/push-notifications', pushNotifications);
+}

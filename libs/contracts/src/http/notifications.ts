@@ -1,38 +1,159 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { SuccessErrorBody, UnspecifiedObject, jsonContent } from './common.ts';
+import { Id, IdText, SuccessErrorBody, jsonContent } from './common.ts';
 
-export const PushSendBody = z.object({
-  userIds: z.array(z.number().int().positive()).min(1),
-  body: z.string().min(1),
-  title: z.string().optional(),
-  priority: z.enum(['default', 'normal', 'high']).optional(),
-  channelId: z.string().optional(),
-  platform: z.enum(['ios', 'android']).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-});
+// Notifications (spec sections "Push notifications", "Events" 1, 3, 4, the "Notifications" errors).
 
-export const PushSendResponse = z.object({
-  success: z.boolean(),
-  requestedUserIds: z.array(z.number().int()),
-  tokensCount: z.number().int(),
-  successCount: z.number().int(),
-  errorCount: z.number().int(),
-  errors: z.array(z.unknown()),
-});
+/** Stored as PostgreSQL text, which cannot hold a NUL character. */
+const text = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
+const required = (max: number) => text(max).refine((value) => value.trim().length > 0, { error: 'is required' });
 
+export const PUSH_PLATFORMS = ['ios', 'android'] as const;
+export const PushPlatform = z.enum(PUSH_PLATFORMS, { error: 'must be "ios" or "android"' });
+
+/** FCM registration tokens are ~160-200 characters; 4 KB leaves room and refuses abuse. */
+export const MAX_DEVICE_TOKEN_LENGTH = 4096;
+
+export const RegisterDeviceTokenBody = z
+  .object({
+    deviceId: required(200).meta({ description: 'Stable id of the device (one token per user and device)', example: 'pixel-8-5f2a' }),
+    token: required(MAX_DEVICE_TOKEN_LENGTH).meta({ description: 'FCM registration token of the app on that device' }),
+    platform: PushPlatform,
+  })
+  .meta({ id: 'RegisterDeviceTokenBody' });
+export type RegisterDeviceTokenBody = z.infer<typeof RegisterDeviceTokenBody>;
+
+export const DeviceToken = z
+  .object({
+    deviceId: z.string(),
+    platform: PushPlatform,
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    lastSeenAt: z.iso.datetime(),
+  })
+  .meta({ id: 'DeviceToken' });
+
+export const DeviceTokenRegistered = z.object({ success: z.literal(true), message: z.string(), data: DeviceToken });
 export const DeviceTokenRemoved = z.object({ success: z.literal(true), message: z.string() });
+export const DeviceIdParams = z.object({ deviceId: required(200) });
 
-/** Device tokens and push send (notifications service). */
+export const PUSH_PRIORITIES = ['default', 'normal', 'high'] as const;
+export const MAX_PUSH_USER_IDS = 1000;
+
+export const PushSendBody = z
+  .object({
+    userIds: z
+      .array(Id, { error: 'must be an array of user ids' })
+      .min(1, { error: 'must list at least one user id' })
+      .max(MAX_PUSH_USER_IDS, { error: `must list at most ${MAX_PUSH_USER_IDS} user ids` }),
+    body: required(4000),
+    title: text(200).optional(),
+    priority: z.enum(PUSH_PRIORITIES, { error: 'must be "default", "normal" or "high"' }).optional(),
+    channelId: text(200).optional().meta({ description: 'Android notification channel' }),
+    platform: PushPlatform.optional().meta({ description: 'Only the tokens of this platform' }),
+    data: z
+      .record(z.string(), z.string({ error: 'values must be strings (an FCM rule)' }), { error: 'must be an object of string values' })
+      .optional()
+      .meta({ description: 'Free object for deep-linking; values are strings (FCM)' }),
+    idempotencyKey: required(200).optional().meta({ description: 'A retried send with the same key sends nothing and answers the first result' }),
+  })
+  .meta({ id: 'PushSendBody' });
+export type PushSendBody = z.infer<typeof PushSendBody>;
+
+export const PushSendError = z
+  .object({ userId: z.number().int(), deviceId: z.string(), code: z.string().meta({ example: 'messaging/registration-token-not-registered' }), message: z.string() })
+  .meta({ id: 'PushSendError' });
+export type PushSendError = z.infer<typeof PushSendError>;
+
+export const PushSendResponse = z
+  .object({
+    success: z.boolean(),
+    requestedUserIds: z.array(z.number().int()),
+    tokensCount: z.number().int(),
+    successCount: z.number().int(),
+    errorCount: z.number().int(),
+    errors: z.array(PushSendError),
+  })
+  .meta({ id: 'PushSendResponse' });
+export type PushSendResponse = z.infer<typeof PushSendResponse>;
+
+export const DELIVERY_CHANNELS = ['email', 'push'] as const;
+export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'recorded', 'failed', 'parked'] as const;
+
+export const DeliveriesQuery = z.object({
+  channel: z.enum(DELIVERY_CHANNELS, { error: 'must be "email" or "push"' }).optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+  userId: IdText.optional().meta({ description: 'Deliveries to this user (push) ' }),
+  recipient: text(320).optional().meta({ description: 'E-mail address or user:<id>' }),
+  page: IdText.default(1),
+  limit: IdText.max(100, { error: 'must be at most 100' }).default(20),
+});
+export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
+
+export const Delivery = z
+  .object({
+    id: z.number().int(),
+    eventId: z.string().meta({ description: 'The event (or push send) it comes from' }),
+    eventType: z.string().meta({ example: 'block.approved' }),
+    channel: z.enum(DELIVERY_CHANNELS),
+    recipient: z.string().meta({ description: 'E-mail address, or user:<id> for a push' }),
+    userId: z.number().int().nullable(),
+    template: z.string().nullable(),
+    subject: z.string().nullable(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    lastError: z.string().nullable().meta({ description: 'Why the last attempt failed' }),
+    detail: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Push: token counts; e-mail: nothing' }),
+    nextAttemptAt: z.iso.datetime().nullable(),
+    sentAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Delivery' });
+export type Delivery = z.infer<typeof Delivery>;
+
+export const DeliveriesPage = z.object({
+  success: z.literal(true),
+  data: z.array(Delivery),
+  pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),
+});
+
+/** Socket.IO event `incident_notification`, sent to `user:<employee's user id>` and `admins`. */
+export const IncidentNotification = z
+  .object({
+    eventId: z.uuid().meta({ description: 'Id of the incident event: a client may drop a repeat' }),
+    incidentId: z.number().int(),
+    employeeId: z.number().int(),
+    change: z.enum(['created', 'employee_message', 'admin_message', 'status_changed', 'deleted']),
+    status: z.string(),
+    byUserId: z.number().int().nullable(),
+    occurredAt: z.iso.datetime(),
+  })
+  .meta({ id: 'IncidentNotification' });
+export type IncidentNotification = z.infer<typeof IncidentNotification>;
+
+/** Device tokens, push send and deliveries (notifications service). */
 export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
+  const errors = (extra: Record<number, string> = {}) =>
+    Object.fromEntries(Object.entries({ 400: 'Invalid input (the failing fields in the message)', 401: 'Unauthorized', ...extra }).map(([status, description]) => [status, jsonContent(SuccessErrorBody, description)]));
   registry.registerPath({
     method: 'post',
     path: '/api/v2/push-notifications/send',
     tags: ['notifications'],
     security: [{ apiKey: [] }],
     summary: 'Send a push message to all devices of the given users (internal)',
+    description:
+      'Tokens of `userIds` (filtered by `platform`) are sent through FCM `sendEachForMulticast` in chunks of 500. A token FCM reports dead ' +
+      '(`registration-token-not-registered`, `invalid-registration-token`) is deleted. Without Firebase credentials the message is recorded, not sent.',
     request: { body: { content: { 'application/json': { schema: PushSendBody } } } },
-    responses: { 200: jsonContent(PushSendResponse, 'Send report'), 401: jsonContent(SuccessErrorBody, 'Missing or wrong x-api-key') },
+    responses: {
+      200: jsonContent(PushSendResponse, 'Send report (tokensCount 0 when the users have no token)'),
+      ...errors({ 401: 'Missing or wrong x-api-key', 409: 'A send with this idempotencyKey is in progress or had another body' }),
+    },
   });
   registry.registerPath({
     method: 'post',
@@ -40,8 +161,9 @@ export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
     tags: ['notifications'],
     security: [{ bearerAuth: [] }],
     summary: "Register or update the push token of the user's device",
-    request: { body: { content: { 'application/json': { schema: UnspecifiedObject } } } },
-    responses: { 200: jsonContent(UnspecifiedObject, 'Payload not specified by the interface'), 401: jsonContent(SuccessErrorBody, 'Unauthorized') },
+    description: 'One token per (user, device); a token registered by another user moves to this one.',
+    request: { body: { content: { 'application/json': { schema: RegisterDeviceTokenBody } } } },
+    responses: { 200: jsonContent(DeviceTokenRegistered, 'Device token registered successfully'), ...errors() },
   });
   registry.registerPath({
     method: 'delete',
@@ -49,11 +171,16 @@ export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
     tags: ['notifications'],
     security: [{ bearerAuth: [] }],
     summary: 'Remove the push token of a device of the user',
-    request: { params: z.object({ deviceId: z.string().min(1) }) },
-    responses: {
-      200: jsonContent(DeviceTokenRemoved, 'Device token removed successfully'),
-      401: jsonContent(SuccessErrorBody, 'Unauthorized'),
-      404: jsonContent(SuccessErrorBody, 'Device not found'),
-    },
+    request: { params: DeviceIdParams },
+    responses: { 200: jsonContent(DeviceTokenRemoved, 'Device token removed successfully'), ...errors({ 404: 'Device not found (another user’s device too)' }) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/notifications/deliveries',
+    tags: ['notifications'],
+    security: [{ bearerAuth: [] }],
+    summary: 'E-mails and pushes: sent, recorded, failed or parked, and why (admin)',
+    request: { query: DeliveriesQuery },
+    responses: { 200: jsonContent(DeliveriesPage, 'Newest first'), ...errors({ 403: 'Not an administrator' }) },
   });
 }

@@ -1,0 +1,30 @@
+import type { EventHandler } from '@academy/messaging';
+import { approvalMails } from './recipients.ts';
+
+/**
+ * `block.approved`: one `deliveries` row per recipient, written in the event's transaction (with its
+ * inbox row) before anything is sent; the mail worker sends them. The unique (event, recipient,
+ * channel) key makes a redelivered event, even on another queue, write nothing new.
+ */
+export function onBlockApproved(wake: () => void): EventHandler<'block.approved'> {
+  return async (em, event) => {
+    const mails = approvalMails(event.data);
+    if (!mails.length) return;
+    await em.getConnection().execute(
+      `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)
+       values ${mails.map(() => `(?, ?, 'email', ?, null, ?, ?, ?, 'pending', 0, now(), now(), now())`).join(', ')}
+       on conflict (event_id, recipient, channel) do nothing`,
+      mails.flatMap((mail) => [
+        event.id,
+        event.type,
+        mail.to.toLowerCase(),
+        mail.template,
+        mail.subject,
+        JSON.stringify({ to: mail.to, role: mail.role, subject: mail.subject, html: mail.html, text: mail.text }),
+      ]),
+      'run',
+      em.getTransactionContext(),
+    );
+    wake();
+  };
+}

@@ -1,0 +1,144 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import nodemailer from 'nodemailer';
+import type { Logger } from '@academy/kit';
+
+export interface MailTransport {
+  sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string> }): Promise<unknown>;
+  close(): void;
+}
+
+/** Pooled SMTP (nodemailer): a few kept-open connections instead of one per mail. */
+export function smtpTransport(url: string, maxConnections: number): MailTransport {
+  return nodemailer.createTransport({ url, pool: true, maxConnections, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+}
+
+export interface MailWorkerOptions {
+  orm: MikroORM;
+  transport: MailTransport;
+  from: string;
+  logger: Logger;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  pollMs: number;
+  /** Rows claimed per round. */
+  batchSize?: number;
+}
+
+export interface MailWorker {
+  /** Look for due e-mails now (after an event wrote some). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+interface ClaimedMail {
+  id: string;
+  recipient: string;
+  attempts: number;
+  payload: { to: string; subject: string; html: string; text: string };
+}
+
+/** A claimed row whose process died while sending is tried again after this lease. */
+const SENDING_LEASE = '5 minutes';
+
+/** Refusals of the mailbox itself: retrying cannot help (the row is `failed`, with the reason). */
+const isPermanent = (error: unknown) => {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 550 && code <= 553;
+};
+
+/**
+ * Sends the `pending` e-mail deliveries that are due. Rows are claimed with `FOR UPDATE SKIP LOCKED`
+ * (several instances never take the same row) and marked `sending` with a lease; a sent mail becomes
+ * `sent`; a failure goes back to `pending` with a doubled delay, and after `maxAttempts` it is
+ * `parked`: kept, visible in the deliveries listing with its last error, never dropped.
+ */
+export function startMailWorker(options: MailWorkerOptions): MailWorker {
+  const { orm, transport, from, logger, maxAttempts, retryBaseMs, retryMaxMs, pollMs } = options;
+  const batchSize = options.batchSize ?? 20;
+  const log = logger.child({ component: 'mail-worker' });
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+  let wakeTimer: NodeJS.Timeout | null = null;
+
+  const update = (text: string, params: unknown[]) => orm.em.fork().getConnection().execute(text, params, 'run');
+
+  const claim = () =>
+    orm.em.fork().getConnection().execute<ClaimedMail[]>(
+      `update deliveries set status = 'sending', attempts = attempts + 1, next_attempt_at = now() + interval '${SENDING_LEASE}', updated_at = now()
+       where id in (select id from deliveries where channel = 'email' and status in ('pending', 'sending') and next_attempt_at <= now()
+                    order by next_attempt_at limit ? for update skip locked)
+       returning id, recipient, attempts, payload`,
+      [batchSize],
+      'all',
+    );
+
+  const deliver = async (mail: ClaimedMail) => {
+    try {
+      const { to, subject, html, text } = mail.payload;
+      await transport.sendMail({ from, to, subject, html, text, headers: { 'X-Academy-Delivery': String(mail.id) } });
+      await update(`update deliveries set status = 'sent', sent_at = now(), next_attempt_at = null, updated_at = now() where id = ?`, [mail.id]);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+      if (isPermanent(error) || mail.attempts >= maxAttempts) {
+        const status = isPermanent(error) ? 'failed' : 'parked';
+        await update(`update deliveries set status = ?, last_error = ?, next_attempt_at = null, updated_at = now() where id = ?`, [status, reason, mail.id]);
+        log.error({ deliveryId: mail.id, attempts: mail.attempts, reason }, `e-mail ${status}`);
+        return;
+      }
+      const delayMs = Math.min(retryBaseMs * 2 ** (mail.attempts - 1), retryMaxMs);
+      await update(`update deliveries set status = 'pending', last_error = ?, next_attempt_at = now() + make_interval(secs => ?), updated_at = now() where id = ?`, [
+        reason,
+        delayMs / 1000,
+        mail.id,
+      ]);
+      log.warn({ deliveryId: mail.id, attempts: mail.attempts, delayMs, reason }, 'e-mail failed; will retry');
+    }
+  };
+
+  const round = async () => {
+    do {
+      again = false;
+      const claimed = await claim();
+      await Promise.all(claimed.map(deliver));
+      if (claimed.length === batchSize) again = true;
+    } while (again && !stopped);
+  };
+
+  const run = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = round()
+      .catch((error: unknown) => log.warn({ err: error }, 'mail round failed; retrying at the next poll'))
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  timer = setInterval(run, pollMs);
+  timer.unref();
+  run();
+
+  return {
+    wake() {
+      // The event's transaction commits just after its handler returns.
+      if (wakeTimer || stopped) return;
+      wakeTimer = setTimeout(() => {
+        wakeTimer = null;
+        run();
+      }, 20);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      if (wakeTimer) clearTimeout(wakeTimer);
+      await running;
+      transport.close();
+    },
+  };
+}

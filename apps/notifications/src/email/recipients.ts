@@ -1,0 +1,44 @@
+import { deliverableEmail, type EventData } from '@academy/contracts';
+import { blockApprovedEmployeeTemplate, blockApprovedStudentTemplate, type BlockApprovedFacts, type RenderedMail } from './templates.ts';
+
+export interface ApprovalMail extends RenderedMail {
+  to: string;
+  role: 'teacher' | 'student' | 'guardian';
+  template: 'blockApprovedEmployeeTemplate' | 'blockApprovedStudentTemplate';
+}
+
+/**
+ * Who hears of an approval (spec, Events 1): the teacher; the guardian when there is one; the
+ * student when their address is real (not missing, not a placeholder); both when both. An address
+ * that two roles share gets one mail (the first role's).
+ */
+export function approvalMails(data: EventData<'block.approved'>): ApprovalMail[] {
+  const facts: BlockApprovedFacts = {
+    studentName: data.student.name,
+    blockName: data.blockName,
+    subjectName: data.subjectName,
+    grade: data.grade,
+    nextBlockName: data.nextBlock?.blockName ?? null,
+    subjectCompleted: data.subjectCompleted,
+  };
+  const mails: ApprovalMail[] = [];
+  const teacherEmail = deliverableEmail(data.teacher?.email);
+  if (data.teacher && teacherEmail) {
+    mails.push({ to: teacherEmail, role: 'teacher', template: 'blockApprovedEmployeeTemplate', ...blockApprovedEmployeeTemplate({ ...facts, teacherName: data.teacher.name }) });
+  }
+  const guardianEmail = deliverableEmail(data.guardian?.email);
+  if (data.guardian && guardianEmail) {
+    mails.push({ to: guardianEmail, role: 'guardian', template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'guardian', recipientName: data.guardian.name }) });
+  }
+  const studentEmail = deliverableEmail(data.student.email);
+  if (studentEmail) {
+    mails.push({ to: studentEmail, role: 'student', template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'student', recipientName: data.student.name }) });
+  }
+  const seen = new Set<string>();
+  return mails.filter((mail) => {
+    const key = mail.to.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

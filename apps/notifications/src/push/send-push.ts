@@ -1,0 +1,140 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PushSendBody, PushSendError, PushSendResponse } from '@academy/contracts';
+import { pgArray } from '../data/pg-array.ts';
+import { idempotencyKeyInProgress, idempotencyKeyReused } from '../notifications.errors.ts';
+import { DEAD_TOKEN_CODES, type PushProvider } from './push-provider.ts';
+
+interface TokenRow {
+  user_id: number;
+  device_id: string;
+  token: string;
+}
+
+interface PushSendRow {
+  send_id: string;
+  request_hash: string;
+  response: PushSendResponse | null;
+}
+
+/** A send whose first attempt died half-way (process killed) may be taken over after this long. */
+const IN_PROGRESS_TAKEOVER = '2 minutes';
+
+export interface SendPushOptions {
+  /** Recorded on the deliveries rows: `push.send` for the API, the event type when an event caused it. */
+  eventType?: string;
+}
+
+/**
+ * The one way a push goes out (spec, Events 4): the stored tokens of `userIds` (of `platform`), one
+ * provider call per 500 tokens, counts per token. Tokens FCM reports dead are deleted; tokens that
+ * succeed are marked seen. One deliveries row per user says what happened. With an
+ * idempotencyKey, a retry answers the first result and sends nothing.
+ */
+export async function sendPush(em: EntityManager, provider: PushProvider, input: PushSendBody, options: SendPushOptions = {}): Promise<PushSendResponse> {
+  const connection = em.getConnection();
+  const requestedUserIds = [...new Set(input.userIds)];
+  let sendId: string = randomUUID();
+
+  if (input.idempotencyKey) {
+    const claim = await claimIdempotencyKey(em, input, sendId);
+    if ('response' in claim) return claim.response;
+    sendId = claim.sendId;
+  }
+
+  const tokens = await connection.execute<TokenRow[]>(
+    `select user_id, device_id, token from device_tokens where user_id = any(?::int[])${input.platform ? ' and platform = ?' : ''} order by user_id, id`,
+    input.platform ? [pgArray(requestedUserIds), input.platform] : [pgArray(requestedUserIds)],
+    'all',
+  );
+
+  const outcomes = tokens.length ? await provider.send({ title: input.title, body: input.body, priority: input.priority, channelId: input.channelId, data: input.data }, tokens.map((row) => row.token)) : [];
+
+  const errors: PushSendError[] = [];
+  const seen: string[] = [];
+  const dead: string[] = [];
+  const perUser = new Map<number, { tokens: number; success: number; errors: number; lastError: string | null; codes: Set<string> }>();
+  tokens.forEach((row, index) => {
+    const outcome = outcomes[index];
+    const user = perUser.get(row.user_id) ?? { tokens: 0, success: 0, errors: 0, lastError: null, codes: new Set<string>() };
+    perUser.set(row.user_id, user);
+    user.tokens++;
+    if (outcome.ok) {
+      user.success++;
+      seen.push(row.token);
+      return;
+    }
+    user.errors++;
+    user.lastError = `${outcome.code}: ${outcome.message}`;
+    user.codes.add(outcome.code);
+    errors.push({ userId: row.user_id, deviceId: row.device_id, code: outcome.code, message: outcome.message });
+    if (DEAD_TOKEN_CODES.has(outcome.code)) dead.push(row.token);
+  });
+
+  if (dead.length) await connection.execute(`delete from device_tokens where token = any(?::text[])`, [pgArray(dead)], 'run');
+  if (seen.length) await connection.execute(`update device_tokens set last_seen_at = now() where token = any(?::text[])`, [pgArray(seen)], 'run');
+  if (perUser.size) {
+    const rows = [...perUser];
+    const statusOf = (user: { success: number }) => (user.success === 0 ? 'failed' : provider.kind === 'recording' ? 'recorded' : 'sent');
+    await connection.execute(
+      `insert into deliveries (event_id, event_type, channel, recipient, user_id, subject, detail, status, attempts, last_error, sent_at, created_at, updated_at)
+       values ${rows.map(() => `(?, ?, 'push', ?, ?, ?, ?, ?, 1, ?, now(), now(), now())`).join(', ')}
+       on conflict (event_id, recipient, channel) do nothing`,
+      rows.flatMap(([userId, user]) => [
+        sendId,
+        options.eventType ?? 'push.send',
+        `user:${userId}`,
+        userId,
+        input.title ?? input.body.slice(0, 200),
+        JSON.stringify({ provider: provider.kind, tokens: user.tokens, success: user.success, errors: user.errors, codes: [...user.codes] }),
+        statusOf(user),
+        user.lastError,
+      ]),
+      'run',
+    );
+  }
+
+  const successCount = outcomes.filter((outcome) => outcome.ok).length;
+  const response: PushSendResponse = {
+    // false only when tokens existed and none of them took the message
+    success: tokens.length === 0 || successCount > 0,
+    requestedUserIds,
+    tokensCount: tokens.length,
+    successCount,
+    errorCount: errors.length,
+    errors,
+  };
+  if (input.idempotencyKey) {
+    await connection.execute(`update push_sends set response = ? where idempotency_key = ?`, [JSON.stringify(response), input.idempotencyKey], 'run');
+  }
+  return response;
+}
+
+/** Inserts the key (first send), or answers the stored result of an earlier send with the same body. */
+async function claimIdempotencyKey(em: EntityManager, input: PushSendBody, sendId: string): Promise<{ sendId: string } | { response: PushSendResponse }> {
+  const connection = em.getConnection();
+  const { idempotencyKey: key, ...body } = input;
+  const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  const inserted = await connection.execute<{ send_id: string }[]>(
+    `insert into push_sends (idempotency_key, send_id, request_hash, response, created_at) values (?, ?, ?, null, now()) on conflict do nothing returning send_id`,
+    [key, sendId, requestHash],
+    'all',
+  );
+  if (inserted.length) return { sendId };
+  const [existing] = await connection.execute<PushSendRow[]>(`select send_id, request_hash, response from push_sends where idempotency_key = ?`, [key], 'all');
+  if (!existing) return claimIdempotencyKey(em, input, sendId); // pruned between the two statements
+  if (existing.request_hash !== requestHash) throw idempotencyKeyReused();
+  if (existing.response) return { response: existing.response };
+  const [takenOver] = await connection.execute<{ send_id: string }[]>(
+    `update push_sends set created_at = now() where idempotency_key = ? and response is null and created_at < now() - interval '${IN_PROGRESS_TAKEOVER}' returning send_id`,
+    [key],
+    'all',
+  );
+  if (!takenOver) throw idempotencyKeyInProgress();
+  return { sendId: takenOver.send_id };
+}
+
+/** Idempotency keys are kept this many days. */
+export async function pruneIdempotencyKeys(em: EntityManager, days: number): Promise<void> {
+  await em.getConnection().execute(`delete from push_sends where created_at < now() - make_interval(days => ?)`, [days], 'run');
+}

@@ -1,0 +1,72 @@
+import type { ServiceContext } from '@academy/service';
+import type { Config } from './config.ts';
+import { pruneStaleTokens } from './devices/device-tokens.ts';
+import { smtpTransport, startMailWorker, type MailTransport, type MailWorker } from './email/mail-worker.ts';
+import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './push/push-provider.ts';
+import { pruneIdempotencyKeys } from './push/send-push.ts';
+import { createRealtime, type Realtime } from './realtime/realtime.ts';
+
+/** What a running instance holds besides the service basics: push provider, mail worker, Socket.IO. */
+export interface Runtime {
+  push: PushProvider;
+  mailWorker: MailWorker;
+  realtime: Realtime;
+  close(): Promise<void>;
+}
+
+/** Replaceable parts, for tests: FCM's `Messaging` and the SMTP transport. */
+export interface RuntimeOverrides {
+  messaging?: MulticastSender;
+  mailTransport?: MailTransport;
+}
+
+const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
+const IDEMPOTENCY_KEY_DAYS = 7;
+
+export function createRuntime(ctx: ServiceContext<Config>, overrides: RuntimeOverrides = {}): Runtime {
+  const { config, logger, orm } = ctx;
+  const push = overrides.messaging
+    ? firebasePushProvider(overrides.messaging)
+    : config.FIREBASE_CREDENTIALS_FILE
+      ? firebaseFromCredentials(config.FIREBASE_CREDENTIALS_FILE)
+      : recordingPushProvider(orm);
+  if (push.kind === 'recording') logger.info('FIREBASE_CREDENTIALS_FILE is not set: push messages are recorded in recorded_pushes, not sent');
+
+  const mailWorker = startMailWorker({
+    orm,
+    transport: overrides.mailTransport ?? smtpTransport(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS),
+    from: config.MAIL_FROM,
+    logger,
+    maxAttempts: config.MAIL_MAX_ATTEMPTS,
+    retryBaseMs: config.MAIL_RETRY_BASE_MS,
+    retryMaxMs: config.MAIL_RETRY_MAX_MS,
+    pollMs: config.MAIL_POLL_MS,
+  });
+
+  const realtime = createRealtime({ redisUrl: config.REDIS_URL, stream: config.SOCKET_STREAM, streamBlockMs: config.SOCKET_STREAM_BLOCK_MS, verifier: ctx.verifier, logger });
+
+  const maintain = async () => {
+    try {
+      const pruned = await pruneStaleTokens(orm.em.fork(), config.TOKEN_RETENTION_DAYS);
+      if (pruned) logger.info({ pruned }, 'stale device tokens pruned');
+      await pruneIdempotencyKeys(orm.em.fork(), IDEMPOTENCY_KEY_DAYS);
+    } catch (error) {
+      logger.warn({ err: error }, 'maintenance failed; retrying in an hour');
+    }
+  };
+  const maintenance = setInterval(() => void maintain(), MAINTENANCE_INTERVAL_MS);
+  maintenance.unref();
+  void maintain();
+
+  return {
+    push,
+    mailWorker,
+    realtime,
+    async close() {
+      clearInterval(maintenance);
+      await mailWorker.stop();
+      await realtime.close();
+      await push.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll } from '@jest/globals';
+import amqp from 'amqplib';
+import { createEnvelope, type EventData, type EventType, type TypedEnvelope } from '@academy/contracts';
+import { dlqName, retryQueueName } from '@academy/messaging';
+import { startService, type RunningService } from '@academy/service';
+import { dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { ConfigSchema, type Config } from '../src/config.ts';
+import type { RuntimeOverrides } from '../src/runtime.ts';
+import { defineNotificationsService } from '../src/service.ts';
+
+export type Notifications = RunningService<Config>;
+
+export const API_KEY = 'test-push-api-key-0123456789';
+
+/**
+ * Settings of an instance under test: its own database, exchange, queues and Socket.IO stream,
+ * quick mail retries. Pass `shared` to start a second instance of the same deployment.
+ */
+export async function notificationsConfig(overrides: Partial<Config> = {}): Promise<Config> {
+  return {
+    ...ConfigSchema.parse({}),
+    ...(await testConfig('notifications')),
+    PUSH_NOTIFICATIONS_API_KEY: API_KEY,
+    EMAIL_QUEUE: uniqueQueueName('notifications.block-approved'),
+    REALTIME_QUEUE: uniqueQueueName('notifications.incidents'),
+    SOCKET_STREAM: uniqueName('notifications:socket.io'),
+    SOCKET_STREAM_BLOCK_MS: 300,
+    MAIL_POLL_MS: 100,
+    MAIL_RETRY_BASE_MS: 100,
+    MAIL_RETRY_MAX_MS: 400,
+    ...overrides,
+  };
+}
+
+export async function startNotifications(config: Config, overrides: RuntimeOverrides = {}): Promise<Notifications> {
+  const service = await startService(defineNotificationsService(overrides), config);
+  // Connected (queues declared and bound) before the test publishes.
+  await service.ctx.broker.start();
+  return service;
+}
+
+/** Stops the instance; `cleanup` (once per deployment) drops its database, queues and exchange. */
+export async function stopNotifications(service: Notifications, cleanup = true): Promise<void> {
+  await service.stop();
+  if (!cleanup) return;
+  const config = service.ctx.config;
+  await dropTestDatabase(config.DATABASE_URL);
+  const connection = await amqp.connect(testUrls.rabbitmq);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of [config.EMAIL_QUEUE, config.REALTIME_QUEUE]) {
+      for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
+    }
+    await channel.deleteExchange(config.EVENTS_EXCHANGE);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** One instance for the tests of the enclosing describe. */
+export function useNotifications(overrides: Partial<Config> = {}, runtime: RuntimeOverrides = {}): () => Notifications {
+  let service: Notifications | undefined;
+  beforeAll(async () => {
+    service = await startNotifications(await notificationsConfig(overrides), runtime);
+  });
+  afterAll(async () => {
+    if (service) await stopNotifications(service);
+  });
+  return () => {
+    if (!service) throw new Error('notifications is not started yet');
+    return service;
+  };
+}
+
+export async function sql<T = Record<string, unknown>>(service: Notifications, text: string, params: unknown[] = []): Promise<T[]> {
+  return service.ctx.orm.em.fork().getConnection().execute<T[]>(text, params, 'all');
+}
+
+export const envelope = <T extends EventType>(type: T, data: EventData<T>): TypedEnvelope<T> => createEnvelope(type, data, { source: 'test' });
+
+export async function until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once the consumer `queue` has handled (or skipped as a duplicate) the event. */
+export const handled = (service: Notifications, eventId: string, queue: string) =>
+  until(async () => (await sql(service, 'select 1 from inbox where event_id = ? and consumer = ?', [eventId, queue])).length > 0, 10_000, `event ${eventId} handled`);
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
