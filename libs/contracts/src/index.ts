@@ -2,5 +2,6 @@ export { EventEnvelope } from './events/envelope.ts';
 export * from './events/catalogue.ts';
 export * from './http/index.ts';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
+export { ROUTES, SERVICES, matchRoute, type RouteRule, type ServiceName } from './route-table.ts';
 export { createEnvelope, parseEnvelope, defineHandlers, type TypedEnvelope, type EnvelopeMeta, type ParsedEnvelope, type EnvelopeHandlers } from './events/typed.ts';
 export { LATEST_SCHOOL_COURSE_ORDER, latestSchoolCourseSql } from './school-course-rule.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { buildOpenApiDocument, LoginBody, PushSendBody, TokenPair } from '../src/index.ts';
+import { buildOpenApiDocument, LoginBody, matchRoute, PushSendBody, TokenPair } from '../src/index.ts';
 
 describe('buildOpenApiDocument', () => {
   const document = buildOpenApiDocument();
@@ -33,6 +33,12 @@ describe('buildOpenApiDocument', () => {
     for (const [method, path] of expected) {
       expect(paths[path]?.[method as 'get']).toBeDefined();
     }
+  });
+
+  test('the gateway has a rule for every documented path (a path without one would answer 404 at the edge)', () => {
+    const withoutRule = Object.keys(paths).filter((path) => !matchRoute(path));
+    expect(withoutRule).toEqual([]);
+    expect(Object.keys(paths).length).toBeGreaterThan(0);
   });
 
   test('request and response bodies come from the zod schemas', () => {

@@ -5,14 +5,12 @@ import { pinoHttp } from 'pino-http';
 import { ZodError } from 'zod';
 import { AppError } from './errors.ts';
 import { runReadiness, type ReadinessCheck } from './health.ts';
+import type { ErrorStyle } from '@academy/contracts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 
-/** How a route family shapes its error bodies, where the spec fixes one. */
-export type ErrorStyle =
-  | 'default' // { code, message, details?, requestId }
-  | 'status' // { status: 'error', message, code, details? }   (event assignment)
-  | 'success'; // { success: false, message, code, details? }  (notifications)
+/** How a route family shapes its error bodies (the bodies are the contracts' error-body schemas). */
+export type { ErrorStyle };
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -28,6 +26,8 @@ export interface HttpAppOptions {
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
+/** Mounted by every service for probes and scraping, not behind the gateway and not logged per request. */
+export const OPERATIONAL_PATHS = ['/healthz', '/readyz', '/metrics'];
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
 export function requestId(req: Request): string {
@@ -61,7 +61,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     pinoHttp({
       logger,
       genReqId: (req) => (req as unknown as { id: string }).id,
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
+      autoLogging: { ignore: (req) => OPERATIONAL_PATHS.includes(req.url ?? '') },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     }),
   );

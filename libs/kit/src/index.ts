@@ -3,7 +3,7 @@ export { AppError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundE
 export { createLogger, type Logger } from './logger.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { runReadiness, type ReadinessCheck, type ReadinessReport } from './health.ts';
-export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, requestId, REQUEST_ID_HEADER, type ErrorStyle, type HttpAppOptions } from './http.ts';
+export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, requestId, REQUEST_ID_HEADER, OPERATIONAL_PATHS, type ErrorStyle, type HttpAppOptions } from './http.ts';
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
 export { createRedis, redisReadiness } from './redis.ts';
 export { positiveInt, idParam } from './params.ts';

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * How a route family shapes its error bodies, where the spec fixes one: `default` is `ErrorBody`,
+ * `status` is `StatusErrorBody` (event assignment), `success` is `SuccessErrorBody` (notifications).
+ */
+export type ErrorStyle = 'default' | 'status' | 'success';
+
 /** The default error body: `{ code, message, details?, requestId }`. */
 export const ErrorBody = z.object({
   code: z.string(),
