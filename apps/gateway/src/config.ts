@@ -16,11 +16,17 @@ export const ConfigSchema = z.object({
   ...jwtConfigShape,
   /** How long a verified token is remembered (never past its exp). 0 verifies every request. */
   TOKEN_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How long a token's "session not ended" answer is kept before Redis is asked again: a logout is honoured within this. */
+  TOKEN_REVOCATION_CHECK_MS: z.coerce.number().int().min(0).default(2000),
   /** Origins allowed by CORS, comma-separated; empty allows none (same-origin and non-browser clients only). */
   CORS_ORIGINS: env.list('http://localhost:5173,http://127.0.0.1:5173'),
   /** Largest request body accepted (by Content-Length) before anything is proxied. */
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(100 * 1024),
-  /** Node's header limit, raised so an oversized token is a JSON 401 instead of a bare 431. */
+  /**
+   * Largest request header block: an oversized token up to this is the route's JSON 401, past it a
+   * JSON 431 in the route's style. Node's own parser limit is 64 KB above it (past that, a JSON 431
+   * in the default style: the parser gives up before the path is known).
+   */
   MAX_HEADER_BYTES: z.coerce.number().int().positive().default(128 * 1024),
   /** An upstream silent for this long is a 504. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -28,7 +34,6 @@ export const ConfigSchema = z.object({
   LONG_POLL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   RATE_LIMIT_IP_PER_MINUTE: perMinute(600),
   RATE_LIMIT_USER_PER_MINUTE: perMinute(300),
-  RATE_LIMIT_LOGIN_PER_MINUTE: perMinute(10),
   /** Prefix of the Redis counters shared by every gateway instance. */
   RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('gateway:rl'),
 });

@@ -30,6 +30,13 @@ export function moveQueryTokenToHeader(req: IncomingMessage & { originalUrl?: st
   req.headers.authorization = `Bearer ${token}`;
 }
 
+/** The size of the request's header block as received (names, values, `: ` and CRLF). */
+export function headerBytes(req: IncomingMessage): number {
+  let bytes = 0;
+  for (const part of req.rawHeaders) bytes += part.length + 2;
+  return bytes;
+}
+
 export interface EdgeDeps {
   config: Config;
   verifier: TokenVerifier;
@@ -55,14 +62,17 @@ export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy }
       // A streamed body of unknown length could only be cut off half-way through the proxy: ask for its length up front.
       if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined)
         throw new AppError(411, 'LENGTH_REQUIRED', 'Send the request body with a Content-Length header');
+      if (headerBytes(req) > config.MAX_HEADER_BYTES) throw new AppError(431, 'HEADERS_TOO_LARGE', 'Request headers are too large');
       let claims: AccessClaims | null = null;
       if (rule.access === 'bearer') {
         const token = tokenOf(req, rule);
-        claims = token ? verifier.verify(token) : null;
+        // Signature and claims, then whether the session was ended (logout, reuse, deactivation).
+        claims = token ? await verifier.authenticate(token) : null;
         if (rule.queryToken) moveQueryTokenToHeader(req, token);
       }
       const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      await limits.check({ ip, userId: claims?.sub, login: rule.login });
+      // Logins count against the per-IP limit only: failed logins are limited by academic, which knows the e-mail.
+      await limits.check({ ip, userId: claims?.sub });
       if (rule.access === 'bearer' && !claims) throw new UnauthorizedError(rule.unauthorizedMessage);
       // The services trust the gateway's view of the client address, not one a client sent.
       req.headers['x-forwarded-for'] = ip;

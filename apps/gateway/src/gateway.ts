@@ -2,12 +2,12 @@ import http, { type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import cors from 'cors';
 import { Histogram } from 'prom-client';
-import { verifierFromConfig } from '@academy/auth';
+import { createSessionRevocations, revocationTtlSeconds, verifierFromConfig } from '@academy/auth';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
 import type { Config } from './config.ts';
 import { docsRouter } from './docs.ts';
 import { edgeHandler } from './edge.ts';
-import { createServiceProxy, upstreamsOf } from './proxy.ts';
+import { answerClientError, createServiceProxy, upstreamsOf } from './proxy.ts';
 import { createRateLimits } from './rate-limit.ts';
 import { upstreamReadiness } from './readiness.ts';
 import { SERVICES, type ServiceName } from './route-table.ts';
@@ -32,9 +32,18 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     registers: [metrics.registry],
   });
 
-  // Keys are parsed once here; verified tokens are remembered briefly (never past exp).
-  const verifier = verifierFromConfig(config, config.TOKEN_CACHE_MS);
   const redis = createRedis(config.REDIS_URL);
+  // Keys are parsed once here; verified tokens are remembered briefly (never past exp), and whether
+  // their session was ended is asked of Redis at most every TOKEN_REVOCATION_CHECK_MS per token.
+  let revocationStoreDown = false;
+  const verifier = verifierFromConfig(config, config.TOKEN_CACHE_MS, {
+    revocations: createSessionRevocations(redis, { ttlSeconds: revocationTtlSeconds(config) }),
+    revocationCheckMs: config.TOKEN_REVOCATION_CHECK_MS,
+    onRevocationError: (error) => {
+      if (!revocationStoreDown) logger.warn({ err: error }, 'token revocations unreadable (redis): tokens accepted on signature and claims alone');
+      revocationStoreDown = true;
+    },
+  });
   let redisDown = false;
   redis.on('error', (error) => {
     if (!redisDown) logger.warn({ err: error }, 'redis unavailable: rate limits counted in memory per instance');
@@ -43,6 +52,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   redis.on('ready', () => {
     if (redisDown) logger.info('redis reachable again: rate limits shared again');
     redisDown = false;
+    revocationStoreDown = false;
   });
   const limits = createRateLimits(redis, config, logger);
   // Counting starts in Redis when it is reachable; otherwise the gateway starts anyway, counting in memory.
@@ -70,7 +80,10 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     },
   });
 
-  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES }, app);
+  // The parser allows 64 KB more than the gateway does, so headers just past MAX_HEADER_BYTES reach
+  // the edge handler and get the route's JSON 431; past the parser's limit, clientError answers.
+  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES + 64 * 1024 }, app);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   handleUpgrades(server, { verifier, limits, proxy: realtimeProxy, logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

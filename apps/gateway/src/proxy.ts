@@ -1,4 +1,6 @@
 import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
@@ -66,4 +68,21 @@ export function createServiceProxy(
       },
     },
   });
+}
+
+/**
+ * What Node's parser refuses before Express sees the request (headers past its limit, malformed
+ * requests) gets a JSON body instead of Node's empty one. The path is not known yet, so the body
+ * has the default style.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
+  const [status, reason, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', { code: 'HEADERS_TOO_LARGE', message: 'Request headers are too large' }]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' }]
+        : [400, 'Bad Request', { code: 'BAD_REQUEST', message: 'Malformed HTTP request' }];
+  const json = JSON.stringify({ ...body, requestId: randomUUID() });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
 }

@@ -27,19 +27,17 @@ function limiter(redis: Redis, keyPrefix: string, points: number): RateLimiterRe
 
 export interface RateLimits {
   /** Throws a 429 with Retry-After when the caller is over one of its limits. */
-  check(input: { ip: string; userId?: string; login?: boolean }): Promise<void>;
+  check(input: { ip: string; userId?: string }): Promise<void>;
 }
 
 export function createRateLimits(redis: Redis, config: Config, logger: Logger): RateLimits {
   const prefix = config.RATE_LIMIT_KEY_PREFIX;
   const perIp = limiter(redis, `${prefix}:ip`, config.RATE_LIMIT_IP_PER_MINUTE);
   const perUser = limiter(redis, `${prefix}:user`, config.RATE_LIMIT_USER_PER_MINUTE);
-  const login = limiter(redis, `${prefix}:login`, config.RATE_LIMIT_LOGIN_PER_MINUTE);
   return {
-    async check({ ip, userId, login: isLogin }) {
+    async check({ ip, userId }) {
       const pending = [perIp.consume(ip)];
       if (userId) pending.push(perUser.consume(userId));
-      if (isLogin) pending.push(login.consume(ip));
       const results = await Promise.allSettled(pending);
       const waits: number[] = [];
       for (const result of results) {

@@ -26,7 +26,7 @@ export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; 
     const rule = matchRoute(path);
     if (!rule || rule.prefix !== '/socket.io') return refuse(socket, 404, 'Not Found', { success: false, message: 'No WebSocket endpoint here' });
     const token = tokenOf(req, rule);
-    const claims = token ? deps.verifier.verify(token) : null;
+    const claims = token ? await deps.verifier.authenticate(token) : null;
     try {
       await deps.limits.check({ ip: req.socket.remoteAddress ?? 'unknown', userId: claims?.sub });
     } catch (error) {

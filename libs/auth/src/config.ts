@@ -11,12 +11,14 @@ export const jwtConfigShape = {
   JWT_KEY_IDS: env.list('dev-1'),
   JWT_ISSUER: z.string().min(1).default('academy'),
   JWT_AUDIENCE: z.string().min(1).default('academy-api'),
-  /** Longest access-token lifetime accepted (`exp - iat`); academic's ACCESS_TOKEN_TTL_SECONDS must fit. */
-  JWT_MAX_TTL_SECONDS: z.coerce.number().int().positive().default(DEFAULT_MAX_TTL_SECONDS),
+  /**
+   * Longest access-token lifetime accepted (`exp - iat`), 15 minutes when unset (optional, so
+   * configurations built by hand, as in tests, need not name it); academic's ACCESS_TOKEN_TTL_SECONDS must fit.
+   */
+  JWT_MAX_TTL_SECONDS: z.coerce.number().int().positive().optional(),
 };
 
-/** `JWT_MAX_TTL_SECONDS` is optional so configurations built by hand (tests) get the default. */
-export type JwtConfig = Omit<z.infer<z.ZodObject<typeof jwtConfigShape>>, 'JWT_MAX_TTL_SECONDS'> & { JWT_MAX_TTL_SECONDS?: number };
+export type JwtConfig = z.infer<z.ZodObject<typeof jwtConfigShape>>;
 
 /**
  * Loads the key ring once and returns a verifier that remembers verified tokens for `cacheMs`

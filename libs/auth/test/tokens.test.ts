@@ -158,7 +158,7 @@ describe('loadKeyRing', () => {
 describe('verifierFromConfig', () => {
   test('reads the JWT variables (with their defaults) and accepts only tokens of the listed kids, issuer and audience, cached or not', () => {
     const config = z.object(jwtConfigShape).parse({ JWT_KEYS_DIR: dir, JWT_KEY_IDS: 'k2, k1' });
-    expect(config).toEqual({ JWT_KEYS_DIR: dir, JWT_KEY_IDS: ['k2', 'k1'], JWT_ISSUER: 'academy', JWT_AUDIENCE: 'academy-api', JWT_MAX_TTL_SECONDS: 900 });
+    expect(config).toEqual({ JWT_KEYS_DIR: dir, JWT_KEY_IDS: ['k2', 'k1'], JWT_ISSUER: 'academy', JWT_AUDIENCE: 'academy-api' });
     const good = createTokenSigner(ringK1, options).sign({ sub: '5', role: 'user' }, 60);
     const otherAudience = createTokenSigner(ringK1, { ...options, audience: 'elsewhere' }).sign({ sub: '6', role: 'user' }, 60);
     for (const cacheMs of [0, 30_000]) {
