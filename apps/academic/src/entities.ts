@@ -2,6 +2,7 @@ import { User } from './shared/entities/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './shared/entities/directory.entities.ts';
 import { CalendarEvent, EmployeeSubject, EventStudent, Registration, SchoolCourse } from './shared/entities/registration.entities.ts';
 import { RefreshToken } from './auth/refresh-token.entity.ts';
+import { blockEntities } from './blocks/student-block.entities.ts';
 
 /**
  * Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging).
@@ -21,4 +22,5 @@ export const entities = [
   CalendarEvent,
   EventStudent,
   EmployeeSubject,
+  ...blockEntities,
 ];

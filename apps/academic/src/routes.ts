@@ -6,6 +6,7 @@ import { registerDirectoryRoutes } from './directory/directory.routes.ts';
 import { registerSchoolCourseRoutes } from './school-courses/school-courses.routes.ts';
 import { registerRegistrationRoutes } from './registration/registration.routes.ts';
 import { registerStudentListingRoutes } from './listing/listing.routes.ts';
+import { registerBlockRoutes } from './blocks/blocks.routes.ts';
 
 /** Mounts every feature's routes; a new feature adds its line here. */
 export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void {
@@ -14,4 +15,5 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
   registerSchoolCourseRoutes(app, ctx);
   registerRegistrationRoutes(app, ctx);
   registerStudentListingRoutes(app, ctx);
+  registerBlockRoutes(app, ctx);
 }

@@ -5,6 +5,7 @@ import { Registration } from '../shared/entities/registration.entities.ts';
 import { findOr404, givenFilters, guardConstraints, pageMeta } from '../shared/sql.ts';
 import type { Input } from './directory-page.ts';
 import { checkReferences } from './references.ts';
+import { ensureStudentBlocks } from '../blocks/ensure-student-blocks.ts';
 
 type RegistrationRow = InferEntity<typeof Registration>;
 const registrationItem = (registration: RegistrationRow) => ({
@@ -29,8 +30,17 @@ export const registrations = {
   get: async (em: EntityManager, id: number) => registrationItem(await getRegistration(em, id)),
   async create(em: EntityManager, input: Input<typeof RegistrationCreateBody>) {
     await checkReferences(em, input);
-    const registration = em.create(Registration, input);
-    await guardConstraints(() => em.flush(), { unique: 'The student is already registered in this subject for this school course' });
+    const registration = await guardConstraints(
+      () =>
+        em.transactional(async (tx) => {
+          const created = tx.create(Registration, input);
+          await tx.flush();
+          // The student's blocks of the subject come with the registration (the first one open).
+          await ensureStudentBlocks(tx, { subjectId: created.subjectId, studentId: created.studentId });
+          return created;
+        }),
+      { unique: 'The student is already registered in this subject for this school course' },
+    );
     return registrationItem(registration);
   },
   async update(em: EntityManager, id: number, input: Input<typeof RegistrationUpdateBody>) {

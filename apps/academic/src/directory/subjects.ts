@@ -3,6 +3,7 @@ import type { DirectoryPageQuery, SubjectCreateBody, SubjectUpdateBody } from '@
 import { Block, Subject } from '../shared/entities/directory.entities.ts';
 import { findOr404, guardConstraints } from '../shared/sql.ts';
 import { paged, type Input } from './directory-page.ts';
+import { ensureStudentBlocks } from '../blocks/ensure-student-blocks.ts';
 
 type SubjectRow = InferEntity<typeof Subject>;
 type BlockRow = InferEntity<typeof Block>;
@@ -65,6 +66,8 @@ export const subjects = {
             current.slice(names.length).forEach((block) => tx.remove(block));
           }
           await tx.flush();
+          // Registered students get the added blocks (open when they have closed every earlier one).
+          if (names) await ensureStudentBlocks(tx, { subjectId: id });
           return subjectItem(subject, (await blocksOf(tx, [id]))(id));
         }),
       { unique: 'A subject with this name already exists', reference: 'A removed block is still in use' },

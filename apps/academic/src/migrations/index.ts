@@ -3,5 +3,6 @@ import { Migration20261122053234_initial } from './Migration20261122053234_initi
 import { Migration20261122053556_users } from './Migration20261122053556_users.ts';
 import { Migration20261122054031_academic_core } from './Migration20261122054031_academic_core.ts';
 import { Migration20261122054217_refresh_tokens } from './Migration20261122054217_refresh_tokens.ts';
+import { Migration20261123053051_student_blocks } from './Migration20261123053051_student_blocks.ts';
 
-export const migrations = [Migration20261122053234_initial, Migration20261122053556_users, Migration20261122054031_academic_core, Migration20261122054217_refresh_tokens];
+export const migrations = [Migration20261122053234_initial, Migration20261122053556_users, Migration20261122054031_academic_core, Migration20261122054217_refresh_tokens, Migration20261123053051_student_blocks];

@@ -306,7 +306,7 @@ export function registerBlocksDocs(registry: OpenAPIRegistry): void {
     security,
     summary: 'Blocks pending review and blocks rejected and not closed again yet (admin)',
     request: { query: PendingRejectedQuery },
-    responses: { 200: jsonContent(PendingRejectedResponse, 'Pending and rejected blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorized, 403: error('FORBIDDEN: not an administrator') },
+    responses: { 200: jsonContent(PendingRejectedResponse, 'Pending and rejected blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
   });
   registry.registerPath({
     method: 'get',

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { deliverableEmail, type EventData } from '@academy/contracts';
+
+export interface PersonRecord {
+  name: string | null;
+  email: string | null;
+}
+
+const anEmail = z.email();
+
+/** The address to write to: present, not a reserved placeholder, and a valid e-mail; null otherwise. */
+export function validEmail(address: string | null | undefined): string | null {
+  const candidate = deliverableEmail(address?.trim());
+  return candidate && anEmail.safeParse(candidate).success ? candidate : null;
+}
+
+/**
+ * The people `block.approved` names, from what the database holds: the teacher when they have a
+ * valid address; the student always (their e-mail only when valid); the guardian when the
+ * student has one with a valid address.
+ */
+export function approvalRecipients(people: { teacher: PersonRecord | null; student: PersonRecord; guardian: PersonRecord | null }): Pick<
+  EventData<'block.approved'>,
+  'teacher' | 'student' | 'guardian'
+> {
+  const teacherEmail = validEmail(people.teacher?.email);
+  const guardianEmail = validEmail(people.guardian?.email);
+  return {
+    teacher: people.teacher && teacherEmail ? { name: people.teacher.name ?? '', email: teacherEmail } : null,
+    student: { name: people.student.name ?? '', email: validEmail(people.student.email) },
+    guardian: people.guardian && guardianEmail ? { name: people.guardian.name ?? '', email: guardianEmail } : null,
+  };
+}

@@ -1,0 +1,89 @@
+import { Router, type Express, type Request, type Response } from 'express';
+import { CloseBlockBody, CompletedBlocksQuery, PendingBlocksQuery, PendingRejectedQuery, ReviewActionSchema, ReviewBody, ThreadMessageBody } from '@academy/contracts';
+import { currentUser, requireAuth, requireRole } from '@academy/auth';
+import { positiveInt, requestId } from '@academy/kit';
+import type { ServiceContext } from '@academy/service';
+import type { Config } from '../config.ts';
+import type { BlockActor } from './block-access.ts';
+import { readBlockGrades } from './block-grades.ts';
+import { listCompletedBlocks, listPendingAndRejected, listPendingBlocks } from './block-listings.ts';
+import { addThreadMessage, readThread } from './block-thread.ts';
+import { blockIdRequired, invalidAction, studentBlockIdRequired, studentIdRequired, subjectIdRequired } from './blocks.errors.ts';
+import { closeBlock } from './close-block.ts';
+import { reviewBlock } from './review-block.ts';
+
+/** A malformed path id is the route's "… ID is required", with what was wrong in `details`. */
+function idFrom(value: unknown, fail: (details?: unknown) => Error): number {
+  const parsed = positiveInt.safeParse(value);
+  if (!parsed.success) throw fail(parsed.error.issues.map((issue) => issue.message));
+  return parsed.data;
+}
+const studentBlockIdOf = (req: Request) => idFrom(req.params.studentBlockId, studentBlockIdRequired);
+
+function actorOf(req: Request, res: Response): BlockActor {
+  const user = currentUser(res);
+  return {
+    userId: Number.isInteger(user.userId) && user.userId > 0 ? user.userId : null,
+    role: user.role,
+    employeeId: user.employeeId ?? null,
+    correlationId: requestId(req),
+  };
+}
+
+/** `/api/v2/blocks/*`. The review and the admin listings answer 401 to a non-admin, as the spec's review table says. */
+export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): void {
+  const router = Router();
+  const em = () => ctx.orm.em;
+  const adminOnly = requireRole('admin', { status: 401 });
+  router.use(requireAuth(ctx.verifier));
+
+  router.get('/pending', adminOnly, async (req, res) => {
+    res.json(await listPendingBlocks(em(), PendingBlocksQuery.parse(req.query)));
+  });
+
+  router.get('/pending-rejected', adminOnly, async (req, res) => {
+    res.json(await listPendingAndRejected(em(), PendingRejectedQuery.parse(req.query)));
+  });
+
+  router.get('/completed', async (req, res) => {
+    res.json(await listCompletedBlocks(em(), CompletedBlocksQuery.parse(req.query), actorOf(req, res)));
+  });
+
+  router.post('/:blockId/close', async (req, res) => {
+    const blockId = idFrom(req.params.blockId, blockIdRequired);
+    const result = await closeBlock(em(), blockId, CloseBlockBody.parse(req.body ?? {}), actorOf(req, res));
+    ctx.relay.nudge();
+    res.json(result);
+  });
+
+  router.post(['/student-block/review', '/student-block//review'], adminOnly, () => {
+    throw studentBlockIdRequired();
+  });
+  router.post('/student-block/:studentBlockId/review', adminOnly, async (req, res) => {
+    const studentBlockId = studentBlockIdOf(req);
+    const body = req.body ?? {};
+    if (!ReviewActionSchema.safeParse(body.action).success) throw invalidAction();
+    const review = ReviewBody.parse(body);
+    const result = await reviewBlock(em(), studentBlockId, { action: review.action, reason: review.reason ?? null }, actorOf(req, res));
+    if (review.action === 'reject') req.log.info({ studentBlockId, reason: review.reason ?? null }, 'block rejected');
+    ctx.relay.nudge();
+    res.json(result);
+  });
+
+  router.get('/student-block/:studentBlockId/thread', async (req, res) => {
+    res.json(await readThread(em(), studentBlockIdOf(req), actorOf(req, res)));
+  });
+  router.post('/student-block/:studentBlockId/thread', async (req, res) => {
+    const studentBlockId = studentBlockIdOf(req);
+    const { message } = ThreadMessageBody.parse(req.body ?? {});
+    res.status(201).json(await addThreadMessage(em(), studentBlockId, message, actorOf(req, res)));
+  });
+
+  router.get('/grades/:studentId/:subjectId', async (req, res) => {
+    const studentId = idFrom(req.params.studentId, studentIdRequired);
+    const subjectId = idFrom(req.params.subjectId, subjectIdRequired);
+    res.json(await readBlockGrades(em(), studentId, subjectId, actorOf(req, res)));
+  });
+
+  app.use('/api/v2/blocks', router);
+}
