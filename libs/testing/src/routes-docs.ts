@@ -3,7 +3,7 @@
 // separate entry point (`@academy/testing/routes-docs`) because it imports Jest.
 import { expect } from '@jest/globals';
 import type { Express } from 'express';
-import { buildOpenApiDocument, matchRoute, type ServiceName } from '@academy/contracts';
+import { buildOpenApiDocument, matchRoute, type OpenApiDocument, type ServiceName } from '@academy/contracts';
 import { OPERATIONAL_PATHS } from '@academy/kit';
 
 /** `METHOD /path/{param}`: a route as OpenAPI writes it (Express's `:param` becomes `{param}`). */
@@ -46,10 +46,13 @@ export function mountedRoutes(app: Express): RouteKey[] {
   return [...found].filter((key) => !OPERATIONAL_PATHS.includes(key.slice(key.indexOf(' ') + 1))).sort();
 }
 
+let document: OpenApiDocument | undefined;
+
 /** The routes the OpenAPI document lists whose gateway rule sends them to `service`. */
 export function documentedRoutes(service: ServiceName): RouteKey[] {
   const found: RouteKey[] = [];
-  for (const [path, item] of Object.entries(buildOpenApiDocument().paths ?? {})) {
+  document ??= buildOpenApiDocument();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (matchRoute(path)?.service !== service) continue;
     for (const method of HTTP_METHODS) if (item?.[method]) found.push(`${method.toUpperCase()} ${openApiPath(path)}` as RouteKey);
   }
@@ -63,16 +66,17 @@ export interface RouteDocsDrift {
   documentedButNotMounted: RouteKey[];
   /** Mounted, but the gateway has no rule for the path, or sends it to another service. */
   mountedWithoutGatewayRule: RouteKey[];
-  /** Declared as a missing-parameter answer, but not mounted, or not one segment above a documented `{param}` path. */
+  /** Declared as a missing-parameter answer, but not mounted, or not a documented path with one `{param}` segment left out. */
   wrongMissingParameterRoutes: RouteKey[];
 }
 
 export interface RouteDocsOptions {
   /**
-   * Routes mounted only to give a documented route's 400 when its trailing path parameter is
-   * missing (`GET /api/v2/hours-bank` → "Employee ID is required"); they are not routes of their
-   * own, so the document does not list them. Each must be mounted and sit one segment above a
-   * documented `…/{param}` path. `ALL` stands for a catch-all of any method.
+   * Routes mounted only to give a documented route's 400 when one of its path parameters is left
+   * out (`GET /api/v2/hours-bank` → "Employee ID is required", `POST …/student-block/review` →
+   * STUDENT_BLOCK_ID_REQUIRED); they are not routes of their own, so the document does not list
+   * them. Each must be mounted, and its path must be a documented path with one `{param}` segment
+   * left out. `ALL` stands for a catch-all of any method.
    */
   missingParameterRoutes?: RouteKey[];
 }
@@ -87,12 +91,17 @@ export function routeDocsDrift(app: Express, service: ServiceName, options: Rout
   const missingParameter = new Set(options.missingParameterRoutes ?? []);
   const pathOf = (key: RouteKey) => key.slice(key.indexOf(' ') + 1);
   const documentedPaths = documented.map(pathOf);
-  const abovePathParameter = (key: RouteKey) => documentedPaths.some((path) => path.startsWith(`${pathOf(key)}/{`) && !path.slice(pathOf(key).length + 1).includes('/'));
+  const withOneParameterLeftOut = new Set(
+    documentedPaths.flatMap((path) => {
+      const segments = path.split('/');
+      return segments.flatMap((segment, i) => (segment.startsWith('{') ? [openApiPath(segments.filter((_, j) => j !== i).join('/') || '/')] : []));
+    }),
+  );
   return {
     mountedButNotDocumented: mounted.filter((key) => !documented.includes(key) && !missingParameter.has(key)),
     documentedButNotMounted: documented.filter((key) => !mounted.includes(key)),
     mountedWithoutGatewayRule: mounted.filter((key) => matchRoute(pathOf(key))?.service !== service),
-    wrongMissingParameterRoutes: [...missingParameter].filter((key) => !mounted.includes(key) || !abovePathParameter(key)).sort(),
+    wrongMissingParameterRoutes: [...missingParameter].filter((key) => !mounted.includes(key) || !withOneParameterLeftOut.has(pathOf(key))).sort(),
   };
 }
 
