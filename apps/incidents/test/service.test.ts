@@ -2,4 +2,4 @@ import { describeServiceBasics } from '@academy/testing/service-basics';
 import { readConfig } from '../src/config.ts';
 import { incidentsService } from '../src/service.ts';
 
-describeServiceBasics({ definition: incidentsService, readConfig, main: 'apps/incidents/src/main.ts', readiness: ['broker', 'cache', 'database'] });
+describeServiceBasics({ definition: incidentsService, readConfig, main: 'apps/incidents/src/main.ts', readiness: ['broker', 'cache', 'database', 'outbox'] });

@@ -74,13 +74,26 @@ export const BlockRejected = z.object({
 });
 
 // incidents → notifications
+/**
+ * An incident was created (`incident.created`, change `created`) or changed (`incident.updated`):
+ * a message by the employee or an admin (with `fileCount` attachments), its status, its deletion.
+ * `byUserId` is null for the scheduled check; `employeeUserId` is null while the employee has no login.
+ */
 export const IncidentChanged = z.object({
   incidentId: id,
   employeeId: id,
   employeeUserId: id.nullable(),
-  status: z.string(),
+  status: z.enum(['open', 'closed']),
   change: z.enum(['created', 'employee_message', 'admin_message', 'status_changed', 'deleted']),
   byUserId: id.nullable(),
+  /** The incident's kind code (CLOCK_IN_WHILE_OPEN, CLOCK_OUT_WITHOUT_OPEN, RECORD_OPEN_TOO_LONG, ABSENCE). */
+  kind: z.string().optional(),
+  /** Readable description of the incident (for a notification's text). */
+  description: z.string().optional(),
+  /** On a message: its id, its text and how many files it carries. */
+  messageId: id.nullable().optional(),
+  message: z.string().nullable().optional(),
+  fileCount: z.number().int().min(0).optional(),
 });
 
 // hours-bank → (future reports). Pending and completed are one signed balance (completed −

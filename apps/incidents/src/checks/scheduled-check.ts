@@ -1,0 +1,135 @@
+import type { Incidents } from '../shared/incidents-context.ts';
+import { isoSql } from '../shared/db.ts';
+import { describe } from '../incidents/incident-rules.ts';
+import { insertIncident, nextIncidentIdSql } from '../incidents/incident-store.ts';
+import { ABSENCE_CANDIDATES, EMPLOYEE_USER_ID_OF_RECORD_SQL } from './absence-sql.ts';
+
+export interface CheckResult {
+  openTooLong: number;
+  absences: number;
+}
+
+/** Rows looked at per run; a backlog is taken by the next runs. */
+const BATCH = 500;
+
+const OPEN_TOO_LONG = `
+select r.id, r.employee_id as "employeeId", ${EMPLOYEE_USER_ID_OF_RECORD_SQL} as "employeeUserId", ${isoSql('r.clock_in_at')} as "clockInAt",
+  ${isoSql('least(r.clock_in_at + $3 * interval \'1 hour\', $1::timestamptz)')} as "proposedEndAt", ${nextIncidentIdSql} as "incidentId"
+from time_records r
+where r.clock_out_at is null and r.clock_in_at < $1::timestamptz - $2 * interval '1 hour'
+  and not exists (select 1 from incidents i where i.time_record_id = r.id and i.kind = 'RECORD_OPEN_TOO_LONG')
+order by r.clock_in_at limit ${BATCH}`;
+
+/**
+ * Records still open past the limit get a RECORD_OPEN_TOO_LONG incident proposing a clock-out
+ * (clock-in + the usual shift, never past now); the record itself is left as it is. One incident
+ * per record, however many days it stays open and however many instances run the check.
+ */
+async function flagOpenRecords(incidents: Incidents, now: Date): Promise<number> {
+  const { db, config } = incidents;
+  const rows = await db.query<{ id: number; employeeId: number; employeeUserId: number | null; clockInAt: string; proposedEndAt: string; incidentId: number }>(
+    OPEN_TOO_LONG,
+    [now.toISOString(), config.OPEN_RECORD_LIMIT_HOURS, config.PROPOSED_SHIFT_HOURS],
+  );
+  const created: number[] = [];
+  for (const row of rows) {
+    const inserted = await insertIncident(
+      db.query,
+      {
+        id: row.incidentId,
+        employeeId: row.employeeId,
+        employeeUserId: row.employeeUserId,
+        kind: 'RECORD_OPEN_TOO_LONG',
+        description: describe.openTooLong(row.id, row.clockInAt, config.OPEN_RECORD_LIMIT_HOURS, row.proposedEndAt),
+        source: null,
+        deviceId: null,
+        timeRecordId: row.id,
+        day: null,
+        proposedEndAt: row.proposedEndAt,
+      },
+      null,
+    );
+    if (inserted) created.push(row.employeeId);
+  }
+  return finish(incidents, created);
+}
+
+/**
+ * Working days (today and yesterday, in the work time zone) whose deadline plus grace has passed,
+ * for every active employee with no time record touching that day: an ABSENCE incident for the
+ * employee-day. It blocks nothing: a later clock-in works as usual (spec 1.1.2).
+ */
+async function flagAbsences(incidents: Incidents, now: Date): Promise<number> {
+  const { db, config } = incidents;
+  const rows = await db.query<{ employeeId: number; employeeUserId: number | null; day: string; incidentId: number }>(ABSENCE_CANDIDATES, [
+    now.toISOString(),
+    config.WORK_TIME_ZONE,
+    config.WORKING_DAYS,
+    config.ABSENCE_DEADLINE,
+    config.ABSENCE_GRACE_MINUTES,
+    BATCH,
+  ]);
+  const created: number[] = [];
+  for (const row of rows) {
+    const inserted = await insertIncident(
+      db.query,
+      {
+        id: row.incidentId,
+        employeeId: row.employeeId,
+        employeeUserId: row.employeeUserId,
+        kind: 'ABSENCE',
+        description: describe.absence(row.day, config.ABSENCE_DEADLINE, config.ABSENCE_GRACE_MINUTES, config.WORK_TIME_ZONE),
+        source: null,
+        deviceId: null,
+        timeRecordId: null,
+        day: row.day,
+        proposedEndAt: null,
+      },
+      null,
+    );
+    if (inserted) created.push(row.employeeId);
+  }
+  return finish(incidents, created);
+}
+
+async function finish(incidents: Incidents, employeeIds: number[]): Promise<number> {
+  if (employeeIds.length) {
+    incidents.relay.nudge();
+    await incidents.cache.invalidate(...[...new Set(employeeIds)].map((employee) => ({ employee })));
+  }
+  return employeeIds.length;
+}
+
+/**
+ * The scheduled check. Safe to run on several instances at once: every incident it creates has
+ * its unique key and is inserted with ON CONFLICT DO NOTHING together with its event, so a
+ * concurrent run's insert is a no-op (no duplicate incident, no duplicate event).
+ */
+export async function runScheduledCheck(incidents: Incidents, now = new Date()): Promise<CheckResult> {
+  return { openTooLong: await flagOpenRecords(incidents, now), absences: await flagAbsences(incidents, now) };
+}
+
+/** Runs the check every `intervalMs` (never two runs of one instance at once); the returned stop waits for a run in flight. */
+export function scheduleChecks(incidents: Incidents, intervalMs: number): () => Promise<void> {
+  if (intervalMs <= 0) return async () => undefined;
+  let current: Promise<void> | null = null;
+  const tick = () => {
+    current ??= runScheduledCheck(incidents)
+      .then((result) => {
+        if (result.openTooLong || result.absences) incidents.logger.info(result, 'scheduled check created incidents');
+      })
+      .catch((error: unknown) => incidents.logger.warn({ err: error }, 'scheduled check failed; the next run retries'))
+      .finally(() => {
+        current = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  const first = setTimeout(tick, Math.min(intervalMs, 5_000));
+  first.unref();
+  return async () => {
+    clearInterval(timer);
+    clearTimeout(first);
+    await current;
+  };
+}

@@ -1,0 +1,94 @@
+import { createEnvelope, type ClockSource, type EventData, type IncidentKind } from '@academy/contracts';
+import { isoSql, type Query } from '../shared/db.ts';
+import { SEVERITY } from './incident-rules.ts';
+
+export const SOURCE = 'incidents';
+
+export interface NewIncident {
+  /** Allocated beforehand (`nextval('incidents_id_seq')`), so the event can name it. */
+  id: number;
+  employeeId: number;
+  employeeUserId: number | null;
+  kind: IncidentKind;
+  description: string;
+  source: ClockSource | null;
+  deviceId: string | null;
+  /** Exactly one of the two keys. */
+  timeRecordId: number | null;
+  day: string | null;
+  proposedEndAt: string | null;
+}
+
+type IncidentEvent = 'incident.created' | 'incident.updated';
+export const incidentEnvelope = <T extends IncidentEvent>(type: T, data: EventData<T>, correlationId?: string) =>
+  createEnvelope(type, data, { source: SOURCE, correlationId });
+
+export const OUTBOX_INSERT = `insert into outbox (event_id, type, envelope, created_at, available_at)`;
+
+const INSERT_INCIDENT = `
+with inc as (
+  insert into incidents (id, employee_id, employee_user_id, kind, severity, status, description, source, device_id, time_record_id, day,
+    proposed_end_at, created_at, updated_at)
+  values ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, now(), now())
+  on conflict do nothing
+  returning id
+), event as (
+  ${OUTBOX_INSERT} select $12::uuid, $13, $14::jsonb, now(), now() from inc
+)
+select (select id from inc) as created`;
+
+/**
+ * Inserts the incident and its `incident.created` event in one statement, unless its key
+ * ((time record, kind) or (employee, day, kind)) is taken: then nothing is written. Returns
+ * whether it was created.
+ */
+export async function insertIncident(query: Query, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
+  const envelope = incidentEnvelope(
+    'incident.created',
+    {
+      incidentId: incident.id,
+      employeeId: incident.employeeId,
+      employeeUserId: incident.employeeUserId,
+      status: 'open',
+      change: 'created',
+      byUserId,
+      kind: incident.kind,
+      description: incident.description,
+    },
+    correlationId,
+  );
+  const [row] = await query<{ created: number | null }>(INSERT_INCIDENT, [
+    incident.id,
+    incident.employeeId,
+    incident.employeeUserId,
+    incident.kind,
+    SEVERITY[incident.kind],
+    incident.description,
+    incident.source,
+    incident.deviceId,
+    incident.timeRecordId,
+    incident.day,
+    incident.proposedEndAt,
+    envelope.id,
+    envelope.type,
+    JSON.stringify(envelope),
+  ]);
+  return row?.created != null;
+}
+
+/** The incident holding a key, for the answer of a request whose incident already existed. */
+export async function incidentIdByKey(query: Query, key: { timeRecordId: number; kind: IncidentKind } | { employeeId: number; day: string; kind: IncidentKind }) {
+  const [row] =
+    'timeRecordId' in key
+      ? await query<{ id: number }>('select id from incidents where time_record_id = $1 and kind = $2', [key.timeRecordId, key.kind])
+      : await query<{ id: number }>('select id from incidents where employee_id = $1 and day = $2::date and kind = $3', [key.employeeId, key.day, key.kind]);
+  return row?.id ?? null;
+}
+
+export const nextIncidentIdSql = `nextval('incidents_id_seq')::int`;
+
+/** Columns of an incident summary (`i` = incidents); `employees e` may be left-joined for the name. */
+export const SUMMARY_COLUMNS = `i.id, i.employee_id as "employeeId", i.kind, i.severity, i.status, i.description, i.source,
+  i.device_id as "deviceId", i.time_record_id as "timeRecordId", i.day::text as day, ${isoSql('i.proposed_end_at')} as "proposedEndAt",
+  (select count(*)::int from incident_messages m where m.incident_id = i.id) as "messageCount",
+  ${isoSql('i.created_at')} as "createdAt", ${isoSql('i.updated_at')} as "updatedAt", ${isoSql('i.closed_at')} as "closedAt"`;

@@ -1,0 +1,110 @@
+import type { IncidentDetail, IncidentListQuery, IncidentSummary, MyIncidentsQuery } from '@academy/contracts';
+import type { Actor } from '../shared/actor.ts';
+import { isoSql, type Query } from '../shared/db.ts';
+import { incidentNotFound } from '../shared/errors.ts';
+import type { Incidents } from '../shared/incidents-context.ts';
+import { EMPLOYEE_NAME_SQL } from './employee-names.ts';
+import { SUMMARY_COLUMNS } from './incident-store.ts';
+
+const fileUrl = (incidentId: number, fileId: number) => `/api/v2/incident/${incidentId}/files/${fileId}`;
+
+/** The detail in one statement: the incident, its messages and its files (JSON aggregates). */
+const DETAIL = `
+select ${SUMMARY_COLUMNS}, ${EMPLOYEE_NAME_SQL} as "employeeName",
+  coalesce((select json_agg(json_build_object('id', m.id, 'authorRole', m.author_role, 'authorUserId', m.author_user_id, 'message', m.body,
+      'createdAt', ${isoSql('m.created_at')}) order by m.created_at, m.id)
+    from incident_messages m where m.incident_id = i.id), '[]'::json) as messages,
+  coalesce((select json_agg(json_build_object('id', f.id, 'messageId', f.message_id, 'fileName', f.file_name, 'contentType', f.content_type,
+      'sizeBytes', f.size_bytes, 'createdAt', ${isoSql('f.created_at')}) order by f.id)
+    from incident_files f where f.incident_id = i.id), '[]'::json) as files
+from incidents i where i.id = $1 and i.deleted_at is null`;
+
+type DetailRow = Omit<IncidentDetail, 'messages' | 'files'> & {
+  messages: Omit<IncidentDetail['messages'][number], 'files'>[];
+  files: Omit<IncidentDetail['files'][number], 'url'>[];
+};
+
+async function loadDetail(query: Query, incidentId: number): Promise<IncidentDetail | null> {
+  const [row] = await query<DetailRow>(DETAIL, [incidentId]);
+  if (!row) return null;
+  const files = row.files.map((file) => ({ ...file, url: fileUrl(row.id, file.id) }));
+  const messages = row.messages.map((message) => ({ ...message, files: files.filter((file) => file.messageId === message.id) }));
+  return { ...row, messages, files };
+}
+
+/** Admins read every incident; a user only their own employee's, and another's is a 404 like a missing one. */
+export function canRead(actor: Actor, incident: { employeeId: number }): boolean {
+  return actor.role === 'admin' || (actor.employeeId !== null && actor.employeeId === incident.employeeId);
+}
+
+/** A missing incident is not cached (its id may be created later); the entry is per incident, the check per reader. */
+function cachedDetail(incidents: Incidents, incidentId: number): Promise<IncidentDetail> {
+  return incidents.cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
+    const detail = await loadDetail(incidents.db.query, incidentId);
+    if (!detail) throw incidentNotFound();
+    return detail;
+  });
+}
+
+export async function readIncident(incidents: Incidents, actor: Actor, incidentId: number): Promise<IncidentDetail> {
+  const detail = await cachedDetail(incidents, incidentId);
+  if (!canRead(actor, detail)) throw incidentNotFound();
+  return detail;
+}
+
+export async function readThreads(incidents: Incidents, actor: Actor, incidentId: number) {
+  const threads = await incidents.cache.read({ incident: incidentId }, `threads:${incidentId}`, async () => {
+    const detail = await loadDetail(incidents.db.query, incidentId);
+    if (!detail) throw incidentNotFound();
+    return { incidentId, employeeId: detail.employeeId, data: detail.messages };
+  });
+  if (!canRead(actor, threads)) throw incidentNotFound();
+  return { incidentId, data: threads.data };
+}
+
+const ORDER = {
+  severity: `case i.severity when 'high' then 3 when 'medium' then 2 else 1 end desc, i.created_at desc, i.id desc`,
+  newest: `i.created_at desc, i.id desc`,
+};
+
+interface PageRows {
+  rows: (IncidentSummary & { total: number })[];
+  page: number;
+  limit: number;
+}
+
+function pageOf({ rows, page, limit }: PageRows, total: number) {
+  return {
+    data: rows.map(({ total: _total, ...summary }) => summary),
+    meta: { totalItems: total, totalPages: Math.ceil(total / limit), currentPage: page, pageSize: limit },
+  };
+}
+
+async function listPage(query: Query, where: string, values: unknown[], order: string, page: number, limit: number) {
+  const text = `select ${SUMMARY_COLUMNS}, ${EMPLOYEE_NAME_SQL} as "employeeName", count(*) over ()::int as total
+    from incidents i where i.deleted_at is null and ${where} order by ${order} limit $${values.length + 1} offset $${values.length + 2}`;
+  const rows = await query<IncidentSummary & { total: number }>(text, [...values, limit, (page - 1) * limit]);
+  let total = rows[0]?.total ?? 0;
+  if (!rows.length && page > 1) {
+    const [count] = await query<{ total: number }>(`select count(*)::int as total from incidents i where i.deleted_at is null and ${where}`, values);
+    total = count?.total ?? 0;
+  }
+  return pageOf({ rows, page, limit }, total);
+}
+
+/** `GET /incident/my`: the employee's own, newest first; cached per employee, status and page. */
+export async function listMyIncidents(incidents: Incidents, employeeId: number, input: MyIncidentsQuery) {
+  const status = input.status ?? null;
+  return incidents.cache.read({ employee: employeeId }, `my:${employeeId}:${status ?? 'all'}:${input.page}:${input.limit}`, () =>
+    listPage(incidents.db.query, `i.employee_id = $1 and ($2::text is null or i.status = $2)`, [employeeId, status], ORDER.newest, input.page, input.limit),
+  );
+}
+
+/** `GET /incident/` (admin): filters, most severe first by default. Not cached: its filters are open-ended. */
+export async function listIncidents(incidents: Incidents, input: IncidentListQuery) {
+  const where = `($1::text is null or i.status = $1) and ($2::int is null or i.employee_id = $2) and ($3::text is null or i.kind = $3)
+    and ($4::text is null or i.severity = $4) and ($5::date is null or i.created_at >= ($5::date::timestamp at time zone 'UTC'))
+    and ($6::date is null or i.created_at < (($6::date + 1)::timestamp at time zone 'UTC'))`;
+  const values = [input.status ?? null, input.employeeId ?? null, input.kind ?? null, input.severity ?? null, input.from ?? null, input.to ?? null];
+  return listPage(incidents.db.query, where, values, ORDER[input.sort], input.page, input.limit);
+}

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { Logger } from '@academy/kit';
+import type { OutboxRelay } from '@academy/messaging';
+import type { ServiceContext } from '@academy/service';
+import type { Config } from '../config.ts';
+import { IncidentCache } from './cache.ts';
+import { Database } from './db.ts';
+import { diskStorage, type FileStorage } from './storage.ts';
+
+/** What the use cases of this service work with, built once per running service. */
+export interface Incidents {
+  db: Database;
+  cache: IncidentCache;
+  storage: FileStorage;
+  relay: OutboxRelay;
+  config: Config;
+  logger: Logger;
+}
+
+const built = new WeakMap<ServiceContext<Config>, Incidents>();
+
+export function incidentsOf(ctx: ServiceContext<Config>): Incidents {
+  let incidents = built.get(ctx);
+  if (!incidents) {
+    incidents = {
+      db: new Database(ctx.orm),
+      cache: new IncidentCache(ctx.redis, { prefix: ctx.config.CACHE_KEY_PREFIX, ttlSeconds: ctx.config.CACHE_TTL_SECONDS, logger: ctx.logger }),
+      storage: diskStorage(path.resolve(ctx.config.FILES_DIR)),
+      relay: ctx.relay,
+      config: ctx.config,
+      logger: ctx.logger,
+    };
+    built.set(ctx, incidents);
+  }
+  return incidents;
+}

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
+import amqp from 'amqplib';
+import { dlqName, retryQueueName } from '@academy/messaging';
+import { startService, type RunningService } from '@academy/service';
+import { bearer, dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { ConfigSchema, type Config } from '../src/config.ts';
+import { incidentsService } from '../src/service.ts';
+import { incidentsOf, type Incidents } from '../src/shared/incidents-context.ts';
+
+export type IncidentsService = RunningService<Config>;
+
+/** The service's defaults with the test servers, a fresh database, its own queue, cache prefix and files folder; no scheduled runs. */
+export async function incidentsTestConfig(overrides: Partial<Config> = {}): Promise<Config> {
+  return {
+    ...ConfigSchema.parse({}),
+    ...(await testConfig('incidents')),
+    REPLICAS_QUEUE: uniqueQueueName('incidents.replicas'),
+    CACHE_KEY_PREFIX: uniqueName('incidents_test'),
+    FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'incidents-files-')),
+    CHECK_INTERVAL_MS: 0,
+    ...overrides,
+  };
+}
+
+export async function startIncidents(overrides: Partial<Config> = {}): Promise<IncidentsService> {
+  const service = await startService(incidentsService, await incidentsTestConfig(overrides));
+  // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
+  await service.ctx.broker.start();
+  return service;
+}
+
+/** Stops the service; `keepDatabase` when another instance still uses it. */
+export async function stopIncidents(service: IncidentsService, options: { keepDatabase?: boolean } = {}): Promise<void> {
+  await service.stop();
+  if (options.keepDatabase) return;
+  await dropTestDatabase(service.ctx.config.DATABASE_URL);
+  rmSync(service.ctx.config.FILES_DIR, { recursive: true, force: true });
+  const connection = await amqp.connect(testUrls.rabbitmq);
+  try {
+    const channel = await connection.createChannel();
+    const queue = service.ctx.config.REPLICAS_QUEUE;
+    for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
+    await channel.deleteExchange(service.ctx.config.EVENTS_EXCHANGE);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Starts the service before the tests of the enclosing `describe` and stops it after them. */
+export function useIncidents(overrides: Partial<Config> = {}): () => IncidentsService {
+  let service: IncidentsService | undefined;
+  beforeAll(async () => {
+    service = await startIncidents(overrides);
+  });
+  afterAll(async () => {
+    if (service) await stopIncidents(service);
+  });
+  return () => {
+    if (!service) throw new Error('the incidents service is not started yet');
+    return service;
+  };
+}
+
+export const incidentsOfService = (service: IncidentsService): Incidents => incidentsOf(service.ctx);
+
+export async function sql<T = Record<string, unknown>>(service: IncidentsService, text: string, params: unknown[] = []): Promise<T[]> {
+  return incidentsOfService(service).db.query<T>(text, params);
+}
+
+let nextId = 1000;
+/** A fresh id, so each test works on its own employee. */
+export const freshId = () => nextId++;
+
+/** An employee in the replica (active unless told), with a login `userId`. */
+export async function seedEmployee(service: IncidentsService, options: { id?: number; userId?: number; active?: boolean; name?: string } = {}) {
+  const id = options.id ?? freshId();
+  const userId = options.userId ?? id + 50_000;
+  await sql(service, `insert into employees (id, user_id, name, email, active, deleted, source_version) values ($1, $2, $3, null, $4, false, now())`, [
+    id,
+    userId,
+    options.name ?? `Employee ${id}`,
+    options.active ?? true,
+  ]);
+  return { employeeId: id, userId, auth: bearer({ role: 'user', sub: String(userId), employeeId: id }) };
+}
+
+export const adminAuth = bearer({ role: 'admin', sub: '1' });
+
+/** A time record written directly (for history, reports and the check). */
+export async function insertRecord(service: IncidentsService, employeeId: number, clockInAt: string, clockOutAt: string | null) {
+  const [row] = await sql<{ id: number }>(
+    service,
+    `insert into time_records (employee_id, clock_in_at, clock_out_at, clock_in_source, clock_out_source, created_at)
+     values ($1, $2::timestamptz, $3::timestamptz, 'Web', case when $3::timestamptz is null then null else 'Web' end, now()) returning id`,
+    [employeeId, clockInAt, clockOutAt],
+  );
+  return row!.id;
+}
+
+/** Events of the outbox, oldest first. */
+export async function outboxEvents(service: IncidentsService, type?: string) {
+  const rows = await sql<{ type: string; envelope: { data: Record<string, unknown> } }>(
+    service,
+    `select type, envelope from outbox where ($1::text is null or type = $1) order by id`,
+    [type ?? null],
+  );
+  return rows.map((row) => ({ type: row.type, data: row.envelope.data }));
+}
