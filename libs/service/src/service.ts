@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
 import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations, type OrmOptions } from '@academy/db';
 import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
-import { verifierFromConfig, type TokenVerifier } from '@academy/auth';
+import { createSessionRevocations, revocationTtlSeconds, verifierFromConfig, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
@@ -64,17 +64,22 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     void broker.start();
     const relay = startOutboxRelay({ orm, broker });
     opened.push(() => relay.stop());
-    const redis = definition.usesRedis ? createRedis(config.REDIS_URL) : null;
-    redis?.on('error', (error) => logger.debug({ err: error }, 'redis error'));
-    if (redis) opened.push(() => redis.disconnect());
+    // Every service reads ended sessions from Redis; `usesRedis` says whether its readiness depends on it (a cache).
+    const redis = createRedis(config.REDIS_URL);
+    redis.on('error', (error) => logger.debug({ err: error }, 'redis error'));
+    opened.push(() => redis.disconnect());
     // Verified tokens are remembered briefly (never past their exp): ES256 verification is the costliest step of a cheap request.
-    const verifier = verifierFromConfig(config, 30_000);
+    // A token of an ended session (logout, refresh reuse, deactivation) is refused within 2 s; with Redis away, tokens pass on signature and claims.
+    const verifier = verifierFromConfig(config, 30_000, {
+      revocations: createSessionRevocations(redis, { ttlSeconds: revocationTtlSeconds(config) }),
+      onRevocationError: (error) => logger.debug({ err: error }, 'token revocations unreadable'),
+    });
     const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
 
     await definition.subscriptions?.(ctx);
 
     const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness()];
-    if (redis) readiness.push(redisReadiness(redis));
+    if (definition.usesRedis) readiness.push(redisReadiness(redis));
     const app = createHttpApp({
       logger,
       metrics,
