@@ -1,8 +1,12 @@
 // `npm run bench:events`: the event pipeline end to end (outbox row committed → relay → RabbitMQ →
 // consumer → handler done, inbox row written) against the naive baseline measured in the same run:
 // raw amqplib publishing the same messages, waiting for each confirm; the consumer with its default
-// (one transaction per event) and with batchSize 50. Then p99 outbox-to-handler latency at a steady
-// 500 events/s. Starts the test servers if needed and stops what it started.
+// (one transaction per event) and with batchSize 50. Then commit-to-handler latency at a steady
+// 500 events/s: rows written by `recordEvent` (MikroORM), and rows written by raw SQL as hours-bank
+// writes them, with the relay woken by LISTEN/NOTIFY and, for comparison, by its poll alone. Last,
+// how long events of a type no queue is bound for take to leave the outbox. Starts the test
+// servers if needed and stops what it started. BENCH_EVENTS (20000) and BENCH_STEADY_SECONDS (10)
+// shorten it.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import amqp from 'amqplib';
@@ -24,6 +28,7 @@ const exchange = `academy.events.bench-${suffix}`;
 const queuePrefix = `bench-${suffix}`;
 const baselineExchange = `${exchange}.baseline`;
 const baselineQueue = `bench-${suffix}.baseline`;
+const unroutedQueue = `${exchange}.unrouted`;
 const logger = createLogger('bench-events', 'warn');
 const rate = (count: number, ms: number) => Math.round((count / ms) * 1000);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -141,10 +146,27 @@ async function pipeline(name: string, batchSize: number): Promise<{ writeMs: num
   return { writeMs, pipelineMs };
 }
 
+/**
+ * Writes `count` events in one transaction by raw SQL, as hours-bank's bank store does (no MikroORM
+ * unit of work, so no in-process nudge of the relay); returns the commit time of each.
+ */
+async function writeEventsSql(count: number): Promise<Map<string, number>> {
+  const envelopes = Array.from({ length: count }, () => createEnvelope('employee.deleted', { id: nextEmployeeId++ }, { source: 'bench' }));
+  await orm.em.getConnection().execute(
+    `insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
+     select v.event_id, v.type, v.envelope, now(), now(), 0 from (values ${envelopes.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)`,
+    envelopes.flatMap((envelope) => [envelope.id, envelope.type, JSON.stringify(envelope)]),
+  );
+  const now = performance.now();
+  return new Map(envelopes.map((envelope) => [envelope.id, now]));
+}
+
+type Writer = 'orm' | 'sql';
+
 /** One transaction every 10 ms carrying the events due (500/s); latency = commit → handler done. */
-async function steady(batchSize: number): Promise<number[]> {
-  const phase = await startConsumer(`steady${batchSize}`, batchSize);
-  const relay = startOutboxRelay({ orm, broker });
+async function steady(batchSize: number, writer: Writer = 'orm', listen = true): Promise<number[]> {
+  const phase = await startConsumer(`steady${batchSize}${writer}${listen ? '' : 'poll'}`, batchSize);
+  const relay = startOutboxRelay({ orm, broker, listen });
   const committedAt = new Map<string, number>();
   const total = STEADY_RATE * STEADY_SECONDS;
   const started = performance.now();
@@ -152,7 +174,7 @@ async function steady(batchSize: number): Promise<number[]> {
   while (written < total) {
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * STEADY_RATE)) - written;
     if (due > 0) {
-      for (const [id, at] of await writeEvents(due, due)) committedAt.set(id, at);
+      for (const [id, at] of writer === 'orm' ? await writeEvents(due, due) : await writeEventsSql(due)) committedAt.set(id, at);
       written += due;
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -161,6 +183,41 @@ async function steady(batchSize: number): Promise<number[]> {
   await relay.stop();
   await stopConsumer(phase);
   return [...committedAt].map(([id, at]) => (handledAt.get(id) ?? Infinity) - at).sort((a, b) => a - b);
+}
+
+/**
+ * 1,000 events of a type no queue is bound for (`school-course.deleted` on this exchange), committed at once:
+ * how long until the outbox holds none of them unsent (the relay gives up waiting after 5 s).
+ */
+async function unrouted(): Promise<{ drainedMs: number | null; unsent: number; unroutedDepth: number | null }> {
+  const count = 1000;
+  const em = orm.em.fork();
+  for (let i = 0; i < count; i++) {
+    recordEvent(em, 'school-course.deleted', { id: i + 1, latestSchoolCourseId: null }, { source: 'bench' });
+  }
+  const relay = startOutboxRelay({ orm, broker });
+  await em.flush();
+  const started = performance.now();
+  const unsent = async () => {
+    const [row] = await orm.em.fork().getConnection().execute<{ count: string }[]>(`select count(*) as count from outbox where published_at is null and type = 'school-course.deleted'`);
+    return Number(row.count);
+  };
+  let left = await unsent();
+  while (left > 0 && performance.now() - started < 5000) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    left = await unsent();
+  }
+  const drainedMs = left === 0 ? performance.now() - started : null;
+  await relay.stop();
+  const connection = await amqp.connect(rabbitmq);
+  const channel = await connection.createChannel();
+  channel.on('error', () => undefined);
+  const unroutedDepth = await channel.checkQueue(unroutedQueue).then(
+    (queue) => queue.messageCount,
+    () => null,
+  );
+  await connection.close().catch(() => undefined);
+  return { drainedMs, unsent: left, unroutedDepth };
 }
 
 try {
@@ -182,18 +239,31 @@ try {
     console.log(`          (the ${TOTAL} outbox rows were written beforehand, 100 per transaction, at ${rate(TOTAL, writeMs)} events/s)`);
   }
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-  for (const batchSize of [1, 50]) {
-    const latencies = await steady(batchSize);
+  for (const [batchSize, writer, listen, label] of [
+    [1, 'orm', true, 'recordEvent, consumer batchSize 1'],
+    [50, 'orm', true, 'recordEvent, consumer batchSize 50'],
+    [1, 'sql', true, 'raw SQL as hours-bank, relay woken by LISTEN/NOTIFY'],
+    [1, 'sql', false, 'raw SQL as hours-bank, relay poll only (250 ms)'],
+  ] as const) {
+    const latencies = await steady(batchSize, writer, listen);
     console.log(
-      `latency   at a steady ${STEADY_RATE} events/s for ${STEADY_SECONDS} s (${latencies.length} events, consumer batchSize ${batchSize}), commit → handler done: ` +
+      `latency   at a steady ${STEADY_RATE} events/s for ${STEADY_SECONDS} s (${latencies.length} events, ${label}), commit → handler done: ` +
         `p50 ${fmt(percentile(latencies, 50))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(latencies[latencies.length - 1])} (target p99 < 250 ms)`,
     );
   }
+  const { drainedMs, unsent, unroutedDepth } = await unrouted();
+  console.log(
+    `unrouted  1000 events of a type no queue is bound for: ` +
+      (drainedMs === null ? `${unsent} still unsent after 5 s` : `all left the outbox in ${Math.round(drainedMs)} ms`) +
+      (unroutedDepth === null ? ', no catch-all queue' : `, ${unroutedDepth} kept in the catch-all queue ${unroutedQueue}`),
+  );
 } finally {
   const connection = await amqp.connect(rabbitmq);
   const channel = await connection.createChannel();
-  for (const name of queues) await channel.deleteQueue(name).catch(() => undefined);
+  channel.on('error', () => undefined);
+  for (const name of [...queues, unroutedQueue]) await channel.deleteQueue(name).catch(() => undefined);
   await channel.deleteExchange(exchange).catch(() => undefined);
+  await channel.deleteExchange(`${exchange}.unrouted`).catch(() => undefined);
   await connection.close().catch(() => undefined);
   await broker.close();
   await orm.close();

@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { ZodError } from 'zod';
 import { AppError } from './errors.ts';
-import { runReadiness, type ReadinessCheck } from './health.ts';
+import { readinessHttpStatus, runReadiness, type ReadinessCheck } from './health.ts';
 import type { ErrorStyle } from '@academy/contracts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
@@ -82,7 +82,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.get('/readyz', async (_req, res) => {
     const report = await runReadiness(options.readiness);
-    res.status(report.status === 'ready' ? 200 : 503).json(report);
+    res.status(readinessHttpStatus(report)).json(report);
   });
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

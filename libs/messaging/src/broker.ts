@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { EventEnvelope } from '@academy/contracts';
 import type { Logger, ReadinessCheck } from '@academy/kit';
 import { messagingMetrics, type MessagingMetrics } from './metrics.ts';
+import { assertEventsExchange, unroutedName, type EventsExchange, type UnroutedLimits } from './topology.ts';
 
 export const DEFAULT_EXCHANGE = 'academy.events';
 
@@ -20,6 +21,8 @@ export interface BrokerOptions {
   /** A publish whose confirm has not arrived after this long counts as failed (it never hangs). */
   confirmTimeoutMs?: number;
   heartbeatSeconds?: number;
+  /** Bounds of the catch-all queue of events no queue is bound for (default 100,000 events, 7 days). */
+  unrouted?: UnroutedLimits;
 }
 
 /** Outcome of one message of a `publishEach` call: null when confirmed, else why it was not published. */
@@ -61,6 +64,8 @@ export class Broker extends EventEmitter {
   private channelRetry: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly setups: ConnectionSetup[] = [];
+  private declared: EventsExchange | null = null;
+  private readonly unroutedSource = () => this.unroutedDepth();
 
   constructor(options: BrokerOptions) {
     super();
@@ -68,6 +73,7 @@ export class Broker extends EventEmitter {
     this.options = options;
     this.exchange = options.exchange ?? DEFAULT_EXCHANGE;
     this.metrics = messagingMetrics(options.registry);
+    this.metrics.unroutedSources.add(this.unroutedSource);
   }
 
   get logger(): Logger {
@@ -77,6 +83,32 @@ export class Broker extends EventEmitter {
   /** True while a connection and the publishing channel are up. */
   get connected(): boolean {
     return this.channel !== null;
+  }
+
+  /** How long a publish waits for its confirm before it counts as failed. */
+  get confirmTimeoutMs(): number {
+    return this.options.confirmTimeoutMs ?? 15_000;
+  }
+
+  /**
+   * Whether the exchange has its alternate exchange, so events no queue is bound for are kept in the
+   * catch-all queue instead of being returned (null until the first connection).
+   */
+  get hasAlternateExchange(): boolean | null {
+    return this.declared?.alternate ?? null;
+  }
+
+  /** Messages waiting in the catch-all queue `<exchange>.unrouted`, or null while not connected. */
+  async unroutedDepth(): Promise<number | null> {
+    const connection = this.connection;
+    if (!connection) return null;
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      return (await channel.checkQueue(unroutedName(this.exchange))).messageCount;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
   }
 
   /** Starts connecting in the background (idempotent); resolves once the first connection is up. */
@@ -145,7 +177,10 @@ export class Broker extends EventEmitter {
       // The channel died but the connection lives (e.g. a channel-level error): open another one.
       if (!this.closed && this.connection === connection) this.reopenPublishChannel(connection, 100);
     });
-    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    // Declared once per connection: a reopened channel finds it done (and its warnings already logged).
+    const declared = await assertEventsExchange(connection, this.exchange, this.options.unrouted);
+    if (declared !== this.declared) for (const warning of declared.warnings) this.logger.warn(warning);
+    this.declared = declared;
     return channel;
   }
 
@@ -195,7 +230,7 @@ export class Broker extends EventEmitter {
     };
     channel.on('return', onReturn);
     channel.once('close', onClose);
-    const timeoutMs = this.options.confirmTimeoutMs ?? 15_000;
+    const timeoutMs = this.confirmTimeoutMs;
     const timer = setTimeout(() => {
       for (const settle of [...settlers]) settle(new PublishError('timeout', `no confirm within ${timeoutMs} ms`));
     }, timeoutMs);
@@ -279,6 +314,7 @@ export class Broker extends EventEmitter {
     if (this.closed) return;
     await this.stopConsuming();
     this.closed = true;
+    this.metrics.unroutedSources.delete(this.unroutedSource);
     if (this.channelRetry) clearTimeout(this.channelRetry);
     this.connection = null;
     this.channel = null;

@@ -2,6 +2,7 @@ export { OutboxMessage, InboxMessage, messagingEntities } from './entities.ts';
 export { recordEvent, type EventMeta } from './outbox.ts';
 export { Broker, createBroker, DEFAULT_EXCHANGE, PublishError, type BrokerOptions, type PublishOutcome, type PublishRouting, type ConnectionSetup } from './broker.ts';
 export { startOutboxRelay, type OutboxRelay, type RelayOptions } from './relay.ts';
+export { ensureOutboxNotify, OUTBOX_CHANNEL } from './notify.ts';
 export { consume, type Consumer, type ConsumeOptions, type EventHandler, type EventHandlers, type HandledEvent } from './consumer.ts';
 export {
   ATTEMPTS_HEADER,
@@ -12,8 +13,13 @@ export {
   REPLAYED_AT_HEADER,
   dlqName,
   retryQueueName,
+  unroutedName,
   assertConsumerTopology,
+  assertEventsExchange,
+  DEFAULT_UNROUTED_LIMITS,
   type ConsumerTopology,
+  type EventsExchange,
+  type UnroutedLimits,
 } from './topology.ts';
-export { messagingMetrics, type MessagingMetrics } from './metrics.ts';
+export { messagingMetrics, type MessagingMetrics, type OutboxStats } from './metrics.ts';
 export { listDeadLetters, replayDeadLetters, type DeadLetter, type ReplayResult } from './dlq.ts';

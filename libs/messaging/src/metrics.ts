@@ -9,8 +9,17 @@ export interface MessagingMetrics {
   retried: Counter<'queue'>;
   deadLettered: Counter<'queue' | 'reason'>;
   handlerDuration: Histogram<'queue'>;
-  /** Sources summed by the `messaging_outbox_backlog` gauge at scrape time (one per relay). */
-  backlogSources: Set<() => Promise<number>>;
+  /** Read at scrape time by `messaging_outbox_backlog` (summed) and `messaging_outbox_oldest_unsent_seconds` (max): one per relay. */
+  outboxSources: Set<() => Promise<OutboxStats>>;
+  /** Read at scrape time by `messaging_unrouted_depth`: one per broker (they all see the same queue). */
+  unroutedSources: Set<() => Promise<number | null>>;
+}
+
+export interface OutboxStats {
+  /** Rows not yet published. */
+  unsent: number;
+  /** Age of the oldest of them, 0 when there is none. */
+  oldestUnsentSeconds: number;
 }
 
 const byRegistry = new WeakMap<Registry, MessagingMetrics>();
@@ -19,7 +28,8 @@ export function messagingMetrics(registry: Registry = new Registry()): Messaging
   const existing = byRegistry.get(registry);
   if (existing) return existing;
   const registers = [registry];
-  const backlogSources = new Set<() => Promise<number>>();
+  const outboxSources = new Set<() => Promise<OutboxStats>>();
+  const unroutedSources = new Set<() => Promise<number | null>>();
   const metrics: MessagingMetrics = {
     registry,
     published: new Counter({ name: 'messaging_published_total', help: 'Events published and confirmed by the broker, by type', labelNames: ['type'], registers }),
@@ -39,15 +49,41 @@ export function messagingMetrics(registry: Registry = new Registry()): Messaging
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
-    backlogSources,
+    outboxSources,
+    unroutedSources,
+  };
+  // Both outbox gauges come from one query per relay and scrape (the first gauge collected starts it).
+  let pendingStats: Promise<OutboxStats[]> | null = null;
+  const outboxStats = () => {
+    pendingStats ??= Promise.all([...outboxSources].map((source) => source().catch(() => ({ unsent: 0, oldestUnsentSeconds: 0 })))).finally(() => {
+      setImmediate(() => (pendingStats = null));
+    });
+    return pendingStats;
   };
   new Gauge({
     name: 'messaging_outbox_backlog',
     help: 'Outbox rows not yet published',
     registers,
     async collect() {
-      const counts = await Promise.all([...backlogSources].map((source) => source().catch(() => 0)));
-      this.set(counts.reduce((sum, count) => sum + count, 0));
+      this.set((await outboxStats()).reduce((sum, stats) => sum + stats.unsent, 0));
+    },
+  });
+  new Gauge({
+    name: 'messaging_outbox_oldest_unsent_seconds',
+    help: 'Age of the oldest outbox row not yet published (0 when none): above a few seconds, the broker is unreachable or refusing',
+    registers,
+    async collect() {
+      this.set(Math.max(0, ...(await outboxStats()).map((stats) => stats.oldestUnsentSeconds)));
+    },
+  });
+  new Gauge({
+    name: 'messaging_unrouted_depth',
+    help: 'Events no queue is bound for, kept in the catch-all queue <exchange>.unrouted (bounded by length and age)',
+    registers,
+    async collect() {
+      const depths = await Promise.all([...unroutedSources].map((source) => source().catch(() => null)));
+      const known = depths.filter((depth): depth is number => depth !== null);
+      if (known.length) this.set(Math.max(...known));
     },
   });
   byRegistry.set(registry, metrics);

@@ -1,17 +1,28 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@academy/contracts';
+import { ReadinessError, type Logger, type ReadinessCheck } from '@academy/kit';
 import type { Broker, PublishError } from './broker.ts';
 import { OutboxMessage } from './entities.ts';
+import type { OutboxStats } from './metrics.ts';
+import { ensureOutboxNotify, listenForOutbox, OUTBOX_CHANNEL, type OutboxListener } from './notify.ts';
 
 export interface RelayOptions {
   orm: MikroORM;
   broker: Broker;
   /** Rows claimed and published per batch (confirms pipelined within the batch). */
   batchSize?: number;
-  /** Batches in flight at once (each claims its own rows with SKIP LOCKED). */
+  /** Batches in flight at once (each claims its own rows). */
   concurrency?: number;
-  /** Poll interval: rows committed by other instances, or when no nudge came. */
+  /** Safety-net poll: rows whose retry time came, or commits whose notification was missed. */
   intervalMs?: number;
+  /**
+   * How long claimed rows are hidden from other claims while their batch is published. Longer than
+   * the broker's confirm timeout (default: that timeout + 15 s), so a row is published again only
+   * when its relay died or could not mark it.
+   */
+  leaseMs?: number;
+  /** Wake on PostgreSQL NOTIFY from the outbox's insert trigger (installed if missing). Default true. */
+  listen?: boolean;
   /** Published rows older than this are deleted. */
   retentionMs?: number;
   /** How often pruning runs. */
@@ -20,11 +31,19 @@ export interface RelayOptions {
   retryBaseMs?: number;
   retryMaxMs?: number;
   unroutableRetryMaxMs?: number;
+  /** `/readyz` reports the outbox degraded when its oldest unsent row is older than this. */
+  staleAfterMs?: number;
 }
 
 export interface OutboxRelay {
-  /** Publish now rather than at the next tick (called by itself after a commit that wrote outbox rows). */
+  /** Publish now rather than at the next tick. */
   nudge(): void;
+  /** Resolves once the relay listens for outbox commits (true), or when it will not (false: poll only). */
+  readonly listening: Promise<boolean>;
+  /** Unsent rows and the age of the oldest (also the `messaging_outbox_*` gauges). */
+  stats(): Promise<OutboxStats>;
+  /** Non-critical `outbox` check: details {unsent, oldestUnsentSeconds}; degraded past `staleAfterMs`. */
+  readiness(): ReadinessCheck;
   stop(): Promise<void>;
 }
 
@@ -34,87 +53,97 @@ interface ClaimedRow {
 }
 
 /**
- * Publishes pending outbox rows in batches, with publisher confirms and the mandatory flag. Rows are
- * claimed with `FOR UPDATE SKIP LOCKED` inside a transaction that also marks them sent, so several
- * instances of a service never publish the same row at the same time; a failed row is retried with
- * backoff. A commit in this process that wrote outbox rows nudges the relay (no wait for the poll).
+ * Publishes pending outbox rows in batches, with publisher confirms and the mandatory flag.
+ *
+ * A batch is claimed by one committed statement (`FOR UPDATE SKIP LOCKED`, then `available_at` moved
+ * a lease ahead), published, then marked sent or rescheduled with backoff: no transaction or
+ * connection is held while the broker confirms, and several instances of a service never publish
+ * the same row at the same time. A relay that dies mid-batch leaves its rows to be claimed again when
+ * the lease ends (consumers' inboxes absorb the duplicate).
+ *
+ * The relay wakes on `NOTIFY academy_outbox`, sent by a statement trigger on the outbox at every
+ * commit that inserted rows (through `recordEvent` or raw SQL, in any instance); the poll remains as
+ * the safety net and for retries.
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { orm, broker } = options;
   const batchSize = options.batchSize ?? 500;
   const concurrency = options.concurrency ?? 4;
   const intervalMs = options.intervalMs ?? 250;
+  const leaseMs = options.leaseMs ?? broker.confirmTimeoutMs + 15_000;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600 * 1000;
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const retryBaseMs = options.retryBaseMs ?? 250;
   const retryMaxMs = options.retryMaxMs ?? 5_000;
   const unroutableRetryMaxMs = options.unroutableRetryMaxMs ?? 300_000;
-  const log = broker.logger.child({ component: 'outbox-relay' });
+  const staleAfterMs = options.staleAfterMs ?? 60_000;
+  const log: Logger = broker.logger.child({ component: 'outbox-relay' });
+  const connection = () => orm.em.fork().getConnection();
   let stopped = false;
   let again = false;
   let lastPrune = 0;
   let outboxWritten = false;
+  let listener: OutboxListener | null = null;
+
+  /** Claims up to a batch of due rows in one committed statement, hiding them for the lease. */
+  const claim = async (): Promise<ClaimedRow[]> => {
+    const rows = await connection().execute<ClaimedRow[]>(
+      `update outbox o set available_at = now() + ? * interval '1 millisecond'
+       from (select id from outbox where published_at is null and available_at <= now() order by id limit ? for update skip locked) due
+       where o.id = due.id
+       returning o.id, o.envelope`,
+      [leaseMs, batchSize],
+    );
+    return rows.sort((a, b) => Number(a.id) - Number(b.id));
+  };
 
   const publishBatch = async (): Promise<number> => {
     if (!broker.connected) return 0;
-    return orm.em.fork().transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      const rows = await connection.execute<ClaimedRow[]>(
-        `select id, envelope from outbox where published_at is null and available_at <= now() order by id limit ? for update skip locked`,
-        [batchSize],
-        'all',
-        trx,
-      );
-      if (rows.length === 0) return 0;
-      const outcomes = await broker.publishEach(rows.map((row) => row.envelope));
-      const sent: string[] = [];
-      const failed: { id: string; error: PublishError }[] = [];
-      rows.forEach((row, index) => {
-        const outcome = outcomes[index];
-        if (outcome) failed.push({ id: row.id, error: outcome });
-        else sent.push(row.id);
-      });
-      // Arrays go as one literal parameter (the driver would expand a JS array into a list).
-      if (sent.length) await connection.execute(`update outbox set published_at = now() where id = any(?::bigint[])`, [`{${sent.join(',')}}`], 'run', trx);
-      if (failed.length) {
-        await connection.execute(
-          `update outbox o set attempts = o.attempts + 1, last_error = f.error,
-             available_at = now() + least(? * power(2, least(o.attempts, 20)), f.max_ms) * interval '1 millisecond'
-           from json_to_recordset(?::json) as f(id bigint, error text, max_ms int) where o.id = f.id`,
-          [
-            retryBaseMs,
-            JSON.stringify(
-              failed.map((row) => ({ id: row.id, error: row.error.message.slice(0, 500), max_ms: row.error.reason === 'unroutable' ? unroutableRetryMaxMs : retryMaxMs })),
-            ),
-          ],
-          'run',
-          trx,
-        );
-        for (const row of failed) broker.metrics.publishFailed.inc({ reason: row.error.reason });
-        log.warn({ failed: failed.length, published: sent.length, reason: failed[0].error.message }, 'outbox rows not published; will retry');
-      }
-      return rows.length;
+    const rows = await claim();
+    if (rows.length === 0) return 0;
+    const outcomes = await broker.publishEach(rows.map((row) => row.envelope));
+    const sent: string[] = [];
+    const failed: { id: string; error: PublishError }[] = [];
+    rows.forEach((row, index) => {
+      const outcome = outcomes[index];
+      if (outcome) failed.push({ id: row.id, error: outcome });
+      else sent.push(row.id);
     });
+    // Arrays go as one literal parameter (the driver would expand a JS array into a list).
+    if (sent.length) await connection().execute(`update outbox set published_at = now() where id = any(?::bigint[])`, [`{${sent.join(',')}}`], 'run');
+    if (failed.length) {
+      await connection().execute(
+        `update outbox o set attempts = o.attempts + 1, last_error = f.error,
+           available_at = now() + least(? * power(2, least(o.attempts, 20)), f.max_ms) * interval '1 millisecond'
+         from json_to_recordset(?::json) as f(id bigint, error text, max_ms int) where o.id = f.id and o.published_at is null`,
+        [
+          retryBaseMs,
+          JSON.stringify(
+            failed.map((row) => ({ id: row.id, error: row.error.message.slice(0, 500), max_ms: row.error.reason === 'unroutable' ? unroutableRetryMaxMs : retryMaxMs })),
+          ),
+        ],
+        'run',
+      );
+      for (const row of failed) broker.metrics.publishFailed.inc({ reason: row.error.reason });
+      log.warn({ failed: failed.length, published: sent.length, reason: failed[0].error.message }, 'outbox rows not published; will retry');
+    }
+    return rows.length;
   };
 
   const prune = async () => {
     if (Date.now() - lastPrune < pruneIntervalMs) return;
     lastPrune = Date.now();
-    const result = await orm.em
-      .fork()
-      .getConnection()
-      .execute<{ affectedRows: number }>(
-        `delete from outbox where id in (select id from outbox where published_at < now() - ? * interval '1 millisecond' limit 10000)`,
-        [retentionMs],
-        'run',
-      );
+    const result = await connection().execute<{ affectedRows: number }>(
+      `delete from outbox where id in (select id from outbox where published_at < now() - ? * interval '1 millisecond' limit 10000)`,
+      [retentionMs],
+      'run',
+    );
     if (result.affectedRows) log.debug({ pruned: result.affectedRows }, 'published outbox rows pruned');
   };
 
   const workers = new Set<Promise<void>>();
 
-  // A worker publishes batch after batch while rows keep coming (a full batch, or a nudge meanwhile).
+  // A worker publishes batch after batch while rows keep coming (a full batch, or a wake-up meanwhile).
   const worker = async () => {
     try {
       while (!stopped) {
@@ -129,7 +158,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   };
 
   // Up to `concurrency` batches in flight: a commit arriving while one batch waits for its confirms is
-  // claimed by another worker (SKIP LOCKED) instead of waiting for that batch to finish.
+  // claimed by another worker instead of waiting for that batch to finish.
   const tick = () => {
     if (stopped) return;
     if (workers.size >= concurrency) {
@@ -140,13 +169,15 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     workers.add(running);
   };
 
-  const backlog = async () => {
-    const [row] = await orm.em.fork().getConnection().execute<{ count: string }[]>(`select count(*) as count from outbox where published_at is null`);
-    return Number(row?.count ?? 0);
+  const stats = async (): Promise<OutboxStats> => {
+    const [row] = await connection().execute<{ unsent: number; oldest: number }[]>(
+      `select count(*)::int as unsent, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest from outbox where published_at is null`,
+    );
+    return { unsent: row?.unsent ?? 0, oldestUnsentSeconds: Math.max(0, Math.round((row?.oldest ?? 0) * 1000) / 1000) };
   };
-  broker.metrics.backlogSources.add(backlog);
+  broker.metrics.outboxSources.add(stats);
 
-  // Commits that wrote outbox rows nudge the relay, so latency does not wait for the poll.
+  // Until LISTEN is up (or without it), commits through `recordEvent` in this process still wake the relay.
   orm.em.getEventManager().registerSubscriber({
     getSubscribedEntities: () => [OutboxMessage],
     afterCreate: () => {
@@ -155,20 +186,48 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     afterTransactionCommit: () => {
       if (!outboxWritten || stopped) return;
       outboxWritten = false;
-      tick();
+      if (!listener?.connected) tick();
     },
   });
+
+  const listening = (async (): Promise<boolean> => {
+    if (options.listen === false) return false;
+    try {
+      await ensureOutboxNotify(orm);
+    } catch (error) {
+      log.warn({ err: error }, 'could not install the outbox notify trigger: the relay polls only');
+      return false;
+    }
+    if (stopped) return false;
+    listener = listenForOutbox({ clientUrl: orm.config.get('clientUrl') as string, channel: OUTBOX_CHANNEL, onNotify: tick, logger: log });
+    return listener.firstConnect;
+  })();
 
   const timer = setInterval(tick, intervalMs);
   broker.on('connected', tick);
   tick();
   return {
     nudge: tick,
+    listening,
+    stats,
+    readiness: () => ({
+      name: 'outbox',
+      critical: false,
+      check: async () => {
+        const current = await stats();
+        if (current.oldestUnsentSeconds * 1000 > staleAfterMs) {
+          throw new ReadinessError(`the oldest unsent event is ${Math.round(current.oldestUnsentSeconds)} s old`, { ...current });
+        }
+        return { ...current };
+      },
+    }),
     async stop() {
       stopped = true;
       clearInterval(timer);
       broker.off('connected', tick);
-      broker.metrics.backlogSources.delete(backlog);
+      broker.metrics.outboxSources.delete(stats);
+      await listening;
+      await listener?.stop();
       await Promise.all(workers);
     },
   };

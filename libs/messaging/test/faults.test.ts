@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startFaultRabbit, type RabbitInstance } from '@academy/infra';
 import { consume, createBroker, startOutboxRelay, type Broker } from '../src/index.ts';
@@ -15,6 +17,9 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
     await rabbit?.destroy();
     await db?.close();
   }, 30_000);
+
+  /** The Erlang VM's pid (RABBITMQ_PID_FILE), which SIGSTOP freezes: the broker hangs without closing a socket. */
+  const beamPid = () => Number(readFileSync(path.join(rabbit.dir, 'pid'), 'utf8').trim());
 
   const startPipeline = async (purpose: string) => {
     await db.orm.em.getConnection().execute('truncate outbox, inbox, handler_effects');
@@ -76,6 +81,32 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
       expect(await counts(db.orm)).toEqual({ inbox: 10_000, effects: 10_000, distinctEffects: 10_000, pending: 0 });
       expect(recoveries).toHaveLength(2);
       for (const ms of recoveries) expect(ms).toBeLessThan(10_000);
+    } finally {
+      await pipeline.stop();
+    }
+  }, 60_000);
+
+  test('a hung broker (SIGSTOP) pins no database connection: claimed rows are leased by committed statements, and published once it resumes', async () => {
+    const pipeline = await startPipeline('hung');
+    const sql = async <T>(query: string) => db.orm.em.fork().getConnection().execute<T[]>(query);
+    try {
+      await writeEvents(db.orm, 100, 100);
+      await waitUntil('100 consumed', async () => (await counts(db.orm)).inbox === 100, 10_000);
+      process.kill(beamPid(), 'SIGSTOP');
+      try {
+        // Written while the broker hangs: the relay claims and publishes them, and waits for confirms.
+        await writeEvents(db.orm, 200, 100, 101);
+        await waitUntil('200 rows claimed', async () => Number((await sql<{ n: string }>(`select count(*) as n from outbox where published_at is null and available_at > now()`))[0].n) === 200, 5_000, 20);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const [open] = await sql<{ n: string }>(`select count(*) as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
+        expect(Number(open.n)).toBe(0);
+        expect((await counts(db.orm)).pending).toBe(200);
+      } finally {
+        process.kill(beamPid(), 'SIGCONT');
+      }
+      await waitUntil('300 consumed', async () => (await counts(db.orm)).inbox === 300, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await counts(db.orm)).toEqual({ inbox: 300, effects: 300, distinctEffects: 300, pending: 0 });
     } finally {
       await pipeline.stop();
     }

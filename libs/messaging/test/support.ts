@@ -5,7 +5,7 @@ import { createEnvelope } from '@academy/contracts';
 import { createOrm } from '@academy/db';
 import { createLogger } from '@academy/kit';
 import { createTestDatabase, dropTestDatabase, uniqueName } from '@academy/testing';
-import { messagingEntities, recordEvent, type HandledEvent } from '../src/index.ts';
+import { assertEventsExchange, messagingEntities, recordEvent, unroutedName, type HandledEvent } from '../src/index.ts';
 
 export const silentLogger = createLogger('messaging-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
 
@@ -86,8 +86,8 @@ export async function waitUntil(what: string, probe: () => Promise<boolean> | bo
 export async function publishRaw(url: string, exchange: string, messages: { routingKey: string; body: Buffer | string; messageId?: string }[]): Promise<void> {
   const connection = await amqp.connect(url);
   try {
+    await assertEventsExchange(connection, exchange);
     const channel = await connection.createConfirmChannel();
-    await channel.assertExchange(exchange, 'topic', { durable: true });
     for (const message of messages) {
       channel.publish(exchange, message.routingKey, Buffer.isBuffer(message.body) ? message.body : Buffer.from(message.body), {
         persistent: true,
@@ -112,12 +112,17 @@ export async function queueDepth(url: string, queue: string): Promise<number> {
   }
 }
 
+/** Deletes the queues, and the exchange with its catch-all exchange and queue when given. */
 export async function deleteQueues(url: string, queues: string[], exchange?: string): Promise<void> {
   const connection = await amqp.connect(url);
   try {
     const channel = await connection.createChannel();
     for (const queue of queues) await channel.deleteQueue(queue);
-    if (exchange) await channel.deleteExchange(exchange);
+    if (exchange) {
+      await channel.deleteExchange(exchange);
+      await channel.deleteExchange(unroutedName(exchange));
+      await channel.deleteQueue(unroutedName(exchange));
+    }
   } finally {
     await connection.close().catch(() => undefined);
   }

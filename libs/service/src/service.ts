@@ -78,7 +78,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
 
     await definition.subscriptions?.(ctx);
 
-    const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness()];
+    const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness(), relay.readiness()];
     if (definition.usesRedis) readiness.push(redisReadiness(redis));
     const app = createHttpApp({
       logger,

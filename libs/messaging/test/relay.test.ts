@@ -1,0 +1,199 @@
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import amqp from 'amqplib';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { createEnvelope } from '@academy/contracts';
+import { createOrm } from '@academy/db';
+import { ReadinessError } from '@academy/kit';
+import { testUrls } from '@academy/testing';
+import { createBroker, ensureOutboxNotify, messagingEntities, recordEvent, startOutboxRelay, unroutedName, type Broker, type OutboxRelay } from '../src/index.ts';
+import { createMessagingDb, deleteQueues, queueDepth, silentLogger, testTopology, waitUntil, writeEvents, type TestDb } from './support.ts';
+
+const url = testUrls.rabbitmq;
+// No queue is bound for it on the tests' exchanges.
+const UNBOUND = 'school-course.deleted';
+const courseDeleted = (id: number) => ({ id, latestSchoolCourseId: null });
+
+interface OutboxRow {
+  event_id: string;
+  published_at: Date | null;
+  attempts: number;
+  last_error: string | null;
+}
+
+describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leases, backlog figures', () => {
+  let db: TestDb;
+  let exchange: string;
+  let registry: Registry;
+  let broker: Broker;
+  const relays: OutboxRelay[] = [];
+  const brokers: Broker[] = [];
+  const exchanges: string[] = [];
+
+  const rows = async (): Promise<OutboxRow[]> =>
+    db.orm.em.fork().getConnection().execute<OutboxRow[]>(`select event_id, published_at, attempts, last_error from outbox order by id`);
+  const unsent = async () => (await rows()).filter((row) => row.published_at === null).length;
+  const relay = (options: Partial<Parameters<typeof startOutboxRelay>[0]> = {}) => {
+    const started = startOutboxRelay({ orm: db.orm, broker, ...options });
+    relays.push(started);
+    return started;
+  };
+  const newBroker = async (name: string, logger = silentLogger) => {
+    const created = createBroker({ url, service: 'relay-test', logger, exchange: name, registry: new Registry() });
+    brokers.push(created);
+    await created.start();
+    return created;
+  };
+
+  beforeAll(async () => {
+    db = await createMessagingDb('messaging_relay');
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  beforeEach(async () => {
+    await db.orm.em.getConnection().execute('truncate outbox, inbox, handler_effects');
+    exchange = testTopology('relay').exchange;
+    exchanges.push(exchange);
+    registry = new Registry();
+    broker = createBroker({ url, service: 'relay-test', logger: silentLogger, exchange, registry });
+    brokers.push(broker);
+    await broker.start();
+  });
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((started) => started.stop()));
+    await Promise.all(brokers.splice(0).map((started) => started.close()));
+    for (const name of exchanges.splice(0)) await deleteQueues(url, [], name);
+  });
+
+  test('an event type no queue is bound for leaves the outbox at once and is kept in the catch-all queue', async () => {
+    expect(broker.hasAlternateExchange).toBe(true);
+    relay();
+    const em = db.orm.em.fork();
+    const envelope = recordEvent(em, UNBOUND, courseDeleted(1), { source: 'test' });
+    await em.flush();
+    const ms = await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 10);
+    expect(ms).toBeLessThan(1000);
+    expect(await rows()).toEqual([expect.objectContaining({ event_id: envelope.id, attempts: 0, last_error: null })]);
+
+    const connection = await amqp.connect(url);
+    try {
+      const channel = await connection.createChannel();
+      const kept = await channel.get(unroutedName(exchange), { noAck: true });
+      expect(kept && kept.properties.messageId).toBe(envelope.id);
+      expect(kept && kept.fields.routingKey).toBe(UNBOUND);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  test('the catch-all queue is bounded (length, age) and its depth is a metric', async () => {
+    relay();
+    const em = db.orm.em.fork();
+    for (let i = 1; i <= 3; i++) recordEvent(em, UNBOUND, courseDeleted(i), { source: 'test' });
+    await em.flush();
+    await waitUntil('3 kept', async () => (await queueDepth(url, unroutedName(exchange))) === 3, 5_000, 20);
+    const depth = (await registry.getMetricsAsJSON()).find((metric) => metric.name === 'messaging_unrouted_depth');
+    expect(depth?.values[0]?.value).toBe(3);
+
+    // Declaring it again with the arguments of the library succeeds: they are exactly these.
+    const connection = await amqp.connect(url);
+    try {
+      const channel = await connection.createChannel();
+      await expect(
+        channel.assertQueue(unroutedName(exchange), { durable: true, arguments: { 'x-queue-type': 'classic', 'x-max-length': 100_000, 'x-overflow': 'drop-head', 'x-message-ttl': 7 * 24 * 3600 * 1000 } }),
+      ).resolves.toMatchObject({ messageCount: 3 });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  test('an exchange declared earlier without the alternate exchange is kept: the broker starts and warns how to add one', async () => {
+    const legacy = `${exchange}.legacy`;
+    exchanges.push(legacy);
+    const connection = await amqp.connect(url);
+    await (await connection.createChannel()).assertExchange(legacy, 'topic', { durable: true });
+    await connection.close();
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const legacyBroker = await newBroker(legacy, logger);
+    expect(legacyBroker.connected).toBe(true);
+    expect(legacyBroker.hasAlternateExchange).toBe(false);
+    expect(lines.join('')).toContain('rabbitmqctl set_policy');
+    // Its unroutable events are returned (and retried by the relay), as before.
+    const [outcome] = await legacyBroker.publishEach([createEnvelope(UNBOUND, courseDeleted(5), { source: 'test' })]);
+    expect(outcome?.reason).toBe('unroutable');
+  });
+
+  test('rows inserted by raw SQL (as hours-bank writes them) wake the relay through NOTIFY, not the poll', async () => {
+    const started = relay({ intervalMs: 60_000 });
+    expect(await started.listening).toBe(true);
+    await waitUntil('the first pass to end', async () => (await unsent()) === 0, 2_000, 10);
+    const envelope = createEnvelope(UNBOUND, courseDeleted(6), { source: 'test' });
+    const insertedAt = Date.now();
+    await db.orm.em
+      .fork()
+      .getConnection()
+      .execute(`insert into outbox (event_id, type, envelope, created_at, available_at, attempts) values (?, ?, ?::jsonb, now(), now(), 0)`, [envelope.id, envelope.type, JSON.stringify(envelope)]);
+    await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 5);
+    expect(Date.now() - insertedAt).toBeLessThan(1000);
+  });
+
+  test("a second instance's relay hears the first one's commits", async () => {
+    const other = await createOrm({ clientUrl: db.url, entities: messagingEntities, migrations: [], poolMax: 2 });
+    try {
+      const started = relay({ intervalMs: 60_000 });
+      expect(await started.listening).toBe(true);
+      // Written through another ORM (another process, for this relay): no in-process nudge reaches it.
+      const em = other.em.fork();
+      recordEvent(em, UNBOUND, courseDeleted(7), { source: 'test' });
+      const writtenAt = Date.now();
+      await em.flush();
+      await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 5);
+      expect(Date.now() - writtenAt).toBeLessThan(1000);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('the notify trigger is installed once: concurrent and repeated starts neither fail nor add a second one', async () => {
+    await Promise.all([ensureOutboxNotify(db.orm), ensureOutboxNotify(db.orm), ensureOutboxNotify(db.orm)]);
+    await ensureOutboxNotify(db.orm);
+    const [row] = await db.orm.em.fork().getConnection().execute<{ count: string }[]>(`select count(*) as count from pg_trigger where tgrelid = 'outbox'::regclass and not tgisinternal`);
+    expect(Number(row.count)).toBe(1);
+  });
+
+  test('claimed rows are leased by a committed statement: a relay that died mid-batch leaves them to be claimed again after the lease', async () => {
+    await writeEvents(db.orm, 5);
+    // What a claim leaves behind when its relay dies before marking: rows hidden until the lease ends.
+    await db.orm.em.getConnection().execute(`update outbox set available_at = now() + interval '600 milliseconds'`);
+    const started = relay({ intervalMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await unsent()).toBe(5);
+    await waitUntil('published after the lease', async () => (await unsent()) === 0, 5_000, 20);
+    expect(await started.stats()).toEqual({ unsent: 0, oldestUnsentSeconds: 0 });
+  });
+
+  test('the backlog and the age of the oldest unsent row are reported by /readyz (degraded when stale) and as metrics', async () => {
+    // A relay whose broker is unreachable: rows stay unsent.
+    const away = createBroker({ url: 'amqp://guest:guest@127.0.0.1:1', service: 'relay-test', logger: silentLogger, exchange, registry: new Registry(), reconnectDelayMs: { initial: 5000, max: 5000 } });
+    brokers.push(away);
+    void away.start().catch(() => undefined);
+    const started = relay({ broker: away, staleAfterMs: 300 });
+    await writeEvents(db.orm, 3);
+    const fresh = await started.readiness().check();
+    expect(fresh).toMatchObject({ unsent: 3 });
+    expect(started.readiness().critical).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stale = await Promise.resolve()
+      .then(() => started.readiness().check())
+      .catch((error: unknown) => error);
+    expect(stale).toBeInstanceOf(ReadinessError);
+    expect((stale as ReadinessError).details).toMatchObject({ unsent: 3 });
+    expect((stale as ReadinessError).details.oldestUnsentSeconds).toBeGreaterThanOrEqual(0.5);
+    const metrics = await away.metrics.registry.getMetricsAsJSON();
+    expect(metrics.find((metric) => metric.name === 'messaging_outbox_backlog')?.values[0]?.value).toBe(3);
+    expect(metrics.find((metric) => metric.name === 'messaging_outbox_oldest_unsent_seconds')?.values[0]?.value).toBeGreaterThanOrEqual(0.5);
+  });
+});
