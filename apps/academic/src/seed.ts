@@ -18,6 +18,7 @@ import { Block, Center, Employee, Guardian, Student, Subject } from './shared/en
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './shared/entities/registration.entities.ts';
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
 import { intArray } from './shared/sql.ts';
+import { seedDemoBlocks } from './blocks/demo-blocks.ts';
 
 export const DEMO_LOGINS = [
   { email: 'admin@academy.local', password: 'admin1234', role: 'admin' },
@@ -170,6 +171,7 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
     }
   }
   await em.flush();
+  const studentBlocks = await seedDemoBlocks(em, subjects.map((subject) => subject.id));
   return {
     users: DEMO_LOGINS.length,
     employees: teachers.length + 1,
@@ -181,6 +183,8 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
     registrations: created.length,
     pendingRegistrations: created.filter((r) => r.status === 'pending').length,
     calendarEvents: eventCount,
+    pendingBlocks: studentBlocks.pending ?? 0,
+    closedBlocks: studentBlocks.closed ?? 0,
   };
 }
 
