@@ -189,11 +189,12 @@ describe('hours bank endpoints', () => {
       expect(res.body.data.totals.completedHours).toBe('1h');
     });
 
-    test('a user reads their own bank whatever the spelling of the id (/007 is 7); a malformed id is a 400', async () => {
+    test('ids follow the one strict grammar: a padded id (/007) or a malformed one is a 400, for a user on their own bank too', async () => {
       const employeeId = await seedEmployee(service);
       await add(employeeId, 'completed', { time: '1h' }).expect(200);
       const padded = await api().get(`${base}/00${employeeId}`).set(bearer({ role: 'user', sub: '50', employeeId }));
-      expect(padded.status).toBe(200);
+      expect(padded.status).toBe(400);
+      expect(padded.body.message).toBe('Employee ID is required');
       const malformed = await api().get(`${base}/abc`).set(bearer({ role: 'user', sub: '50', employeeId }));
       expect(malformed.status).toBe(400);
       expect(malformed.body.message).toBe('Employee ID is required');

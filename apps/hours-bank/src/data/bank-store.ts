@@ -3,11 +3,12 @@ import type { EventEnvelope } from '@academy/contracts';
 import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
 
 // The write path in raw SQL, two statements per operation:
-//  1. unlocked: check the employee, resolve the course, create the bank if missing (or read the
-//     transaction to undo), allocate the new rows' ids;
-//  2. the change, one statement and so one transaction: lock the bank row (SELECT … FOR UPDATE),
-//     undo the original row if any (only while it is still active), set the totals, insert the
-//     rows and their outbox events. The lock is held for the statement only: no round trip.
+//  1. read-only: check the employee, resolve the course and the bank (or read the transaction to
+//     undo), allocate the new rows' ids. It writes nothing, so a refusal leaves no trace.
+//  2. the change, one statement and so one transaction: lock the bank row (an addition creates it
+//     there if missing, `INSERT … ON CONFLICT DO UPDATE`, which locks an existing one), undo the
+//     original row if any (only while it is still active), set the totals, insert the rows and
+//     their outbox events. The lock is held for the statement only: no round trip.
 // Lock order: the bank row, then transaction rows.
 // They run as named prepared statements on MikroORM's own `pg` pool: parsed and planned once per
 // connection rather than on every request.
@@ -29,32 +30,27 @@ async function query<T>(em: EntityManager, name: string, sql: string, params: un
 export interface BankTarget {
   employeeExists: boolean;
   schoolCourseId: number | null;
-  bankId: number | null;
+  /** The existing bank's id, or a fresh id for the bank the change will create. */
+  bankId: number;
   transactionId: number;
 }
 
 /**
- * Checks the employee and resolves the school course (the given one, or the current one: the
- * rule of @academy/replicas), creates the bank when missing, and allocates the new transaction's id: one statement.
- * `bankId` is null when a concurrent request created the bank after this statement's snapshot.
+ * Checks the employee, resolves the school course (the given one, or the current one: the rule of
+ * @academy/replicas) and its bank, and allocates the new transaction's id; one read-only statement
+ * (sequence values aside). The bank itself is created, if missing, by the change (`applyChange`
+ * with `createBank`), so nothing is left behind when the change does not happen.
  */
 export async function resolveBank(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget> {
-  const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number | null; transaction_id: number }>(
+  const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number; transaction_id: number }>(
     em,
     'resolve-bank',
-    `with emp as (select id from employees where id = ? and not deleted),
-     course as (${CHOSEN_SCHOOL_COURSE_SQL}),
-     created as (
-       insert into hours_banks (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
-       select emp.id, course.id, 0, 0, now(), now() from emp cross join course
-       on conflict (employee_id, school_course_id) do nothing
-       returning id
-     )
-     select exists (select 1 from emp) as employee_exists,
+    `with course as (${CHOSEN_SCHOOL_COURSE_SQL})
+     select exists (select 1 from employees where id = ?::int and not deleted) as employee_exists,
        (select id from course) as school_course_id,
-       coalesce((select id from created), (select b.id from hours_banks b, emp, course where b.employee_id = emp.id and b.school_course_id = course.id)) as bank_id,
+       coalesce((select b.id from hours_banks b, course where b.employee_id = ?::int and b.school_course_id = course.id), nextval('hours_banks_id_seq')::int) as bank_id,
        nextval('hours_transactions_id_seq')::int as transaction_id`,
-    [employeeId, schoolCourseId, schoolCourseId],
+    [schoolCourseId, schoolCourseId, employeeId, employeeId],
   );
   return { employeeExists: row!.employee_exists, schoolCourseId: row!.school_course_id, bankId: row!.bank_id, transactionId: row!.transaction_id };
 }
@@ -132,6 +128,12 @@ export interface NewRow {
 
 export interface Change {
   bankId: number;
+  /**
+   * An addition names the bank's employee and course: the change creates the bank (with `bankId`)
+   * when missing, in its own statement. A concurrent request may create it first; then its id is
+   * used, in the rows and in the events' `hoursBankId`.
+   */
+  createBank?: { employeeId: number; schoolCourseId: number };
   /** The row to undo first; the change happens only if it is still active. */
   undoTransactionId: number | null;
   /** One or two rows (an edit writes its REVERSAL and the new row). */
@@ -162,35 +164,13 @@ const rowParams = (step: number, row: NewRow) => [
   row.createdBy,
 ];
 
-/**
- * The change, in one statement. Returns the balances it went through, or null when nothing was
- * written (the row to undo is no longer active). Pending = max(0, −balance), completed =
- * max(0, balance): the offsetting rules.
- */
-export async function applyChange(em: EntityManager, change: Change): Promise<Balances | null> {
-  const [first, second] = change.rows;
-  const [row] = await query<{ n0: number; n1: number; n2: number }>(
-    em,
-    `apply-change-${change.rows.length}-${change.events.length}`,
-    `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ?::int for update),
-     original as (
-       update hours_transactions set is_active = false
-       where id = ?::int and is_active and type <> 'REVERSAL' and exists (select 1 from bank)
-       returning id
-     ),
-     step as (
-       select bank.id, bank.n0, bank.n0 + ?::int as n1, bank.n0 + ?::int + ?::int as n2 from bank
-       where ?::int is null or exists (select 1 from original)
-     ),
-     totals as (
-       update hours_banks b set pending_minutes = greatest(0, -step.n2), completed_minutes = greatest(0, step.n2), updated_at = now()
-       from step where b.id = step.id
-       returning step.n0, step.n1, step.n2
-     ),
-     inserted as (
+/** The rows and events of a change, after a `totals (id, n0, n1, n2)` CTE: the bank and its balances. */
+function insertRowsAndEvents(change: Change): { sql: string; params: unknown[] } {
+  return {
+    sql: `inserted as (
        insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes,
          completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)
-       select v.id, ?::int, v.school_course_id, v.transaction_date, v.type, v.total_minutes,
+       select v.id, t.id, v.school_course_id, v.transaction_date, v.type, v.total_minutes,
          case v.step when 1 then greatest(0, -t.n1) - greatest(0, -t.n0) else greatest(0, -t.n2) - greatest(0, -t.n1) end,
          case v.step when 1 then greatest(0, t.n1) - greatest(0, t.n0) else greatest(0, t.n2) - greatest(0, t.n1) end,
          v.reason, v.is_active, v.reverses, v.replaces, clock_timestamp(), v.created_by
@@ -199,21 +179,70 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
      ),
      events as (
        insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
-       select v.event_id, v.type, v.envelope, now(), now(), 0
-       from totals cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)
+       select v.event_id, v.type, jsonb_set(v.envelope, '{data,hoursBankId}', to_jsonb(t.id)), now(), now(), 0
+       from totals t cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)
      )
      select n0, n1, n2 from totals`,
-    [
-      change.bankId,
-      change.undoTransactionId,
-      first.balanceChange,
-      first.balanceChange,
-      second?.balanceChange ?? 0,
-      change.undoTransactionId,
-      change.bankId,
-      ...change.rows.flatMap((r, i) => rowParams(i + 1, r)),
-      ...change.events.flatMap((e) => [e.id, e.type, JSON.stringify(e)]),
-    ],
-  );
+    params: [...change.rows.flatMap((r, i) => rowParams(i + 1, r)), ...change.events.flatMap((e) => [e.id, e.type, JSON.stringify(e)])],
+  };
+}
+
+/**
+ * The change, in one statement. Returns the balances it went through, or null when nothing was
+ * written (the row to undo is no longer active). Pending = max(0, −balance), completed =
+ * max(0, balance): the offsetting rules.
+ */
+export async function applyChange(em: EntityManager, change: Change): Promise<Balances | null> {
+  const [first, second] = change.rows;
+  const tail = insertRowsAndEvents(change);
+  const [row] = change.createBank
+    ? await query<{ n0: number; n1: number; n2: number }>(
+        em,
+        `apply-addition-${change.rows.length}-${change.events.length}`,
+        // An addition (one row, nothing to undo): create the bank with the row's totals, or
+        // (conflict on the employee and course) lock the existing one and add to its balance.
+        `with input as (select ?::int as id, ?::int as employee_id, ?::int as school_course_id, ?::int as delta),
+         bank as (
+           insert into hours_banks as b (id, employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
+           select id, employee_id, school_course_id, greatest(0, -delta), greatest(0, delta), now(), now() from input
+           on conflict (employee_id, school_course_id) do update
+             set pending_minutes = greatest(0, -(b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes)),
+               completed_minutes = greatest(0, b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes),
+               updated_at = now()
+           returning b.id, b.completed_minutes - b.pending_minutes as balance
+         ),
+         totals as (select bank.id, bank.balance - input.delta as n0, bank.balance as n1, bank.balance as n2 from bank, input),
+         ${tail.sql}`,
+        [change.bankId, change.createBank.employeeId, change.createBank.schoolCourseId, first.balanceChange, ...tail.params],
+      )
+    : await query<{ n0: number; n1: number; n2: number }>(
+        em,
+        `apply-change-${change.rows.length}-${change.events.length}`,
+        `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ?::int for update),
+         original as (
+           update hours_transactions set is_active = false
+           where id = ?::int and is_active and type <> 'REVERSAL' and exists (select 1 from bank)
+           returning id
+         ),
+         step as (
+           select bank.id, bank.n0, bank.n0 + ?::int as n1, bank.n0 + ?::int + ?::int as n2 from bank
+           where ?::int is null or exists (select 1 from original)
+         ),
+         totals as (
+           update hours_banks b set pending_minutes = greatest(0, -step.n2), completed_minutes = greatest(0, step.n2), updated_at = now()
+           from step where b.id = step.id
+           returning b.id, step.n0, step.n1, step.n2
+         ),
+         ${tail.sql}`,
+        [
+          change.bankId,
+          change.undoTransactionId,
+          first.balanceChange,
+          first.balanceChange,
+          second?.balanceChange ?? 0,
+          change.undoTransactionId,
+          ...tail.params,
+        ],
+      );
   return row ? { before: row.n0, afterFirst: row.n1, afterSecond: row.n2 } : null;
 }

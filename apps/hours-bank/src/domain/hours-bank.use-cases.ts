@@ -45,23 +45,23 @@ export interface AddHoursInput {
 }
 
 async function resolveTarget(em: EntityManager, employeeId: number, schoolCourseId: number | null) {
-  // A second try covers a bank created by a concurrent request after the first statement's snapshot.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const target = await resolveBank(em, employeeId, schoolCourseId);
-    if (!target.employeeExists) throw employeeNotFound();
-    if (target.schoolCourseId === null) throw schoolCourseNotFound();
-    if (target.bankId !== null) return { ...target, bankId: target.bankId, schoolCourseId: target.schoolCourseId };
-  }
-  throw new Error(`hours bank of employee ${employeeId} could not be resolved`);
+  const target = await resolveBank(em, employeeId, schoolCourseId);
+  if (!target.employeeExists) throw employeeNotFound();
+  if (target.schoolCourseId === null) throw schoolCourseNotFound();
+  return { ...target, schoolCourseId: target.schoolCourseId };
 }
 
-/** Rules 1–2, applied under the bank's row lock in one statement (see `applyChange`). */
+/**
+ * Rules 1–2, applied under the bank's row lock in one statement (see `applyChange`), which also
+ * creates the bank when this is its first operation: a refused addition leaves no empty bank.
+ */
 export async function addHours(em: EntityManager, input: AddHoursInput, actor: Actor) {
   const target = await resolveTarget(em, input.employeeId, input.schoolCourseId ?? null);
   const transactionDate = toDay(input.date);
   const reason = input.reason ?? null;
   const balances = await applyChange(em, {
     bankId: target.bankId,
+    createBank: { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId },
     undoTransactionId: null,
     rows: [
       {
@@ -97,7 +97,7 @@ export async function addHours(em: EntityManager, input: AddHoursInput, actor: A
       ),
     ],
   });
-  if (!balances) throw new Error(`hours bank ${target.bankId} vanished`);
+  if (!balances) throw new Error(`the addition to hours bank ${target.bankId} wrote nothing`);
   const movement = applyOperation(totalsOf(balances.before), input.type, input.minutes);
   return { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId, transactionId: target.transactionId, movement, minutes: input.minutes };
 }

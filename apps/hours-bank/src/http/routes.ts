@@ -27,8 +27,8 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
   const router = Router();
   const em = () => ctx.orm.em;
   const adminOnly = requireRole('admin', { message: 'Only administrators may change hours banks' });
-  // A user reads only the bank of their own employee (ids compared as numbers: `/007` is 7); a
-  // malformed id goes on to the route's 400.
+  // A user reads only the bank of their own employee; a malformed id (`/007` too: one strict id
+  // grammar) goes on to the route's 400.
   const ownBankOrAdmin = requireOwnerOrAdmin((req, user) => {
     const id = positiveInt.safeParse(req.params.employeeId);
     return !id.success || (user.employeeId !== undefined && id.data === user.employeeId);
