@@ -33,6 +33,7 @@ export interface Realtime {
 /** A client gone for up to this long gets what it missed when it comes back (connection state recovery). */
 const RECOVERY_WINDOW_MS = 2 * 60_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const EXPIRY_NOTICE_GRACE_MS = 500;
 
 /** `auth.token`, `?token=`, or the Authorization header (where the gateway moves `?token=`). */
 export function handshakeToken(handshake: Socket['handshake']): string | undefined {
@@ -82,11 +83,18 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     void socket.join(`user:${user.userId}`);
     if (user.role === 'admin') void socket.join('admins');
     const expiresInMs = Math.min(Math.max(user.exp * 1000 - Date.now(), 0), MAX_TIMER_MS);
+    let closing: NodeJS.Timeout | undefined;
     const expiry = setTimeout(() => {
+      // Nothing more reaches it; with connection state recovery an emit travels through the adapter
+      // (Redis), so the DISCONNECT waits a moment behind the notice instead of overtaking it.
+      for (const room of socket.rooms) if (room !== socket.id) void socket.leave(room);
       socket.emit('session_expired', { message: 'Your session has expired; connect again with a new token' });
-      socket.disconnect(true);
+      closing = setTimeout(() => socket.disconnect(true), EXPIRY_NOTICE_GRACE_MS);
     }, expiresInMs);
-    socket.once('disconnect', () => clearTimeout(expiry));
+    socket.once('disconnect', () => {
+      clearTimeout(expiry);
+      clearTimeout(closing);
+    });
   });
 
   return {

@@ -1,0 +1,207 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { EventData, IncidentNotification } from '@academy/contracts';
+import { tokenFor } from '@academy/testing';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
+import { startGatewayProcess, type TestGateway } from './gateway.ts';
+
+const EMPLOYEE_USER = 21;
+const OTHER_USER = 22;
+
+let nextIncident = 1;
+function incidentChange(overrides: Partial<EventData<'incident.updated'>> = {}): EventData<'incident.updated'> {
+  return { incidentId: nextIncident++, employeeId: 7, employeeUserId: EMPLOYEE_USER, status: 'open', change: 'employee_message', byUserId: EMPLOYEE_USER, ...overrides } as EventData<'incident.updated'>;
+}
+
+/** A socket.io-client collecting every `incident_notification` it receives. */
+interface Client {
+  socket: Socket;
+  received: IncidentNotification[];
+}
+
+const clients: Client[] = [];
+
+function client(url: string, options: { token?: string; via?: 'query' | 'auth'; reconnection?: boolean } = {}): Client {
+  const via = options.via ?? 'query';
+  const socket = connect(url, {
+    transports: ['websocket'],
+    reconnection: options.reconnection ?? false,
+    forceNew: true,
+    ...(options.token ? (via === 'query' ? { query: { token: options.token } } : { auth: { token: options.token } }) : {}),
+  });
+  const entry: Client = { socket, received: [] };
+  socket.on('incident_notification', (notification: IncidentNotification) => entry.received.push(notification));
+  clients.push(entry);
+  return entry;
+}
+
+const connected = (entry: Client) =>
+  new Promise<void>((resolve, reject) => {
+    if (entry.socket.connected) return resolve();
+    entry.socket.once('connect', () => resolve());
+    entry.socket.once('connect_error', (error) => reject(error));
+  });
+const refused = (entry: Client) =>
+  new Promise<string>((resolve, reject) => {
+    entry.socket.once('connect', () => reject(new Error('connected although it should have been refused')));
+    entry.socket.once('connect_error', (error) => resolve(error.message));
+  });
+
+afterEach(() => {
+  for (const entry of clients.splice(0)) entry.socket.close();
+});
+
+describe('incident_notification over Socket.IO, through the gateway', () => {
+  let service: Notifications;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    service = await startNotifications(await notificationsConfig());
+    gateway = await startGatewayProcess(service.url);
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await stopNotifications(service);
+  });
+
+  const publish = async (data: EventData<'incident.updated'>, type: 'incident.updated' | 'incident.created' = 'incident.updated') => {
+    const event = envelope(type, data);
+    await service.ctx.broker.publish([event]);
+    await handled(service, event.id, service.ctx.config.REALTIME_QUEUE);
+    return event;
+  };
+
+  test('after incident.updated, the employee and the admins receive it; another user does not', async () => {
+    const employee = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user', employeeId: 7 }) });
+    const admin = client(gateway.url, { token: tokenFor({ sub: '1', role: 'admin' }) });
+    const other = client(gateway.url, { token: tokenFor({ sub: String(OTHER_USER), role: 'user' }) });
+    await Promise.all([employee, admin, other].map(connected));
+
+    const data = incidentChange({ change: 'status_changed', status: 'closed', byUserId: 1 });
+    const event = await publish(data);
+    await until(async () => employee.received.length > 0 && admin.received.length > 0, 5_000, 'both received');
+    const expected: IncidentNotification = {
+      eventId: event.id,
+      incidentId: data.incidentId,
+      employeeId: 7,
+      change: 'status_changed',
+      status: 'closed',
+      byUserId: 1,
+      occurredAt: event.occurredAt,
+    };
+    expect(employee.received).toEqual([expect.objectContaining(expected)]);
+    expect(admin.received).toEqual([expect.objectContaining(expected)]);
+    await sleep(300);
+    expect(other.received).toEqual([]);
+  });
+
+  test('incident.created reaches the employee too', async () => {
+    const employee = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }) });
+    await connected(employee);
+    const data = incidentChange({ change: 'created', byUserId: null });
+    await publish(data, 'incident.created');
+    await until(async () => employee.received.length > 0, 5_000, 'received');
+    expect(employee.received[0]).toMatchObject({ incidentId: data.incidentId, change: 'created' });
+  });
+
+  test('without a token, or with an expired one, the connection is refused and nothing is received', async () => {
+    const anonymous = client(gateway.url);
+    const expired = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }, -60) });
+    await Promise.all([refused(anonymous), refused(expired)]);
+    await publish(incidentChange());
+    await sleep(300);
+    expect(anonymous.received).toEqual([]);
+    expect(expired.received).toEqual([]);
+  });
+
+  test('the service checks the token itself too: auth.token accepted, none or expired refused (direct connection)', async () => {
+    const good = client(service.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
+    await connected(good);
+    expect(await refused(client(service.url))).toBe('Unauthorized');
+    expect(await refused(client(service.url, { token: tokenFor({ sub: '1', role: 'admin' }, -60), via: 'auth' }))).toBe('Unauthorized');
+  });
+
+  test('a socket whose token expires is told so and disconnected', async () => {
+    const shortLived = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }, 2) });
+    const expiredNotice = new Promise((resolve) => shortLived.socket.once('session_expired', resolve));
+    const disconnected = new Promise<string>((resolve) => shortLived.socket.once('disconnect', resolve));
+    await connected(shortLived);
+    const reason = await disconnected;
+    await expiredNotice;
+    expect(reason).toBe('io server disconnect');
+  });
+
+  test('an admin reply pushes to the employee’s devices through the push send, once even if the event comes again', async () => {
+    await sql(service, `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (?, 'phone', 'employee-21-token', 'android', now(), now(), now())`, [EMPLOYEE_USER]);
+    const employee = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }) });
+    await connected(employee);
+    const event = envelope('incident.updated', incidentChange({ change: 'admin_message', byUserId: 1 }));
+    await service.ctx.broker.publish([event]);
+    await handled(service, event.id, service.ctx.config.REALTIME_QUEUE);
+    // delivered again as if its inbox row were lost: the push send's idempotency key stops a second push
+    await sql(service, 'delete from inbox where event_id = ?', [event.id]);
+    await service.ctx.broker.publish([event]);
+    await handled(service, event.id, service.ctx.config.REALTIME_QUEUE);
+    await until(async () => employee.received.length > 0, 5_000, 'socket notification');
+    const pushes = await sql<{ tokens: string[]; message: { notification: { title: string }; data: Record<string, string> } }>(
+      service,
+      `select tokens, message from recorded_pushes where tokens ? 'employee-21-token'`,
+    );
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0].message.notification.title).toBe('New reply to your incident');
+    expect(pushes[0].message.data).toMatchObject({ type: 'incident_reply', incidentId: String(event.data.incidentId) });
+    expect(await sql(service, `select status, event_type from deliveries where channel = 'push' and user_id = ?`, [EMPLOYEE_USER])).toEqual([{ status: 'recorded', event_type: 'incident.updated' }]);
+  });
+});
+
+describe('two notifications instances sharing Redis (Streams adapter)', () => {
+  let first: Notifications;
+  let second: Notifications;
+
+  beforeAll(async () => {
+    const config = await notificationsConfig();
+    first = await startNotifications(config);
+    second = await startNotifications({ ...config });
+  });
+  afterAll(async () => {
+    await stopNotifications(second, false);
+    await stopNotifications(first);
+  });
+
+  test('a socket on either instance receives the notification, whichever instance consumed the event', async () => {
+    const onFirst = client(first.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
+    const onSecond = client(second.url, { token: tokenFor({ sub: '1', role: 'admin' }), via: 'auth' });
+    await Promise.all([connected(onFirst), connected(onSecond)]);
+    // the adapters start reading the stream at "$": let both be reading before the first emit
+    await sleep(400);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const event = envelope('incident.updated', incidentChange());
+      ids.push(event.id);
+      await first.ctx.broker.publish([event]);
+    }
+    await until(async () => onFirst.received.length === 4 && onSecond.received.length === 4, 10_000, 'four notifications on each instance');
+    expect(onFirst.received.map((n) => n.eventId).sort()).toEqual([...ids].sort());
+    expect(onSecond.received.map((n) => n.eventId).sort()).toEqual([...ids].sort());
+  });
+
+  test('connection state recovery: a client cut off and back within the window gets what it missed, from the other instance', async () => {
+    const employee = client(first.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth', reconnection: true });
+    await connected(employee);
+    await sleep(300);
+    await first.ctx.broker.publish([envelope('incident.updated', incidentChange())]);
+    await until(async () => employee.received.length === 1, 5_000, 'first notification');
+
+    // the connection drops; the client comes back to the second instance (another node behind the gateway)
+    employee.socket.io.opts.reconnectionDelay = 500;
+    employee.socket.io.opts.reconnectionDelayMax = 500;
+    (employee.socket.io as unknown as { uri: string }).uri = second.url;
+    const reconnected = new Promise<void>((resolve) => employee.socket.once('connect', () => resolve()));
+    employee.socket.io.engine.close();
+    const missed = envelope('incident.updated', incidentChange());
+    await first.ctx.broker.publish([missed]);
+    await reconnected;
+    expect(employee.socket.recovered).toBe(true);
+    await until(async () => employee.received.some((n) => n.eventId === missed.id), 5_000, 'the missed notification');
+  });
+});
