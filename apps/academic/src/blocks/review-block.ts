@@ -42,8 +42,8 @@ interface RejectedRow {
 // One statement each: the conditional update (only a `pending` block changes, so of two reviews at
 // once the second finds it reviewed and changes nothing), the unlock of the next block or the
 // thread message, and what the answer and the event need. `target` reads the row as the statement
-// began, so it tells "not found" from "not pending".
-const APPROVE_SQL = `
+// began, so it tells "not found" from "not pending". (APPROVE_SQL is exported for the benchmark's raw-SQL baseline.)
+export const APPROVE_SQL = `
   with target as (select id, status from student_blocks where id = ?),
   reviewed as (
     update student_blocks set status = 'closed', approved_at = now(), reviewed_by_user_id = ?, updated_at = now()

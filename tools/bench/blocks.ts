@@ -1,0 +1,277 @@
+// `npm run bench:blocks`: content blocks through the gateway, as clients reach them. The academic
+// service and the gateway run as their own processes (as in production, so neither shares an event
+// loop with autocannon), on the test PostgreSQL, RabbitMQ and Redis, with a database of their own:
+// 50,000 student blocks (2,000 students × 5 subjects × 5 blocks), 5,000 of them pending review.
+//   1. GET /api/v2/blocks/pending: a filtered page (subject, 50 per page), one student's blocks, a
+//      deep page, and the whole unfiltered listing; at 1 and 16 clients.
+//   2. POST /api/v2/blocks/student-block/:id/review (approve) at 16 clients, each on a distinct block.
+// Baselines measured in the same run: a request the gateway proxies and academic answers without the
+// database (a 400 after the token check), and the approve's own SQL (the service's statement and
+// outbox insert, in a transaction) in a raw `pg` loop at the same concurrency.
+// BENCH_DURATION (seconds per listing run, default 3) and BENCH_REVIEWS (default 2000).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import amqp from 'amqplib';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
+import { testConfig, testUrls, tokenFor, uniqueName, dropTestDatabase } from '@academy/testing';
+import { AuthSettingsSchema } from '../../apps/academic/src/config.ts';
+import { APPROVE_SQL } from '../../apps/academic/src/blocks/review-block.ts';
+
+const CLIENTS = 16;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
+const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 2000);
+const STUDENTS = 2000;
+const SUBJECTS = 5;
+const BLOCKS_PER_SUBJECT = 5;
+
+interface Figures {
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+}
+
+const started = performance.now();
+const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq', 'redis']);
+const config = await testConfig('bench_blocks', AuthSettingsSchema);
+const children: ChildProcess[] = [];
+const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: CLIENTS });
+const rabbit = await amqp.connect(testUrls.rabbitmq);
+
+function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, LOG_LEVEL: 'error', ...env } });
+  children.push(child);
+  return child;
+}
+
+const jwtEnv = {
+  JWT_KEYS_DIR: config.JWT_KEYS_DIR,
+  JWT_KEY_IDS: config.JWT_KEY_IDS.join(','),
+  JWT_ISSUER: config.JWT_ISSUER,
+  JWT_AUDIENCE: config.JWT_AUDIENCE,
+};
+
+try {
+  // The academic service migrates its database at start.
+  const academicPort = await freePort();
+  startProcess('apps/academic/src/main.ts', {
+    ...jwtEnv,
+    PORT: String(academicPort),
+    DATABASE_URL: config.DATABASE_URL,
+    DATABASE_POOL_MAX: String(CLIENTS + 4),
+    RABBITMQ_URL: config.RABBITMQ_URL,
+    EVENTS_EXCHANGE: config.EVENTS_EXCHANGE,
+    REDIS_URL: config.REDIS_URL,
+  });
+  const academicUrl = `http://127.0.0.1:${academicPort}`;
+  await waitFor('academic', async () => (await fetch(`${academicUrl}/readyz`).catch(() => null))?.ok ?? false, 60_000);
+  const gatewayPort = await freePort();
+  startProcess('apps/gateway/src/main.ts', {
+    ...jwtEnv,
+    PORT: String(gatewayPort),
+    ACADEMIC_URL: academicUrl,
+    REDIS_URL: testUrls.redis,
+    RATE_LIMIT_KEY_PREFIX: uniqueName('bench_rl'),
+    RATE_LIMIT_IP_PER_MINUTE: '100000000',
+    RATE_LIMIT_USER_PER_MINUTE: '100000000',
+  });
+  const gateway = `http://127.0.0.1:${gatewayPort}`;
+  await waitFor('gateway', async () => (await fetch(`${gateway}/healthz`).catch(() => null))?.ok ?? false, 60_000);
+  // Stands for the notifications consumer, so the relay's block.approved publishes are routable; keeps only the newest.
+  const sinkChannel = await rabbit.createChannel();
+  const sink = await sinkChannel.assertQueue('', { exclusive: true, autoDelete: true, arguments: { 'x-max-length': 1 } });
+  await sinkChannel.bindQueue(sink.queue, config.EVENTS_EXCHANGE, 'block.#');
+
+  // Data: 2,000 students in 5 subjects of one course, each with their teacher; every student has
+  // closed 0–4 blocks of each subject; the next one is pending for half of the (student, subject) pairs.
+  const loadStarted = performance.now();
+  await db.query(`insert into school_courses (name, start_date, end_date, created_at) values ('2026-2027', '2026-09-01', '2027-06-30', now())`);
+  await db.query(`insert into centers (name, created_at, updated_at) values ('Centro', now(), now())`);
+  await db.query(`insert into employees (name, lastname, email, kind, active, created_at, updated_at) select 'Teacher', 'T' || g, 'teacher' || g || '@academy.test', 'teacher', true, now(), now() from generate_series(1, $1) g`, [SUBJECTS]);
+  await db.query(`insert into subjects (name, active, created_at, updated_at) select 'Subject ' || g, true, now(), now() from generate_series(1, $1) g`, [SUBJECTS]);
+  await db.query(`insert into blocks (subject_id, name, position) select s, 'Block ' || s || '.' || p, p from generate_series(1, $1) s, generate_series(1, $2) p`, [SUBJECTS, BLOCKS_PER_SUBJECT]);
+  await db.query(`insert into guardians (name, lastname, email, active, created_at, updated_at) select 'Tutor', 'G' || g, 'tutor' || g || '@example.com', true, now(), now() from generate_series(1, $1) g`, [STUDENTS / 4]);
+  await db.query(
+    `insert into students (name, lastname, email, status, guardian_id, created_at, updated_at)
+     select 'Student', 'S' || g, case when g % 3 = 0 then null else 'student' || g || '@example.com' end, 'active', case when g % 4 = 0 then g / 4 end, now(), now()
+       from generate_series(1, $1) g`,
+    [STUDENTS],
+  );
+  await db.query(
+    `insert into registrations (student_id, school_course_id, subject_id, center_id, employee_id, status, created_at, updated_at)
+     select st.id, 1, su.id, 1, su.id, 'active', now(), now() from students st cross join subjects su`,
+  );
+  await db.query(
+    `insert into student_blocks (student_id, block_id, status, grade, employee_id, closed_at, approved_at, created_at, updated_at)
+     select r.student_id, b.id,
+            case when b.position <= d.done then 'closed'
+                 when b.position = d.done + 1 and (r.student_id + r.subject_id) % 2 = 0 then 'pending'
+                 when b.position = d.done + 1 then 'open' else 'blocked' end,
+            case when b.position <= d.done + 1 then 5 + (r.student_id % 50) / 10.0 end,
+            case when b.position <= d.done + 1 then r.employee_id end,
+            case when b.position <= d.done + 1 then now() - (r.student_id * 5 + b.position) * interval '1 minute' end,
+            case when b.position <= d.done then now() end,
+            now(), now()
+       from registrations r
+       cross join lateral (select (r.student_id * 7 + r.subject_id) % ${BLOCKS_PER_SUBJECT} as done) d
+       join blocks b on b.subject_id = r.subject_id`,
+  );
+  await db.query('vacuum analyze');
+  const [counts] = (await db.query<{ total: number; pending: number }>(`select count(*)::int as total, (count(*) filter (where status = 'pending'))::int as pending from student_blocks`)).rows;
+  console.log(`\nData: ${counts!.total} student blocks, ${counts!.pending} pending (loaded in ${Math.round(performance.now() - loadStarted)} ms)`);
+
+  const headers = { authorization: `Bearer ${tokenFor({ role: 'admin', sub: '1' }, 900)}` };
+  const figures = (result: autocannon.Result): Figures => ({
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.errors + result.timeouts + result.non2xx,
+  });
+  /** GETs through the gateway; `pathOf(i)` gives the i-th request's path. */
+  const getRun = async (pathOf: (i: number) => string, connections: number, expectStatus = 200): Promise<Figures> => {
+    let n = 0;
+    const result = await autocannon({
+      url: gateway,
+      connections,
+      duration: DURATION_S,
+      headers,
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }],
+    });
+    const run = figures(result);
+    // The baseline answers 400 on purpose: count only the other statuses as errors.
+    if (expectStatus !== 200) run.errors = result.errors + result.timeouts + (result.non2xx - (result.statusCodeStats[String(expectStatus) as '400']?.count ?? 0));
+    return run;
+  };
+
+  const scenarios: { name: string; path: (i: number) => string; connections: number[]; expectStatus?: number }[] = [
+    { name: 'baseline: proxied, token checked, no database (400)', path: () => '/api/v2/blocks/pending?studentId=abc', connections: [1, CLIENTS], expectStatus: 400 },
+    { name: 'filtered page: subjectId, 50 per page', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50`, connections: [1, CLIENTS] },
+    { name: "one student's pending blocks", path: (i) => `/api/v2/blocks/pending?studentId=${1 + ((i * 7919) % STUDENTS)}`, connections: [1, CLIENTS] },
+    { name: 'deep page: subjectId, page 15 of 20', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&page=15`, connections: [CLIENTS] },
+    { name: `whole listing, unfiltered (${counts!.pending} blocks)`, path: () => '/api/v2/blocks/pending', connections: [1] },
+  ];
+  // Warm-up (JIT, pools, plans), not measured.
+  await autocannon({ url: `${gateway}/api/v2/blocks/pending?subjectId=1&limit=50`, connections: CLIENTS, amount: 500, headers });
+
+  console.log(`\n1. GET /api/v2/blocks/pending through the gateway, ${DURATION_S} s per run`);
+  const listingRows: Record<string, unknown>[] = [];
+  const baselineRps: Record<number, number> = {};
+  for (const scenario of scenarios) {
+    for (const connections of scenario.connections) {
+      const run = await getRun(scenario.path, connections, scenario.expectStatus);
+      if (scenario.expectStatus) baselineRps[connections] = run.rps;
+      const baseline = baselineRps[connections];
+      listingRows.push({
+        scenario: scenario.name,
+        clients: connections,
+        'p50 ms': run.p50,
+        'p99 ms': run.p99,
+        'req/s': Math.round(run.rps),
+        errors: run.errors,
+        'vs baseline': baseline ? (run.rps / baseline).toFixed(2) : '-',
+      });
+    }
+  }
+  console.table(listingRows);
+  const filtered = listingRows.filter((row) => String(row.scenario).startsWith('filtered') || String(row.scenario).startsWith("one student's"));
+  const worstFiltered = Math.max(...filtered.map((row) => row['p99 ms'] as number));
+  const listingErrors = listingRows.reduce((sum, row) => sum + (row.errors as number), 0);
+  console.log(`worst p99 of a filtered page: ${worstFiltered} ms (target < 50 ms): ${listingErrors > 0 ? `INVALID (${listingErrors} errors)` : worstFiltered < 50 ? 'MET' : 'NOT MET'}`);
+
+  // Review: distinct pending blocks, oldest first; half for the service, half for the raw baseline.
+  const pendingIds = (await db.query<{ id: number }>(`select id from student_blocks where status = 'pending' order by id`)).rows.map((row) => row.id);
+  const reviews = Math.min(REVIEWS, Math.floor(pendingIds.length / 2));
+  const serviceIds = pendingIds.filter((_, i) => i % 2 === 0).slice(0, reviews);
+  const rawIds = pendingIds.filter((_, i) => i % 2 === 1).slice(0, reviews);
+
+  console.log(`\n2. POST /api/v2/blocks/student-block/:id/review (approve), ${CLIENTS} clients, ${reviews} distinct blocks`);
+  let next = 0;
+  const reviewStarted = performance.now();
+  const reviewResult = await autocannon({
+    url: gateway,
+    connections: CLIENTS,
+    amount: reviews,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => ({
+          ...request,
+          path: `/api/v2/blocks/student-block/${serviceIds[next++ % serviceIds.length]}/review`,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'approve' }),
+        }),
+      },
+    ],
+  });
+  const reviewSeconds = (performance.now() - reviewStarted) / 1000;
+  const review = { ...figures(reviewResult), rps: reviewResult.requests.sent / reviewSeconds };
+
+  // Raw baseline: the service's approve statement and an outbox row, in a transaction, per block.
+  const positional = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  const approveSql = positional(APPROVE_SQL);
+  const latencies: number[] = [];
+  let rawErrors = 0;
+  let rawNext = 0;
+  const rawStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const connection = await db.connect();
+      try {
+        for (let i = rawNext++; i < rawIds.length; i = rawNext++) {
+          const id = rawIds[i]!;
+          const t0 = performance.now();
+          try {
+            await connection.query('begin');
+            const { rows } = await connection.query(approveSql, [id, 1, id]);
+            await connection.query(`insert into outbox (event_id, type, envelope, created_at, available_at, published_at, attempts) values (gen_random_uuid(), 'block.approved', $1, now(), now(), now(), 0)`, [
+              JSON.stringify(rows[0]),
+            ]);
+            await connection.query('commit');
+            latencies.push(performance.now() - t0);
+          } catch {
+            rawErrors++;
+            await connection.query('rollback').catch(() => undefined);
+          }
+        }
+      } finally {
+        connection.release();
+      }
+    }),
+  );
+  const rawSeconds = (performance.now() - rawStarted) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0) * 10) / 10;
+  const raw = { p50: at(0.5), p99: at(0.99), rps: latencies.length / rawSeconds, errors: rawErrors };
+  console.table([
+    { run: 'service via gateway', 'p50 ms': review.p50, 'p99 ms': review.p99, 'req/s': Math.round(review.rps), errors: review.errors },
+    { run: 'baseline: raw SQL, same statement + outbox row', 'p50 ms': raw.p50, 'p99 ms': raw.p99, 'req/s': Math.round(raw.rps), errors: raw.errors },
+  ]);
+  const [check] = (
+    await db.query<{ approved: number; events: number }>(
+      `select (select count(*)::int from student_blocks where id = any($1::int[]) and status = 'closed') as approved,
+              (select count(*)::int from outbox where type = 'block.approved' and (envelope->'data'->>'studentBlockId')::int = any($1::int[])) as events`,
+      [serviceIds],
+    )
+  ).rows;
+  console.log(`service approved ${check!.approved} of ${reviews} blocks and recorded ${check!.events} block.approved events`);
+  console.log(
+    `review throughput: ${Math.round(review.rps)} req/s at ${CLIENTS} clients (target ≥ 300/s): ${review.errors > 0 ? `INVALID (${review.errors} errors)` : review.rps >= 300 ? 'MET' : 'NOT MET'}; ${Math.round((100 * review.rps) / raw.rps)}% of the raw SQL rate`,
+  );
+  console.log(`\nbench:blocks finished in ${Math.round((performance.now() - started) / 1000)} s`);
+} finally {
+  await rabbit.close().catch(() => undefined);
+  await db.end();
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+  await dropTestDatabase(config.DATABASE_URL);
+  if (infra.started.length) await stopInfra('test', infra.started);
+}
+process.exit(0);
