@@ -1,3 +1,4 @@
+// Shared by the features that register students or add blocks (directory) and the blocks feature.
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
