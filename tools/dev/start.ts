@@ -2,13 +2,14 @@
 // Infrastructure (PostgreSQL, RabbitMQ, Redis) from the machine's binaries, a mail catcher, the
 // databases, the five services (each migrates its database at start), demo data once. Ctrl-C
 // stops what this run started, by pid. `npm run stop` stops the infrastructure too.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateKeyPairFiles } from '@academy/auth';
 import { ensureDatabase } from '@academy/db';
-import { dataDir, ensureInfra, portIsOpen, repoRoot, stopInfra, urls, waitFor, type ServerName } from '@academy/infra';
+import { dataDir, ensureInfra, portIsOpen, repoRoot, stopInfra, urls, type ServerName } from '@academy/infra';
 import { DEV_KEYS_DIR, DEV_KID, SERVICES, MAIL, DEMO_LOGINS, pidAlive } from './system.ts';
+import { spawnLogged, spawnMailCatcher, spawnService, stopChild, tail, waitAllReady, type LoggedChild } from './processes.ts';
 
 const startedAt = Date.now();
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -23,7 +24,7 @@ if (previous && pidAlive(previous)) {
 mkdirSync(dataDir('dev', 'logs'), { recursive: true });
 writeFileSync(runFile, String(process.pid));
 
-const children: { name: string; child: ChildProcess }[] = [];
+const children: LoggedChild[] = [];
 let infraStarted: ServerName[] = [];
 let stopping = false;
 
@@ -31,20 +32,7 @@ async function stopAll(code: number): Promise<never> {
   if (stopping) process.exit(code);
   stopping = true;
   log('stopping…');
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(children.map(({ child }) => stopChild(child)));
   if (infraStarted.length) await stopInfra('dev', infraStarted);
   rmSync(runFile, { force: true });
   log(`stopped${infraStarted.length ? ` (and ${infraStarted.join(', ')})` : ''}`);
@@ -58,20 +46,16 @@ function fail(message: string): Promise<never> {
   return stopAll(1);
 }
 
-function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}, oneShot = false): ChildProcess {
-  const logFile = dataDir('dev', 'logs', `${name}.log`);
-  const out = openSync(logFile, 'a');
-  const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
-  children.push({ name, child });
+/** Keeps track of a started child and reports an unexpected exit with the end of its log. */
+function track(started: LoggedChild, oneShot = false): ChildProcess {
+  const { name, child, logFile } = started;
+  children.push(started);
   child.once('exit', (code, signal) => {
     if (!stopping && (code !== 0 || !oneShot)) console.error(`[start] ${name} exited (${signal ?? `code ${code}`}); last lines of ${path.relative(repoRoot, logFile)}:\n${tail(logFile)}`);
   });
   return child;
 }
-
-function tail(file: string, lines = 15): string {
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n') : '';
-}
+const logFileOf = (name: string) => dataDir('dev', 'logs', `${name}.log`);
 
 try {
   if (generateKeyPairFiles(DEV_KEYS_DIR, DEV_KID)) log(`generated dev signing keys in ${path.relative(repoRoot, DEV_KEYS_DIR)}/`);
@@ -84,35 +68,25 @@ try {
   infraStarted = infra.started;
   if (infra.reused.length) log(`reusing ${infra.reused.join(', ')} from an earlier start`);
 
-  startChild('maildev', process.execPath, [
-    path.join(repoRoot, 'node_modules/maildev/bin/maildev'),
-    '--ip', '127.0.0.1', '--web-ip', '127.0.0.1',
-    '--smtp', String(MAIL.smtpPort), '--web', String(MAIL.webPort),
-  ]);
+  track(spawnMailCatcher(MAIL, { logFile: logFileOf('maildev') }));
 
   const pg = urls('dev').postgres;
   for (const service of SERVICES) if (service.database) await ensureDatabase(`${pg}/${service.database}`);
 
   const env = { JWT_KEYS_DIR: DEV_KEYS_DIR, JWT_KEY_IDS: DEV_KID };
-  for (const service of SERVICES) startChild(service.name, process.execPath, [path.join('apps', service.name, 'src/main.ts')], env);
+  for (const service of SERVICES) track(spawnService(service.name, { logFile: logFileOf(service.name), env }));
 
-  await Promise.all(
-    [...SERVICES.map((s) => ({ name: s.name, url: `http://127.0.0.1:${s.port}/readyz` })), { name: 'maildev', url: `http://127.0.0.1:${MAIL.webPort}/` }].map(({ name, url }) =>
-      waitFor(`${name} (${url})`, async () => {
-        const entry = children.find((c) => c.name === name);
-        if (entry && entry.child.exitCode !== null) throw new Error(`${name} exited during start; see .local/dev/logs/${name}.log`);
-        try {
-          return (await fetch(url, { signal: AbortSignal.timeout(1000) })).ok;
-        } catch {
-          return false;
-        }
-      }, 90_000),
-    ),
+  await waitAllReady(
+    [...SERVICES.map((s) => ({ name: s.name, url: `http://127.0.0.1:${s.port}/readyz` })), { name: 'maildev', url: `http://127.0.0.1:${MAIL.webPort}/` }].map((entry) => ({
+      ...entry,
+      process: children.find((c) => c.name === entry.name),
+    })),
+    90_000,
   );
 
   const seedScript = path.join(repoRoot, 'apps/academic/src/seed.ts');
   if (existsSync(seedScript)) {
-    const seed = startChild('seed', process.execPath, [seedScript], env, true);
+    const seed = track(spawnLogged('seed', process.execPath, [seedScript], { logFile: logFileOf('seed'), env }), true);
     const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
     if (code !== 0) await fail(`seeding demo data failed; see .local/dev/logs/seed.log`);
   }

@@ -1,0 +1,268 @@
+// The whole system started as `npm start` starts it (tools/dev/processes.ts: the same processes,
+// the same entry points, readiness by /readyz, the same seed), but for a test run: the test
+// PostgreSQL and Redis (fresh databases with unique names, a Redis database of the profile's own,
+// unique key prefixes), a RabbitMQ of its own (it is restarted during the run, and the shared test
+// broker must not be), every service and a mail catcher on free ports, a throwaway data folder.
+//
+// With `instances: 2` every service runs twice and there are two gateways: gateway i proxies to
+// instance set i (in Kubernetes a Service spreads the load; here each gateway has its own set). The
+// instances share the databases, the broker (competing consumers on the same queues) and Redis.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { generateKeyPairFiles } from '@academy/auth';
+import { dropDatabase } from '@academy/db';
+import { freePort, repoRoot, startFaultRabbit, urls, waitFor, type RabbitInstance } from '@academy/infra';
+import { spawnLogged, spawnMailCatcher, spawnService, stopChild, tail, waitAllReady, hasExited, type LoggedChild } from '../dev/processes.ts';
+import { SERVICES } from '../dev/system.ts';
+
+export type BackendName = 'academic' | 'hours-bank' | 'incidents' | 'notifications';
+export const BACKENDS: BackendName[] = SERVICES.filter((s) => s.database).map((s) => s.name as BackendName);
+const DATABASE_OF = Object.fromEntries(SERVICES.filter((s) => s.database).map((s) => [s.name, s.database])) as Record<BackendName, string>;
+
+export const PUSH_API_KEY = 'system-test-push-api-key';
+export const DEMO = {
+  admin: { email: 'admin@academy.local', password: 'admin1234' },
+  admin2: { email: 'admin2@academy.local', password: 'admin1234' },
+  teacher: (n: number) => ({ email: `teacher${n}@academy.local`, password: 'teacher1234' }),
+};
+
+export interface SystemOptions {
+  /** Names the run's databases, broker folder and data folder. */
+  name: string;
+  /** Instances of each service, and as many gateways. */
+  instances?: 1 | 2;
+  /** Redis logical database of this profile (the shared test Redis: keys of other tests never meet ours). */
+  redisDb: number;
+  /** The services to start (default all); the gateway's routes to the others answer 503. */
+  backends?: BackendName[];
+  /** Seed the demo academy as `npm start` does (default: when academic runs). */
+  seed?: boolean;
+  /** Extra variables per process (`all` for every one). */
+  env?: Partial<Record<BackendName | 'gateway' | 'all', Record<string, string>>>;
+  log?: (line: string) => void;
+}
+
+/** One running process of the system (a service instance or a gateway), which a test may kill and start again. */
+export interface SystemProcess {
+  name: BackendName | 'gateway';
+  instance: number;
+  port: number;
+  url: string;
+  readonly running: boolean;
+  readonly pid: number | undefined;
+  /** SIGKILL (a crash) or SIGTERM (a rolling update); resolves once the process is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same port and waits for its /readyz. */
+  start(): Promise<void>;
+}
+
+export interface TestSystem {
+  id: string;
+  dir: string;
+  gateways: string[];
+  /** The first gateway. */
+  gateway: string;
+  processes: SystemProcess[];
+  process(name: BackendName | 'gateway', instance?: number): SystemProcess;
+  /** Starts one more gateway in front of instance set `set`, with extra variables (e.g. its own rate limits). */
+  addGateway(set: number, env?: Record<string, string>): Promise<SystemProcess>;
+  mail: { smtpPort: number; api: string };
+  rabbit: RabbitInstance;
+  databaseUrls: Record<BackendName, string>;
+  /** A query against a service's database (assertions only: the journeys go through the gateway). */
+  sql<R extends pg.QueryResultRow = Record<string, unknown>>(service: BackendName, text: string, params?: unknown[]): Promise<R[]>;
+  redisUrl: string;
+  keys: { dir: string; kid: string };
+  stop(): Promise<void>;
+}
+
+/** Starts the system; on failure stops whatever it had started and throws with the failing log's tail. */
+export async function startTestSystem(options: SystemOptions): Promise<TestSystem> {
+  const instances = options.instances ?? 1;
+  const backends = options.backends ?? BACKENDS;
+  const log = options.log ?? (() => {});
+  const id = `${options.name.replace(/\W/g, '_')}_${randomBytes(3).toString('hex')}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), `academy-${options.name}-`));
+  const test = urls('test');
+  const redisUrl = `${test.redis}/${options.redisDb}`;
+  const keys = { dir: path.join(dir, 'keys'), kid: `${options.name}-1` };
+  generateKeyPairFiles(keys.dir, keys.kid);
+  const databaseUrls = Object.fromEntries(BACKENDS.map((s) => [s, `${test.postgres}/t_${id}_${DATABASE_OF[s]}`])) as Record<BackendName, string>;
+  const pools = new Map<BackendName, pg.Pool>();
+  const procs: (SystemProcess & { stopQuietly(): Promise<void>; readonly current: LoggedChild | null })[] = [];
+  let mailCatcher: LoggedChild | null = null;
+  let rabbit: RabbitInstance | null = null;
+
+  const cleanup = async () => {
+    // Gateways first, then the services (they drain their consumers), then what they use.
+    for (const group of [procs.filter((p) => p.name === 'gateway'), procs.filter((p) => p.name !== 'gateway')]) await Promise.all(group.map((p) => p.stopQuietly()));
+    if (mailCatcher) await stopChild(mailCatcher.child, 5000);
+    await Promise.all([...pools.values()].map((pool) => pool.end().catch(() => undefined)));
+    await rabbit?.destroy().catch(() => undefined);
+    for (const url of Object.values(databaseUrls)) await dropDatabase(url).catch(() => undefined);
+    if (process.env.SYSTEM_KEEP_DIR !== '1') rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    const [smtpPort, webPort] = [await freePort(), await freePort()];
+    rabbit = await startFaultRabbit(options.name);
+    log(`broker on ${rabbit.port}, data in ${dir}`);
+    mailCatcher = spawnMailCatcher({ smtpPort, webPort }, { logFile: path.join(dir, 'maildev.log') });
+    const mailApi = `http://127.0.0.1:${webPort}`;
+
+    const common: Record<string, string> = {
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.SYSTEM_LOG_LEVEL ?? 'warn',
+      RABBITMQ_URL: rabbit.url,
+      REDIS_URL: redisUrl,
+      JWT_KEYS_DIR: keys.dir,
+      JWT_KEY_IDS: keys.kid,
+      DATABASE_POOL_MAX: '8',
+      ...options.env?.all,
+    };
+    const backendEnv = (service: BackendName): Record<string, string> => ({
+      ...common,
+      DATABASE_URL: databaseUrls[service],
+      ...(service === 'incidents' ? { CACHE_KEY_PREFIX: `${id}:incidents`, FILES_DIR: path.join(dir, 'incidents-files') } : {}),
+      ...(service === 'notifications'
+        ? { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PUSH_NOTIFICATIONS_API_KEY: PUSH_API_KEY, SOCKET_STREAM: `${id}:socket.io`, SOCKET_STREAM_BLOCK_MS: '1000' }
+        : {}),
+      ...options.env?.[service],
+    });
+
+    const makeProcess = (name: BackendName | 'gateway', instance: number, port: number, env: Record<string, string>) => {
+      let current: LoggedChild | null = null;
+      const url = `http://127.0.0.1:${port}`;
+      const logFile = path.join(dir, `${name}-${instance}.log`);
+      const spawnIt = () => {
+        current = spawnService(name, { logFile, env: { ...env, PORT: String(port) } });
+        return current;
+      };
+      const proc = {
+        name,
+        instance,
+        port,
+        url,
+        logFile,
+        get running() {
+          return current !== null && !hasExited(current.child);
+        },
+        get pid() {
+          return current?.child.pid;
+        },
+        spawn: spawnIt,
+        async kill(signal: NodeJS.Signals = 'SIGKILL') {
+          if (current) await stopChild(current.child, 15_000, signal);
+        },
+        async start() {
+          if (proc.running) return;
+          await waitAllReady([{ name: `${name}#${instance}`, url: `${url}/readyz`, process: spawnIt() }], 90_000);
+        },
+        async stopQuietly() {
+          if (current) await stopChild(current.child, 10_000);
+        },
+        get current() {
+          return current;
+        },
+      };
+      procs.push(proc);
+      return proc;
+    };
+
+    // Instance set 0 first (it migrates the databases), then set 1: two pods migrating at once are
+    // the Kubernetes part's concern, not what these profiles test.
+    const sets: ReturnType<typeof makeProcess>[][] = [];
+    for (let set = 0; set < instances; set++) {
+      const started = [];
+      for (const service of backends) started.push(makeProcess(service, set, await freePort(), backendEnv(service)));
+      for (const p of started) p.spawn();
+      await waitAllReady(
+        [
+          ...started.map((p) => ({ name: `${p.name}#${p.instance}`, url: `${p.url}/readyz`, process: p.current! })),
+          ...(set === 0 ? [{ name: 'maildev', url: `${mailApi}/email`, process: mailCatcher }] : []),
+        ],
+        120_000,
+      );
+      sets.push(started);
+      log(`instance set ${set} ready`);
+    }
+    const unused = await freePort();
+    const gatewayEnv = (set: number, extra: Record<string, string> = {}) => {
+      const upstream = (service: BackendName) => sets[set].find((p) => p.name === service)?.url ?? `http://127.0.0.1:${unused}`;
+      return {
+        ...common,
+        ACADEMIC_URL: upstream('academic'),
+        HOURS_BANK_URL: upstream('hours-bank'),
+        INCIDENTS_URL: upstream('incidents'),
+        NOTIFICATIONS_URL: upstream('notifications'),
+        RATE_LIMIT_KEY_PREFIX: `${id}:rl`,
+        ...options.env?.gateway,
+        ...extra,
+      };
+    };
+    const gateways = [];
+    for (let set = 0; set < instances; set++) gateways.push(makeProcess('gateway', set, await freePort(), gatewayEnv(set)));
+    for (const g of gateways) g.spawn();
+    await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}/readyz`, process: g.current! })), 60_000);
+
+    if (options.seed ?? backends.includes('academic')) {
+      // The demo academy, as `npm start` seeds it.
+      const seed = spawnLogged('seed', process.execPath, [path.join(repoRoot, 'apps/academic/src/seed.ts')], { logFile: path.join(dir, 'seed.log'), env: backendEnv('academic') });
+      const code = await new Promise<number | null>((resolve) => seed.child.once('exit', resolve));
+      if (code !== 0) throw new Error(`seeding failed:\n${tail(seed.logFile)}`);
+    }
+
+    const sql = async <R extends pg.QueryResultRow>(service: BackendName, text: string, params?: unknown[]) => {
+      let pool = pools.get(service);
+      if (!pool) pools.set(service, (pool = new pg.Pool({ connectionString: databaseUrls[service], max: 3 })));
+      return (await pool.query<R>(text, params)).rows;
+    };
+    // The seeded employees and school courses reach the services that keep replicas of them.
+    if (options.seed ?? backends.includes('academic')) await waitFor(
+      'employee and school-course replicas',
+      async () => {
+        const [hb] = await sql<{ e: number; c: number }>('hours-bank', 'select (select count(*) from employees)::int e, (select count(*) from school_courses)::int c');
+        const [inc] = await sql<{ e: number }>('incidents', 'select count(*)::int e from employees');
+        return hb.e >= 7 && hb.c >= 2 && inc.e >= 7;
+      },
+      60_000,
+    );
+    log('seeded');
+
+    const gatewayUrls = gateways.map((g) => g.url);
+    return {
+      id,
+      dir,
+      gateways: gatewayUrls,
+      gateway: gatewayUrls[0],
+      processes: procs,
+      process(name, instance = 0) {
+        const found = procs.find((p) => p.name === name && p.instance === instance);
+        if (!found) throw new Error(`no ${name}#${instance}`);
+        return found;
+      },
+      async addGateway(set, env = {}) {
+        const gateway = makeProcess('gateway', 100 + procs.filter((p) => p.name === 'gateway').length, await freePort(), gatewayEnv(set, env));
+        await gateway.start();
+        return gateway;
+      },
+      mail: { smtpPort, api: mailApi },
+      rabbit,
+      databaseUrls,
+      sql,
+      redisUrl,
+      keys,
+      stop: cleanup,
+    };
+  } catch (error) {
+    const logs = procs
+      .filter((p) => p.current && hasExited(p.current.child))
+      .map((p) => `--- ${p.name}#${p.instance}:\n${tail(p.current!.logFile)}`)
+      .join('\n');
+    await cleanup();
+    throw new Error(`${(error as Error).message}${logs ? `\n${logs}` : ''}`, { cause: error });
+  }
+}
