@@ -74,6 +74,28 @@ describe('concurrent operations on one bank', () => {
     expect(bank!.pending_minutes > 0 && bank!.completed_minutes > 0).toBe(false);
   });
 
+  test('40 concurrent first additions to an employee with no bank: one bank, every row on it, totals and events right', async () => {
+    const employeeId = await seedEmployee(service);
+    const api = () => request(service.url);
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => api().post(`${base}/${employeeId}/${i % 2 === 0 ? 'completed' : 'pending'}`).set(admin).send({ time: i % 2 === 0 ? '1h 10m' : '1h' })),
+    );
+    expect(responses.map((res) => res.status)).toEqual(Array(40).fill(200));
+    const banks = await sql<{ id: number }>(service, 'select id from hours_banks where employee_id = ?', [employeeId]);
+    expect(banks).toHaveLength(1);
+    // 20 × 70 − 20 × 60 = 200 minutes completed, whatever the order.
+    expect(await bankRow(service, employeeId, courseId)).toEqual({ pending_minutes: 0, completed_minutes: 200 });
+    const ids = responses.map((res) => res.body.data.transactionId as number);
+    const rows = await sql<{ hours_bank_id: number }>(service, 'select hours_bank_id from hours_transactions where id = any(?::int[])', [`{${ids.join(',')}}`]);
+    expect(rows.map((row) => row.hours_bank_id)).toEqual(Array(40).fill(banks[0]!.id));
+    const events = await sql<{ bank: number }>(
+      service,
+      `select (envelope->'data'->>'hoursBankId')::int as bank from outbox where type = 'hours-bank.transaction.recorded' and (envelope->'data'->>'employeeId')::int = ?`,
+      [employeeId],
+    );
+    expect(events.map((event) => event.bank)).toEqual(Array(40).fill(banks[0]!.id));
+  });
+
   test('while one bank is locked, operations on it wait and operations on another bank do not', async () => {
     const locked = await seedEmployee(service);
     const free = await seedEmployee(service);

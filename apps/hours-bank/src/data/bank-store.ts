@@ -30,8 +30,9 @@ async function query<T>(em: EntityManager, name: string, sql: string, params: un
 export interface BankTarget {
   employeeExists: boolean;
   schoolCourseId: number | null;
-  /** The existing bank's id, or a fresh id for the bank the change will create. */
+  /** The existing bank's id, or a fresh id (never used before) for the bank the change will create. */
   bankId: number;
+  bankExists: boolean;
   transactionId: number;
 }
 
@@ -42,17 +43,27 @@ export interface BankTarget {
  * with `createBank`), so nothing is left behind when the change does not happen.
  */
 export async function resolveBank(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget> {
-  const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number; transaction_id: number }>(
+  const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number | null; new_bank_id: number | null; transaction_id: number }>(
     em,
     'resolve-bank',
-    `with course as (${CHOSEN_SCHOOL_COURSE_SQL})
+    `with course as (${CHOSEN_SCHOOL_COURSE_SQL}),
+     bank as (select b.id from hours_banks b, course where b.employee_id = ?::int and b.school_course_id = course.id)
      select exists (select 1 from employees where id = ?::int and not deleted) as employee_exists,
        (select id from course) as school_course_id,
-       coalesce((select b.id from hours_banks b, course where b.employee_id = ?::int and b.school_course_id = course.id), nextval('hours_banks_id_seq')::int) as bank_id,
+       (select id from bank) as bank_id,
+       -- a fresh bank id only when the bank is missing, so the sequence is not spent on every addition
+       case when not exists (select 1 from bank) then nextval('hours_banks_id_seq')::int end as new_bank_id,
        nextval('hours_transactions_id_seq')::int as transaction_id`,
     [schoolCourseId, schoolCourseId, employeeId, employeeId],
   );
-  return { employeeExists: row!.employee_exists, schoolCourseId: row!.school_course_id, bankId: row!.bank_id, transactionId: row!.transaction_id };
+  const r = row!;
+  return {
+    employeeExists: r.employee_exists,
+    schoolCourseId: r.school_course_id,
+    bankId: (r.bank_id ?? r.new_bank_id)!,
+    bankExists: r.bank_id !== null,
+    transactionId: r.transaction_id,
+  };
 }
 
 export interface StoredTransaction {
@@ -129,9 +140,9 @@ export interface NewRow {
 export interface Change {
   bankId: number;
   /**
-   * An addition names the bank's employee and course: the change creates the bank (with `bankId`)
-   * when missing, in its own statement. A concurrent request may create it first; then its id is
-   * used, in the rows and in the events' `hoursBankId`.
+   * The first addition to a bank names its employee and course: the change creates the bank with
+   * `bankId` (a fresh id), in its own statement. A concurrent request may create it first; then
+   * that bank is locked and used, in the rows and in the events' `hoursBankId`.
    */
   createBank?: { employeeId: number; schoolCourseId: number };
   /** The row to undo first; the change happens only if it is still active. */

@@ -61,7 +61,7 @@ export async function addHours(em: EntityManager, input: AddHoursInput, actor: A
   const reason = input.reason ?? null;
   const balances = await applyChange(em, {
     bankId: target.bankId,
-    createBank: { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId },
+    createBank: target.bankExists ? undefined : { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId },
     undoTransactionId: null,
     rows: [
       {
