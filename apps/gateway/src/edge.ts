@@ -58,7 +58,7 @@ export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy }
     res.locals.errorStyle = rule.errorStyle;
     try {
       if (hasDotSegment(req.path)) throw new BadRequestError('INVALID_PATH', 'Paths with "." or ".." segments are not accepted');
-      if (Number(req.headers['content-length'] ?? 0) > config.BODY_LIMIT_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+      if (Number(req.headers['content-length'] ?? 0) > Math.max(config.BODY_LIMIT_BYTES, rule.maxBodyBytes ?? 0)) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
       // A streamed body of unknown length could only be cut off half-way through the proxy: ask for its length up front.
       if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined)
         throw new AppError(411, 'LENGTH_REQUIRED', 'Send the request body with a Content-Length header');

@@ -1,4 +1,5 @@
 import type { ErrorStyle } from './http/common.ts';
+import { INCIDENT_FILE_MAX_BYTES, INCIDENT_FILES_PER_MESSAGE } from './http/incidents.ts';
 
 export const SERVICES = ['academic', 'hours-bank', 'incidents', 'notifications'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -23,6 +24,8 @@ export interface RouteRule {
   queryToken?: boolean;
   /** Held open by the service on purpose (Socket.IO long-polling waits up to its ping interval). */
   longPolling?: boolean;
+  /** Largest body the gateway lets through on these paths, when larger than its BODY_LIMIT_BYTES (file uploads). */
+  maxBodyBytes?: number;
 }
 
 const academic = (prefix: string, access: RouteRule['access'] = 'bearer', extra: Partial<RouteRule> = {}): RouteRule => ({
@@ -56,7 +59,15 @@ export const ROUTES: RouteRule[] = [
   academic('/api/v1/registration/update', 'bearer', { errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token' }),
   academic('/api/students/administrative'),
   { prefix: '/api/v2/hours-bank', service: 'hours-bank', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized' },
-  { prefix: '/api/v2/incident', service: 'incidents', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized' },
+  // Messages carry attachments (multipart): up to INCIDENT_FILES_PER_MESSAGE files of INCIDENT_FILE_MAX_BYTES, checked by the service as they stream.
+  {
+    prefix: '/api/v2/incident',
+    service: 'incidents',
+    access: 'bearer',
+    errorStyle: 'default',
+    unauthorizedMessage: 'Unauthorized',
+    maxBodyBytes: INCIDENT_FILES_PER_MESSAGE * INCIDENT_FILE_MAX_BYTES + 1024 * 1024,
+  },
   { prefix: '/api/v2/timerecord', service: 'incidents', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized' },
   notifications('/api/v2/push-notifications/send', 'api-key'),
   notifications('/api/v2/push-notifications'),
