@@ -5,7 +5,13 @@ import type { FirebaseError } from 'firebase-admin/app';
 import type { MulticastSender } from '../src/push/push-provider.ts';
 import { API_KEY, sql, useNotifications, type Notifications } from './support.ts';
 
-const firebaseError = (code: string, message: string): FirebaseError => ({ code, message, toJSON: () => ({ code, message }) });
+const firebaseError = (code: string, message: string): FirebaseError => ({
+  name: 'FirebaseMessagingError',
+  code,
+  message,
+  hasCode: (other: string) => other === code,
+  toJSON: () => ({ code, message }),
+});
 
 /**
  * Stands in for firebase-admin's `Messaging` (the only mock: FCM). A token's name says how FCM

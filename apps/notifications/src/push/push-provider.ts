@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { cert, deleteApp, initializeApp } from 'firebase-admin/app';
-import { getMessaging, type BatchResponse, type Messaging, type MulticastMessage } from 'firebase-admin/messaging';
+import { getMessaging, type BatchResponse, type MulticastMessage } from 'firebase-admin/messaging';
 import type { PushSendBody } from '@academy/contracts';
 
 /** What a push says, whoever it goes to. */
@@ -10,8 +10,13 @@ export type PushMessage = Pick<PushSendBody, 'title' | 'body' | 'priority' | 'ch
 
 export type TokenOutcome = { ok: true } | { ok: false; code: string; message: string };
 
-/** The part of firebase-admin's `Messaging` the service uses (tests pass an object implementing it). */
-export type MulticastSender = Pick<Messaging, 'sendEachForMulticast'>;
+/**
+ * The part of firebase-admin's `Messaging` the service uses: its token overload of
+ * `sendEachForMulticast` (a `Messaging` is one; tests pass an object implementing it).
+ */
+export interface MulticastSender {
+  sendEachForMulticast(message: MulticastMessage, dryRun?: boolean): Promise<BatchResponse>;
+}
 
 export interface PushProvider {
   /** `firebase` sends; `recording` stores what would have been sent (no Google account needed). */

@@ -72,7 +72,10 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
   });
 
   if (dead.length) await connection.execute(`delete from device_tokens where token = any(?::text[])`, [pgArray(dead)], 'run');
-  if (seen.length) await connection.execute(`update device_tokens set last_seen_at = now() where token = any(?::text[])`, [pgArray(seen)], 'run');
+  // A day's precision is plenty for a 270-day retention, and spares rewriting every row on each send.
+  if (seen.length) {
+    await connection.execute(`update device_tokens set last_seen_at = now() where token = any(?::text[]) and last_seen_at < now() - interval '1 day'`, [pgArray(seen)], 'run');
+  }
   if (perUser.size) {
     const rows = [...perUser];
     const statusOf = (user: { success: number }) => (user.success === 0 ? 'failed' : provider.kind === 'recording' ? 'recorded' : 'sent');

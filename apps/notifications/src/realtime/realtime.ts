@@ -69,9 +69,10 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     }),
   });
 
-  io.use((socket, next) => {
+  io.use(async (socket, next) => {
     const token = handshakeToken(socket.handshake);
-    const claims = token ? verifier.verify(token) : null;
+    // authenticate: signature, claims, expiry, and the session not ended (logout) in Redis.
+    const claims = token ? await verifier.authenticate(token) : null;
     const exp = claims && token ? (jwt.decode(token) as { exp?: number } | null)?.exp : undefined;
     if (!claims || !exp) return next(new Error('Unauthorized'));
     socket.data.user = { userId: Number(claims.sub), role: claims.role, exp } satisfies SocketUser;
