@@ -141,7 +141,7 @@ try {
     });
     const run = figures(result);
     // The baseline answers 400 on purpose: count only the other statuses as errors.
-    if (expectStatus !== 200) run.errors = result.errors + result.timeouts + (result.non2xx - (result.statusCodeStats[String(expectStatus) as '400']?.count ?? 0));
+    if (expectStatus !== 200) run.errors = result.errors + result.timeouts + (result.non2xx - (result.statusCodeStats?.[String(expectStatus) as '400']?.count ?? 0));
     return run;
   };
 
