@@ -12,7 +12,9 @@ export class TooManyRequestsError extends AppError {
 /**
  * Counters live in Redis so every gateway instance shares them. While Redis is unreachable each
  * instance counts in its own memory instead (the insurance limiter): limits loosen by the number
- * of instances but still hold, and requests neither fail nor wait on Redis.
+ * of instances but still hold, and requests neither fail nor wait on Redis. The client comes from
+ * kit's `createRedis`: a hung Redis fails a command within 100 ms and drops the connection, after
+ * which `rejectIfRedisNotReady` sends every count to the insurance limiter at once (no Redis call).
  */
 function limiter(redis: Redis, keyPrefix: string, points: number): RateLimiterRedis {
   return new RateLimiterRedis({

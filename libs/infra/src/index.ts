@@ -313,6 +313,71 @@ export async function startFaultRabbit(name: string, ports: { port?: number; dis
   };
 }
 
+/** An extra Redis for fault tests: paused (SIGSTOP, a hung server), resumed, stopped and started by pid. */
+export interface RedisInstance {
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number | null;
+  start(): Promise<void>;
+  /** SIGSTOP: the server keeps its sockets open and answers nothing (a hang or a silent network cut). */
+  pause(): void;
+  resume(): void;
+  /** SIGTERM (resumed first if paused): connections are refused until `start()`. */
+  stop(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+/** Starts a separate Redis (no persistence) on a free port, never touching the shared test or dev servers. */
+export async function startFaultRedis(name: string): Promise<RedisInstance> {
+  ensureInstalled(() => {});
+  const port = await freePort();
+  const dir = path.join(localRoot, 'faults', `redis_${name.replace(/\W/g, '_')}_${port}`);
+  mkdirSync(dir, { recursive: true });
+  let pid: number | null = null;
+  let paused = false;
+  const start = async () => {
+    if (pid) return;
+    const started = spawnDetached(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { logFile: path.join(dir, 'redis.log') });
+    pid = started;
+    await waitFor(`Redis on port ${port}`, async () => {
+      if (!pidAlive(started)) throw new InfraError(`Redis exited: ${tail(path.join(dir, 'redis.log'))}`);
+      return portIsOpen(port);
+    }, 15_000);
+  };
+  const signal = (name: NodeJS.Signals) => {
+    if (pid) process.kill(pid, name);
+  };
+  const stop = async () => {
+    if (!pid) return;
+    if (paused) signal('SIGCONT');
+    paused = false;
+    if (pidAlive(pid)) await stopPid(pid, 'SIGTERM', 10_000);
+    pid = null;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    get pid() {
+      return pid;
+    },
+    start,
+    pause: () => {
+      signal('SIGSTOP');
+      paused = true;
+    },
+    resume: () => {
+      signal('SIGCONT');
+      paused = false;
+    },
+    stop,
+    destroy: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** True once RabbitMQ answers the AMQP protocol header (the port opens a little before it is usable). */
 function amqpHandshake(port: number): Promise<boolean> {
   return new Promise((resolve) => {

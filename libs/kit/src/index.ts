@@ -5,5 +5,5 @@ export { createMetrics, type Metrics } from './metrics.ts';
 export { runReadiness, readinessHttpStatus, ReadinessError, type ReadinessCheck, type ReadinessCheckResult, type ReadinessDetails, type ReadinessReport } from './health.ts';
 export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, requestId, REQUEST_ID_HEADER, OPERATIONAL_PATHS, type ErrorStyle, type HttpAppOptions } from './http.ts';
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
-export { createRedis, redisReadiness } from './redis.ts';
+export { createRedis, createSocketIoRedis, redisReadiness, type RedisClientOptions } from './redis.ts';
 export { positiveInt, idParam } from './params.ts';
