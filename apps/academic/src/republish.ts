@@ -13,16 +13,13 @@ import { academicService } from './service.ts';
 import { Employee } from './shared/entities/directory.entities.ts';
 import { SchoolCourse } from './shared/entities/registration.entities.ts';
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
-import { latestSchoolCourseId } from './shared/latest-school-course.ts';
 
 export async function republishAll(orm: MikroORM, correlationId = `republish-${new Date().toISOString()}`) {
   return orm.em.fork().transactional(async (em) => {
     const employees = await em.find(Employee, {}, { orderBy: { id: 'asc' } });
-    // Oldest course first, so a consumer applying them in order ends with the right latest one.
     const courses = await em.find(SchoolCourse, {}, { orderBy: [{ startDate: 'asc' }, { id: 'asc' }] });
-    const latestId = await latestSchoolCourseId(em);
     for (const employee of employees) recordEvent(em, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, correlationId });
-    for (const course of courses) recordEvent(em, 'school-course.created', schoolCourseCreatedData(course, latestId), { source: SOURCE, correlationId });
+    for (const course of courses) recordEvent(em, 'school-course.created', schoolCourseCreatedData(course), { source: SOURCE, correlationId });
     return { employees: employees.length, schoolCourses: courses.length };
   });
 }

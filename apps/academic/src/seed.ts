@@ -105,8 +105,8 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
   const latest = em.create(SchoolCourse, { name: '2026-2027', startDate: '2026-09-01', endDate: '2027-06-30' });
   await em.flush();
   SUBJECTS.forEach(([, blocks], s) => blocks.forEach((name, i) => em.create(Block, { subjectId: subjects[s].id, name, position: i + 1 })));
-  recordEvent(em, 'school-course.created', schoolCourseCreatedData(previous, previous.id), meta);
-  recordEvent(em, 'school-course.created', schoolCourseCreatedData(latest, latest.id), meta);
+  recordEvent(em, 'school-course.created', schoolCourseCreatedData(previous), meta);
+  recordEvent(em, 'school-course.created', schoolCourseCreatedData(latest), meta);
 
   // Students, oldest first; one in four has a guardian; e-mails: real, a placeholder, or none.
   const guardians = Array.from({ length: 60 }, (_, i) => {

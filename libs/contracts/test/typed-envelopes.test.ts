@@ -11,7 +11,7 @@ describe('typed event envelopes', () => {
   });
 
   test('parseEnvelope returns the typed envelope of valid bytes', () => {
-    const envelope = createEnvelope('school-course.deleted', { id: 2, latestSchoolCourseId: null }, { source: 'academic' });
+    const envelope = createEnvelope('school-course.deleted', { id: 2 }, { source: 'academic' });
     const parsed = parseEnvelope(Buffer.from(JSON.stringify(envelope)));
     expect(parsed).toEqual({ ok: true, envelope });
   });
@@ -51,5 +51,18 @@ describe('typed event envelopes', () => {
     // other types keep their current version
     const upserted = createEnvelope('employee.upserted', { id: 1, userId: null, name: 'A', email: null, active: true }, { source: 's' });
     expect(parseEnvelope(JSON.stringify({ ...upserted, version: 7 }), reader)).toMatchObject({ ok: false, reason: 'unsupported_version' });
+  });
+
+  test('an older version that the current schema still reads is accepted by default: a school course of version 1, its extra field dropped', () => {
+    const current = createEnvelope('school-course.created', { id: 3, name: '2025-2026', startDate: '2025-09-01', endDate: '2026-06-30' }, { source: 'academic' });
+    expect(current.version).toBe(2);
+    const versionOne = { ...current, version: 1, data: { ...current.data, latestSchoolCourseId: 3 } };
+    expect(parseEnvelope(JSON.stringify(versionOne))).toEqual({ ok: true, envelope: { ...versionOne, data: current.data } });
+    expect(parseEnvelope(JSON.stringify({ ...current, version: 3 }))).toMatchObject({ ok: false, error: 'unsupported version 3 of "school-course.created" (this consumer reads versions 2, 1)' });
+  });
+
+  test('loose fields are tightened: an empty name, or a course ending before it starts, is refused at the producer', () => {
+    expect(() => createEnvelope('employee.upserted', { id: 1, userId: null, name: '', email: null, active: true }, { source: 'academic' })).toThrow(ZodError);
+    expect(() => createEnvelope('school-course.created', { id: 1, name: 'x', startDate: '2026-09-01', endDate: '2026-06-30' }, { source: 'academic' })).toThrow(/endDate must not be before startDate/);
   });
 });

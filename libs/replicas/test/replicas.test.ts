@@ -71,12 +71,12 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
   test('the current school course: greatest start date, ties by greatest id, deleted ones ignored; a named course only while it lives', async () => {
     expect(await chosenSchoolCourseId(orm.em.fork())).toBeNull();
     const course = (id: number, startDate: string) =>
-      envelope('school-course.created', { id, name: `Course ${id}`, startDate, endDate: '2030-06-30', latestSchoolCourseId: id });
+      envelope('school-course.created', { id, name: `Course ${id}`, startDate, endDate: '2030-06-30' });
     await publish(course(11, '2025-09-01'), course(12, '2024-09-01'), course(13, '2025-09-01'));
     expect(await chosenSchoolCourseId(orm.em.fork())).toBe(13);
     expect(await chosenSchoolCourseId(orm.em.fork(), 12)).toBe(12);
 
-    await publish(envelope('school-course.deleted', { id: 13, latestSchoolCourseId: 11 }));
+    await publish(envelope('school-course.deleted', { id: 13 }));
     expect(await chosenSchoolCourseId(orm.em.fork())).toBe(11);
     expect(await chosenSchoolCourseId(orm.em.fork(), 13)).toBeNull();
     expect(await chosenSchoolCourseId(orm.em.fork(), 99)).toBeNull();

@@ -27,12 +27,12 @@ export async function createSchoolCourse(em: EntityManager, input: { name: strin
   return guardConstraints(
     () =>
       em.transactional(async (tx) => {
-        // One writer of courses at a time, so `latestSchoolCourseId` in the event is exact.
+        // One writer of courses at a time, so `isLatest` in the answer is exact.
         await tx.execute(`select pg_advisory_xact_lock(hashtext('school_courses'))`);
         const course = tx.create(SchoolCourse, input);
         await tx.flush();
         const latestId = await latestSchoolCourseId(tx);
-        recordEvent(tx, 'school-course.created', schoolCourseCreatedData(course, latestId), { source: SOURCE, correlationId });
+        recordEvent(tx, 'school-course.created', schoolCourseCreatedData(course), { source: SOURCE, correlationId });
         await tx.flush();
         return toItem(course, latestId);
       }),
@@ -53,8 +53,7 @@ export async function deleteSchoolCourse(em: EntityManager, id: number, correlat
         const item = toItem(course, null);
         tx.remove(course);
         await tx.flush();
-        const latestId = await latestSchoolCourseId(tx);
-        recordEvent(tx, 'school-course.deleted', { id, latestSchoolCourseId: latestId }, { source: SOURCE, correlationId });
+        recordEvent(tx, 'school-course.deleted', { id }, { source: SOURCE, correlationId });
         await tx.flush();
         return item;
       }),

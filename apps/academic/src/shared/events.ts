@@ -15,8 +15,10 @@ export const employeeUpsertedData = (employee: EmployeeRecord): EventData<'emplo
   active: employee.active,
 });
 
-/** Payload of `school-course.created`: the course and the latest course id once it exists. */
-export const schoolCourseCreatedData = (
-  course: { id: number; name: string; startDate: string; endDate: string },
-  latestSchoolCourseId: number | null,
-): EventData<'school-course.created'> => ({ id: course.id, name: course.name, startDate: course.startDate, endDate: course.endDate, latestSchoolCourseId });
+/** Payload of `school-course.created`: the course (each replica works out the current one itself). */
+export const schoolCourseCreatedData = (course: { id: number; name: string; startDate: string; endDate: string }): EventData<'school-course.created'> => ({
+  id: course.id,
+  name: course.name,
+  startDate: course.startDate,
+  endDate: course.endDate,
+});

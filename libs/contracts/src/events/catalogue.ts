@@ -11,23 +11,22 @@ export const EmployeeUpserted = z.object({
   /** The employee's login, when they have one. */
   userId: id.nullable(),
   /** Full name: "name lastname". */
-  name: z.string(),
+  name: z.string().min(1),
   email: z.email().nullable(),
   active: z.boolean(),
 });
 /** The employee was deactivated (academic keeps the row for history): treat as gone. */
 export const EmployeeDeleted = z.object({ id });
 
-/** A school course was created. The latest (current) course is the greatest startDate, ties by the greatest id. */
-export const SchoolCourseCreated = z.object({
-  id,
-  name: z.string(),
-  startDate: z.iso.date(),
-  endDate: z.iso.date(),
-  /** The id of the latest (current) course after this change. */
-  latestSchoolCourseId: id.nullable(),
-});
-export const SchoolCourseDeleted = z.object({ id, latestSchoolCourseId: id.nullable() });
+/**
+ * A school course was created. Which course is the current one, each replica computes from its own
+ * copy (`latestSchoolCourseSql`); version 1 also carried `latestSchoolCourseId`, which no consumer read.
+ */
+export const SchoolCourseCreated = z
+  .object({ id, name: z.string().min(1), startDate: z.iso.date(), endDate: z.iso.date() })
+  .refine((course) => course.endDate >= course.startDate, { error: 'endDate must not be before startDate', path: ['endDate'] });
+/** A school course was deleted (version 1 also carried `latestSchoolCourseId`). */
+export const SchoolCourseDeleted = z.object({ id });
 
 // academic → notifications
 const person = z.object({ name: z.string(), email: z.email() });
@@ -156,8 +155,8 @@ export function isEventType(type: string): type is EventType {
 export const eventVersions = {
   'employee.upserted': 1,
   'employee.deleted': 1,
-  'school-course.created': 1,
-  'school-course.deleted': 1,
+  'school-course.created': 2,
+  'school-course.deleted': 2,
   'block.closed': 1,
   'block.approved': 1,
   'block.rejected': 1,
@@ -169,3 +168,13 @@ export const eventVersions = {
 
 /** Versions of each type a consumer reads, where it reads more than the current one. */
 export type EventVersions = { [T in EventType]?: readonly number[] };
+
+/**
+ * Older versions that the current schema still reads as they are, so every consumer accepts them
+ * too: version 1 of the school-course events only had one more field (`latestSchoolCourseId`), which
+ * the current schema drops.
+ */
+export const readableOlderVersions: EventVersions = {
+  'school-course.created': [1],
+  'school-course.deleted': [1],
+};

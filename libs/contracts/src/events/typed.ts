@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EventEnvelope } from './envelope.ts';
-import { eventSchemas, eventVersions, isEventType, type EventData, type EventType, type EventVersions } from './catalogue.ts';
+import { eventSchemas, eventVersions, isEventType, readableOlderVersions, type EventData, type EventType, type EventVersions } from './catalogue.ts';
 
 /** An envelope whose `type` is a catalogue type and whose `data` has been checked against that type's schema. */
 export type TypedEnvelope<T extends EventType = EventType> = { [K in T]: Omit<EventEnvelope, 'type' | 'data'> & { type: K; data: EventData<K> } }[T];
@@ -23,7 +23,7 @@ export function createEnvelope<T extends EventType>(type: T, data: EventData<T>,
     occurredAt: (meta.occurredAt ?? new Date()).toISOString(),
     source: meta.source,
     correlationId: meta.correlationId ?? randomUUID(),
-    data: eventSchemas[type].parse(data),
+    data: eventSchemas[type].parse(data) as EventData<T>,
   };
   return envelope as TypedEnvelope<T>;
 }
@@ -37,7 +37,7 @@ export type ParsedEnvelope =
  * The subscribing side: parses raw bytes or a decoded object into a typed envelope. Never throws;
  * a failure says why (no retry can fix it, so the consumer parks it in the DLQ at once). A type's
  * envelope must carry one of the versions the reader knows: `versions[type]` where given, else the
- * catalogue's current version of that type.
+ * catalogue's current version of that type and the older ones its schema still reads.
  */
 export function parseEnvelope(raw: Buffer | string | unknown, versions: EventVersions = {}): ParsedEnvelope {
   let value: unknown = raw;
@@ -52,7 +52,7 @@ export function parseEnvelope(raw: Buffer | string | unknown, versions: EventVer
   if (!envelope.success) return { ok: false, reason: 'invalid', error: `invalid envelope: ${z.prettifyError(envelope.error)}` };
   const { id, type } = envelope.data;
   if (!isEventType(type)) return { ok: false, reason: 'invalid', error: `unknown event type "${type}"`, eventId: id, type };
-  const known = versions[type] ?? [eventVersions[type]];
+  const known = versions[type] ?? [eventVersions[type], ...(readableOlderVersions[type] ?? [])];
   if (!known.includes(envelope.data.version)) {
     return { ok: false, reason: 'unsupported_version', error: `unsupported version ${envelope.data.version} of "${type}" (this consumer reads version${known.length > 1 ? 's' : ''} ${known.join(', ')})`, eventId: id, type };
   }
