@@ -1,6 +1,39 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+// What each library may import, by its `scope:*` tag (project.json): the layers run from contracts
+// up to service; infra (local servers) and testing (test helpers) sit beside them, for tests and tools.
+const libraryLayers = {
+  'scope:contracts': [],
+  'scope:kit': ['scope:contracts'],
+  'scope:auth': ['scope:contracts', 'scope:kit'],
+  'scope:db': ['scope:contracts', 'scope:kit'],
+  'scope:messaging': ['scope:contracts', 'scope:kit', 'scope:db'],
+  'scope:replicas': ['scope:contracts', 'scope:kit', 'scope:db', 'scope:messaging'],
+  'scope:service': ['scope:contracts', 'scope:kit', 'scope:db', 'scope:messaging', 'scope:auth'],
+  'scope:infra': [],
+  'scope:testing': ['scope:contracts', 'scope:kit', 'scope:db', 'scope:messaging', 'scope:auth', 'scope:service', 'scope:infra'],
+};
+/** Only for tests and tools: a service never starts local servers or loads test helpers. */
+const testOnly = ['scope:infra', 'scope:testing'];
+
+/** Module boundaries; `forTests` lets test files also use the test-only libraries. */
+const boundaries = (forTests) => [
+  'error',
+  {
+    allow: [],
+    depConstraints: [
+      // apps (services and the gateway) use libraries only, never another app, a tool or a test-only library
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+      ...(forTests ? [] : [{ sourceTag: 'type:app', notDependOnLibsWithTags: testOnly }]),
+      ...Object.entries(libraryLayers).map(([sourceTag, allowed]) => ({
+        sourceTag,
+        onlyDependOnLibsWithTags: [sourceTag, ...allowed, ...(forTests ? testOnly : [])],
+      })),
+    ],
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'dist/**', '.local/**', '.nx/**', '**/migrations/.snapshot*.json'] },
   ...tseslint.configs.recommended,
@@ -8,27 +41,21 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.js'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(false),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/test/**/*.ts', '**/*.test.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(true),
+      '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
   {
     // scripts (start, benchmarks, dlq) drive apps in-process, by path
     files: ['**/jest.config.js', 'tools/**'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
-  },
-  {
-    files: ['**/test/**/*.ts', '**/*.test.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );
