@@ -2,7 +2,8 @@
 // fetch, socket.io-client), against the whole system started as `npm start` starts it
 // (tools/system/harness.ts). Then faults: a service killed and restarted, the broker restarted.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { DEMO, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
+import { io, type Socket } from 'socket.io-client';
+import { DEMO, PUSH_API_KEY, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, eventually, login, type Session } from './client.ts';
 
 let system: TestSystem;
@@ -141,6 +142,145 @@ describe('hours bank', () => {
 
     const bad = await call(gw, 'POST', `${path}/completed`, { token: admin.accessToken, body: { time: '1h 60m' } });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('content blocks', () => {
+  test('a teacher closes a student block, an admin approves it; the next block opens and the e-mails reach the teacher and the student and/or guardian', async () => {
+    // A class of the teacher's and one of its students, as the teacher's client would find them.
+    const events = await call(gw, 'GET', `/api/v2/calendar-events?employeeId=${teacher.user.employeeId}&limit=100`, { token: admin.accessToken });
+    expect(events.status).toBe(200);
+    type Grade = { studentBlockId: number; blockId: number; position: number; status: string };
+    let pick: { studentId: number; open: Grade; next: Grade } | undefined;
+    for (const event of events.body.data as { id: number; subjectId: number }[]) {
+      const assigned = await call(gw, 'GET', `/api/v2/registration/students-assigned-to-event?eventId=${event.id}`, { token: teacher.accessToken });
+      expect(assigned.status).toBe(200);
+      for (const { studentId } of assigned.body.data.students as { studentId: number }[]) {
+        // A student whose open block has a next one.
+        const grades = await call(gw, 'GET', `/api/v2/blocks/grades/${studentId}/${event.subjectId}`, { token: teacher.accessToken });
+        expect(grades.status).toBe(200);
+        const blocks = grades.body.blocks as Grade[];
+        const open = blocks.find((b) => b.status === 'open');
+        const next = open && blocks.find((b) => b.position === open.position + 1);
+        if (open && next) {
+          pick = { studentId, open, next };
+          break;
+        }
+      }
+      if (pick) break;
+    }
+    expect(pick).toBeDefined();
+    const { studentId, open: first, next: second } = pick!;
+    const student = (await call(gw, 'GET', `/api/v2/students/${studentId}`, { token: admin.accessToken })).body;
+    const guardian = student.guardianId ? (await call(gw, 'GET', `/api/v2/guardians/${student.guardianId}`, { token: admin.accessToken })).body : null;
+    // The teacher; the guardian when there is one; the student when their e-mail is a real one.
+    const expected = [teacher.user.email, guardian?.email, student.email && !student.email.endsWith('.invalid') ? student.email : null].filter(Boolean).sort();
+
+    const closed = await call(gw, 'POST', `/api/v2/blocks/${first.blockId}/close`, { token: teacher.accessToken, body: { studentId, grade: 8.5 } });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ ok: true, studentBlockId: first.studentBlockId, blockId: first.blockId, studentId, previousStatus: 'open', newStatus: 'pending' });
+    // The teacher may not review.
+    expect((await call(gw, 'POST', `/api/v2/blocks/student-block/${closed.body.studentBlockId}/review`, { token: teacher.accessToken, body: { action: 'approve' } })).status).toBe(401);
+
+    const pending = await call(gw, 'GET', `/api/v2/blocks/pending?studentId=${studentId}`, { token: admin.accessToken });
+    expect(pending.status).toBe(200);
+    expect(pending.body.byStudent[0].blocks.map((b: { blockId: number }) => b.blockId)).toContain(first.blockId);
+
+    const mailsBefore = ((await call(system.mail.api, 'GET', '/email')).body as unknown[]).length;
+    const approved = await call(gw, 'POST', `/api/v2/blocks/student-block/${closed.body.studentBlockId}/review`, { token: admin.accessToken, body: { action: 'approve' } });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ ok: true, previousStatus: 'pending', newStatus: 'closed', action: 'approve', nextBlockUnlocked: true });
+    const again = await call(gw, 'POST', `/api/v2/blocks/student-block/${closed.body.studentBlockId}/review`, { token: admin.accessToken, body: { action: 'approve' } });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('INVALID_STATUS_FOR_REVIEW');
+
+    // Read back from the mail catcher's API.
+    const mails = await eventually('the approval e-mails', async () => {
+      const all = (await call(system.mail.api, 'GET', '/email')).body as { to: { address: string }[]; subject: string; text?: string; html?: string }[];
+      const fresh = all.slice(mailsBefore);
+      return fresh.length >= expected.length ? fresh : undefined;
+    }, 30_000);
+    expect(mails.map((m) => m.to.map((t) => t.address).join(',')).sort()).toEqual(expected);
+    // No more than those (one delivery per recipient, whatever redeliveries happened).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(((await call(system.mail.api, 'GET', '/email')).body as unknown[]).length).toBe(mailsBefore + expected.length);
+
+    // The next block is open for the teacher to close.
+    const next = await call(gw, 'POST', `/api/v2/blocks/${second.blockId}/close`, { token: teacher.accessToken, body: { studentId } });
+    expect(next.status).toBe(200);
+    expect(next.body.newStatus).toBe('pending');
+  }, 60_000);
+});
+
+describe('incidents', () => {
+  test("a clock-in over an open record opens an incident, and the employee's socket.io client receives incident_notification", async () => {
+    const employee = await login(gw, DEMO.teacher(3));
+    const socket: Socket = io(gw, { path: '/socket.io', transports: ['websocket'], query: { token: employee.accessToken }, reconnection: false });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const notifications: { incidentId: number; employeeId: number; change: string; status: string }[] = [];
+      socket.on('incident_notification', (n) => notifications.push(n));
+
+      const clockIn = await call(gw, 'POST', '/api/v2/timerecord/clock-in', { token: employee.accessToken, body: { source: 'App', deviceId: 'phone-1' } });
+      expect(clockIn.status).toBe(201);
+      const open = await call(gw, 'GET', '/api/v2/timerecord/open', { token: employee.accessToken });
+      expect(open.body.hasOpenRecord).toBe(true);
+
+      const twice = await call(gw, 'POST', '/api/v2/timerecord/clock-in', { token: employee.accessToken, body: { source: 'Web' } });
+      expect(twice.status).toBe(409);
+      expect(twice.body.code).toBe('TIME_RECORD_ALREADY_OPEN');
+      const incidentId = twice.body.details.incidentId as number;
+      expect(incidentId).toBeGreaterThan(0);
+
+      const notification = await eventually('incident_notification', async () => notifications.find((n) => n.incidentId === incidentId), 20_000, 100);
+      expect(notification).toMatchObject({ incidentId, employeeId: employee.user.employeeId, status: 'open' });
+
+      const mine = await call(gw, 'GET', '/api/v2/incident/my?status=open', { token: employee.accessToken });
+      expect(mine.status).toBe(200);
+      expect(JSON.stringify(mine.body)).toContain(`"id":${incidentId}`);
+      const detail = await call(gw, 'GET', `/api/v2/incident/${incidentId}`, { token: employee.accessToken });
+      expect(detail.status).toBe(200);
+      // Another employee cannot read it.
+      expect([403, 404]).toContain((await call(gw, 'GET', `/api/v2/incident/${incidentId}`, { token: teacher.accessToken })).status);
+
+      const clockOut = await call(gw, 'POST', '/api/v2/timerecord/clock-out', { token: employee.accessToken, body: { source: 'App' } });
+      expect(clockOut.status).toBe(200);
+    } finally {
+      socket.close();
+    }
+  }, 60_000);
+});
+
+describe('push notifications', () => {
+  test('a user registers a device token, an internal caller sends a push to them, the token is removed at logout', async () => {
+    const user = await login(gw, DEMO.teacher(4));
+    const registered = await call(gw, 'POST', '/api/v2/notifications/token', {
+      token: user.accessToken,
+      body: { deviceId: 'pixel-8-system', token: `fcm-token-${system.id}`, platform: 'android' },
+    });
+    expect([200, 201]).toContain(registered.status);
+    expect(registered.body.success).toBe(true);
+
+    const refused = await call(gw, 'POST', '/api/v2/push-notifications/send', { headers: { 'x-api-key': 'wrong-key-wrong-key' }, body: { userIds: [user.user.id], body: 'Hi' } });
+    expect(refused.status).toBe(401);
+    const sent = await call(gw, 'POST', '/api/v2/push-notifications/send', {
+      headers: { 'x-api-key': PUSH_API_KEY },
+      body: { userIds: [user.user.id, admin.user.id], title: 'Timetable', body: 'Your Monday class moved to 10:00', priority: 'high', data: { screen: 'calendar' } },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ success: true, requestedUserIds: [user.user.id, admin.user.id], tokensCount: 1, successCount: 1, errorCount: 0 });
+
+    const removed = await call(gw, 'DELETE', '/api/v2/notifications/token/pixel-8-system', { token: user.accessToken });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ success: true, message: 'Device token removed successfully' });
+    const gone = await call(gw, 'DELETE', '/api/v2/notifications/token/pixel-8-system', { token: user.accessToken });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ success: false, message: 'Device not found' });
+    const none = await call(gw, 'POST', '/api/v2/push-notifications/send', { headers: { 'x-api-key': PUSH_API_KEY }, body: { userIds: [user.user.id], body: 'Anyone?' } });
+    expect(none.body).toMatchObject({ success: true, tokensCount: 0 });
   });
 });
 
