@@ -28,7 +28,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   /** Redis stream and key prefix of the Socket.IO adapter (every instance of one deployment shares them). */
   SOCKET_STREAM: z.string().min(1).default('notifications:socket.io'),
   /** How long the adapter's XREAD blocks; shorter makes shutdown quicker. */
-  SOCKET_STREAM_BLOCK_MS: positive(5_000),
+  SOCKET_STREAM_BLOCK_MS: positive(1_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
