@@ -238,7 +238,7 @@ export function registerIncidentsDocs(registry: OpenAPIRegistry): void {
       request: { body: { required: true, content: { 'application/json': { schema: ClockBody } } } },
       responses: {
         [kind === 'clock-in' ? 201 : 200]: json(kind === 'clock-in' ? ClockInResponse : ClockOutResponse, 'The record'),
-        ...errorsOf({ 400: 'VALIDATION_ERROR (source, deviceId)', 403: 'NOT_AN_EMPLOYEE (the token has no employee)', 404: 'EMPLOYEE_NOT_FOUND', 409: 'See the summary' }),
+        ...errorsOf({ 400: 'VALIDATION_ERROR (source, deviceId)', 403: 'NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee)', 409: 'See the summary' }),
       },
     });
   }
