@@ -213,10 +213,26 @@ export class Broker extends EventEmitter {
 
   /**
    * Publishes each envelope (persistent, mandatory) without waiting in between, then waits for all
-   * confirms. Resolves with one outcome per envelope: null when the broker confirmed it, otherwise the
-   * reason (returned as unroutable, nacked, channel closed, timed out). Never hangs.
+   * confirms. Resolves with one outcome per envelope: null when the broker confirmed it (routed to a
+   * queue, or kept in the catch-all `<exchange>.unrouted` when no queue is bound for its type),
+   * otherwise the reason (returned as unroutable, nacked, channel closed, timed out). Never hangs.
    */
   async publishEach(envelopes: EventEnvelope[], routing: PublishRouting = {}): Promise<PublishOutcome[]> {
+    const results = await this.publishOnce(envelopes, routing);
+    // An exchange declared before the catch-all existed has no alternate exchange (and no policy gave
+    // it one): the publisher forwards what the broker returned to the catch-all itself.
+    if (routing.exchange || this.declared?.alternate !== false) return results;
+    const returned = results.flatMap((result, index) => (result?.reason === 'unroutable' ? [index] : []));
+    if (returned.length === 0) return results;
+    const parked = await this.publishOnce(
+      returned.map((index) => envelopes[index]),
+      { exchange: unroutedName(this.exchange), routingKey: routing.routingKey },
+    );
+    returned.forEach((index, position) => (results[index] = parked[position]));
+    return results;
+  }
+
+  private async publishOnce(envelopes: EventEnvelope[], routing: PublishRouting): Promise<PublishOutcome[]> {
     const channel = this.channel;
     if (!channel) return envelopes.map(() => new PublishError('not_connected', 'broker is not connected'));
     const exchange = routing.exchange ?? this.exchange;

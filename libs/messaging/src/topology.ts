@@ -65,7 +65,8 @@ const isPreconditionFailed = (error: unknown) => (error as { code?: number }).co
  * An exchange's arguments cannot change once declared: a broker that already has `exchange` without
  * the argument refuses the redeclare (PRECONDITION_FAILED). The exchange is then kept as it is, and a
  * probe (a message that expires at once) tells whether a policy gives it the alternate exchange;
- * when none does, the returned warning says how to add one.
+ * when none does, `alternate` is false (the broker's publisher then forwards returned events to the
+ * catch-all itself) and the returned warning says how to add one.
  */
 export function assertEventsExchange(connection: ChannelModel, exchange: string, limits: UnroutedLimits = DEFAULT_UNROUTED_LIMITS): Promise<EventsExchange> {
   let byName = declaredExchanges.get(connection);
@@ -110,7 +111,7 @@ async function declareEventsExchange(connection: ChannelModel, exchange: string,
     const alternate = await probeAlternate(connection, exchange);
     if (!alternate) {
       warnings.push(
-        `exchange ${exchange} was declared without an alternate exchange: events of a type no queue is bound for are returned and retried. ` +
+        `exchange ${exchange} was declared without an alternate exchange: events of a type no queue is bound for come back to the publisher, which forwards them to ${unrouted} (one more round trip). ` +
           `Give it one by a policy (rabbitmqctl set_policy ${exchange}-unrouted '^${exchange.replace(/\./g, '\\.')}$' '{"alternate-exchange":"${unrouted}"}' --apply-to exchanges) ` +
           `or delete the exchange while every service is stopped (they declare it again at start).`,
       );

@@ -13,7 +13,7 @@ import { createMessagingDb, deleteQueues, queueDepth, silentLogger, testTopology
 const url = testUrls.rabbitmq;
 // No queue is bound for it on the tests' exchanges.
 const UNBOUND = 'school-course.deleted';
-const courseDeleted = (id: number) => ({ id, latestSchoolCourseId: null });
+const courseDeleted = (id: number) => ({ id });
 
 interface OutboxRow {
   event_id: string;
@@ -109,7 +109,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     }
   });
 
-  test('an exchange declared earlier without the alternate exchange is kept: the broker starts and warns how to add one', async () => {
+  test('an exchange declared earlier without the alternate exchange is kept: the broker starts, warns how to add one, and forwards unbound events to the catch-all itself', async () => {
     const legacy = `${exchange}.legacy`;
     exchanges.push(legacy);
     const connection = await amqp.connect(url);
@@ -121,9 +121,21 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     expect(legacyBroker.connected).toBe(true);
     expect(legacyBroker.hasAlternateExchange).toBe(false);
     expect(lines.join('')).toContain('rabbitmqctl set_policy');
-    // Its unroutable events are returned (and retried by the relay), as before.
-    const [outcome] = await legacyBroker.publishEach([createEnvelope(UNBOUND, courseDeleted(5), { source: 'test' })]);
-    expect(outcome?.reason).toBe('unroutable');
+    // The broker returns them to the publisher, which forwards them to the catch-all: the outbox still drains at once.
+    relay({ broker: legacyBroker });
+    const em = db.orm.em.fork();
+    const envelope = recordEvent(em, UNBOUND, courseDeleted(5), { source: 'test' });
+    await em.flush();
+    await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 10);
+    expect(await rows()).toEqual([expect.objectContaining({ event_id: envelope.id, attempts: 0, last_error: null })]);
+    const check = await amqp.connect(url);
+    try {
+      const kept = await (await check.createChannel()).get(unroutedName(legacy), { noAck: true });
+      expect(kept && kept.properties.messageId).toBe(envelope.id);
+      expect(kept && kept.fields.routingKey).toBe(UNBOUND);
+    } finally {
+      await check.close();
+    }
   });
 
   test('rows inserted by raw SQL (as hours-bank writes them) wake the relay through NOTIFY, not the poll', async () => {
