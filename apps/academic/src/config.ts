@@ -6,6 +6,14 @@ import { baseConfigSchema, type BaseConfig } from '@academy/service';
 export const AuthSettingsSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(30 * 24 * 3600),
+  /** Failed logins in a row for one (e-mail, IP) before that pair is blocked for LOGIN_FAILURE_BLOCK_SECONDS. */
+  LOGIN_MAX_CONSECUTIVE_FAILURES: z.coerce.number().int().positive().default(5),
+  LOGIN_FAILURE_BLOCK_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  /** Failed logins from one IP in a day (any e-mail) before the IP is blocked for LOGIN_IP_BLOCK_SECONDS. */
+  LOGIN_MAX_FAILURES_PER_IP_PER_DAY: z.coerce.number().int().positive().default(100),
+  LOGIN_IP_BLOCK_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
+  /** Redis key prefix of the login counters (the database name is appended). */
+  LOGIN_LIMIT_KEY_PREFIX: z.string().min(1).default('academic:login'),
 });
 export type AuthSettings = z.infer<typeof AuthSettingsSchema>;
 

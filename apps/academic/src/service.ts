@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
+import { stopAuth } from './auth/auth.routes.ts';
 
 export const academicService: ServiceDefinition<Config> = {
   name: 'academic',
@@ -10,4 +11,5 @@ export const academicService: ServiceDefinition<Config> = {
   migrations,
   usesRedis: false,
   routes: registerRoutes,
+  onStop: stopAuth,
 };

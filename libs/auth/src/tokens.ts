@@ -132,7 +132,7 @@ export function createTokenVerifier(ring: KeyRing, options: VerifierOptions): To
 
   const check = async (entry: CachedToken): Promise<void> => {
     try {
-      entry.revoked = await revocations!.isRevoked({ sub: entry.claims.sub, sid: entry.claims.sid, iat: entry.iat });
+      entry.revoked = await revocations!.isRevoked({ sid: entry.claims.sid });
     } catch (error) {
       // The store is away: accept the token (an outage of Redis must not log everyone out) and ask again soon.
       options.onRevocationError?.(error);
@@ -145,7 +145,8 @@ export function createTokenVerifier(ring: KeyRing, options: VerifierOptions): To
     async authenticate(token) {
       const entry = lookup(token);
       if (!entry) return null;
-      if (!revocations || entry.revoked) return entry.revoked ? null : entry.claims;
+      // A token without a session id (not issued by a login) has no session to end.
+      if (!revocations || !entry.claims.sid || entry.revoked) return entry.revoked ? null : entry.claims;
       if (entry.checkedUntil <= Date.now()) {
         // Concurrent requests with one token share one lookup.
         entry.checking ??= check(entry).finally(() => (entry.checking = undefined));

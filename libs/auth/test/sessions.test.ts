@@ -93,23 +93,18 @@ describe('ended sessions (Redis)', () => {
     expect(verifier.verify(token)?.sub).toBe('5'); // verify alone checks only signature and claims
   });
 
-  test('revoking a user ends the tokens issued before, not those issued after', async () => {
-    const verifier = cachedVerifier({ revocationCheckMs: 0 });
-    const before = signed({ sub: '6', role: 'user', iat: Math.floor(Date.now() / 1000) - 5, exp: Math.floor(Date.now() / 1000) + 60 });
-    const withoutSession = signer.sign({ sub: '6', role: 'user' }, 60);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await revocations.revokeUser(6);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const after = signer.sign({ sub: '6', role: 'user', sid: randomUUID() }, 60);
-    expect(await verifier.authenticate(before)).toBeNull();
-    expect(await verifier.authenticate(withoutSession)).toBeNull();
-    expect((await verifier.authenticate(after))?.sub).toBe('6');
+  test('a token without a session id is not looked up (it has no session to end)', async () => {
+    let lookups = 0;
+    const counting: SessionRevocations = { ...revocations, isRevoked: (token) => (lookups++, revocations.isRevoked(token)) };
+    const verifier = cachedVerifier({ revocations: counting, revocationCheckMs: 0 });
+    expect((await verifier.authenticate(signer.sign({ sub: '6', role: 'user' }, 60)))?.sub).toBe('6');
+    expect(lookups).toBe(0);
   });
 
   test('revocations expire with the tokens they name', async () => {
     const sid = randomUUID();
     await revocations.revokeSessions([sid]);
-    const ttl = await redis.ttl(`${keyPrefix}:session:${sid}`);
+    const ttl = await redis.ttl(`${keyPrefix}:${sid}`);
     expect(ttl).toBeGreaterThan(900);
     expect(ttl).toBeLessThanOrEqual(960);
   });

@@ -7,25 +7,38 @@ import { login } from './login.ts';
 import { logout } from './logout.ts';
 import { me } from './me.ts';
 import { refreshSession } from './refresh.ts';
+import { createLoginProtection } from './login-protection.ts';
 import { createSessionTokens } from './session-tokens.ts';
+import { createSessionEnder } from './sessions.ts';
+
+const closers = new WeakMap<ServiceContext<Config>, () => void>();
+
+/** Closes what `authRouter` opened (the login limiter's Redis client); the service's `onStop`. */
+export function stopAuth(ctx: ServiceContext<Config>): void {
+  closers.get(ctx)?.();
+}
 
 /** `/api/v2/auth/*`: login, refresh, logout, me. */
 export function authRouter(ctx: ServiceContext<Config>): Router {
   const tokens = createSessionTokens(ctx.config);
+  const protection = createLoginProtection(ctx.config, ctx.logger);
+  closers.set(ctx, () => protection.close());
+  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger);
   const em = () => ctx.orm.em;
   const router = Router();
 
   router.post('/login', async (req, res) => {
     const input = LoginBody.parse(req.body);
-    res.json(await login(em(), tokens, input));
+    // req.ip: the client address the gateway passed on (only loopback proxies are trusted).
+    res.json(await login(em(), tokens, input, { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', protection }));
   });
   router.post('/refresh', async (req, res) => {
     const { refreshToken } = RefreshBody.parse(req.body);
-    res.json(await refreshSession(em(), tokens, refreshToken));
+    res.json(await refreshSession(em(), tokens, sessions, refreshToken));
   });
   router.post('/logout', async (req, res) => {
     const { refreshToken } = LogoutBody.parse(req.body);
-    await logout(em(), refreshToken);
+    await logout(em(), sessions, refreshToken);
     res.status(204).end();
   });
   router.get('/me', requireAuth(ctx.verifier), async (_req, res) => {

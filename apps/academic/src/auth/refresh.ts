@@ -4,34 +4,39 @@ import type { TokenPair } from '@academy/contracts';
 import { User } from '../shared/entities/user.entity.ts';
 import { RefreshToken } from './refresh-token.entity.ts';
 import { hashRefreshToken, issueTokens, type SessionTokens } from './session-tokens.ts';
+import type { SessionEnder } from './sessions.ts';
 
-type Outcome = { ok: true; pair: TokenPair } | { ok: false; error: UnauthorizedError };
+type Outcome = { ok: true; pair: TokenPair } | { ok: false; error: UnauthorizedError; endedSession?: string };
 
 const invalid = () => new UnauthorizedError('Invalid or expired refresh token', 'INVALID_REFRESH_TOKEN');
 
 /**
  * Spends a refresh token and returns its successor. The row is locked, so two refreshes with one
  * token serialize: the second sees it used. A used or revoked token presented again revokes the
- * whole family; that revocation commits even though the caller gets a 401.
+ * whole family and ends its access tokens; that revocation commits even though the caller gets a 401.
  */
-export async function refreshSession(em: EntityManager, tokens: SessionTokens, refreshToken: string): Promise<TokenPair> {
+export async function refreshSession(em: EntityManager, tokens: SessionTokens, sessions: SessionEnder, refreshToken: string): Promise<TokenPair> {
   const outcome = await em.transactional(async (tx): Promise<Outcome> => {
     const now = new Date();
     const stored = await tx.findOne(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!stored) return { ok: false, error: invalid() };
     if (stored.usedAt || stored.revokedAt) {
       await tx.nativeUpdate(RefreshToken, { familyId: stored.familyId, revokedAt: null }, { revokedAt: now });
-      return { ok: false, error: new UnauthorizedError('Refresh token was already used; the session is revoked', 'REFRESH_TOKEN_REUSED') };
+      return { ok: false, error: new UnauthorizedError('Refresh token was already used; the session is revoked', 'REFRESH_TOKEN_REUSED'), endedSession: stored.familyId };
     }
     if (stored.expiresAt <= now) return { ok: false, error: invalid() };
     const user = await tx.findOne(User, { id: stored.user });
     if (!user || !user.active) {
       await tx.nativeUpdate(RefreshToken, { familyId: stored.familyId, revokedAt: null }, { revokedAt: now });
-      return { ok: false, error: invalid() };
+      return { ok: false, error: invalid(), endedSession: stored.familyId };
     }
     stored.usedAt = now;
     return { ok: true, pair: issueTokens(tx, tokens, user, stored.familyId) };
   });
-  if (!outcome.ok) throw outcome.error;
+  if (!outcome.ok) {
+    // The family's revocation has committed: its access tokens end too, for every verifier.
+    if (outcome.endedSession) await sessions.endSessions([outcome.endedSession]);
+    throw outcome.error;
+  }
   return outcome.pair;
 }

@@ -12,8 +12,10 @@ export interface SessionTokens {
   refreshTtlSeconds: number;
 }
 
-/** Loads the signing key (the first of JWT_KEY_IDS) once, at start. */
+/** Loads the signing key (the first of JWT_KEY_IDS) once, at start; an access TTL every verifier would refuse stops the start. */
 export function createSessionTokens(config: Config): SessionTokens {
+  const maxTtl = config.JWT_MAX_TTL_SECONDS ?? 15 * 60;
+  if (config.ACCESS_TOKEN_TTL_SECONDS > maxTtl) throw new Error(`ACCESS_TOKEN_TTL_SECONDS (${config.ACCESS_TOKEN_TTL_SECONDS}) is over JWT_MAX_TTL_SECONDS (${maxTtl}): every verifier would refuse the tokens`);
   const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS, config.JWT_KEY_IDS[0]);
   return {
     signer: createTokenSigner(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
@@ -41,7 +43,8 @@ export function issueTokens(em: EntityManager, tokens: SessionTokens, user: User
   const refreshExpiresAt = new Date(now + tokens.refreshTtlSeconds * 1000);
   em.create(RefreshToken, { tokenHash: hashRefreshToken(refreshToken), familyId, user: user.id, expiresAt: refreshExpiresAt });
   const accessToken = tokens.signer.sign(
-    { sub: String(user.id), role: user.role, employeeId: user.employeeId ?? undefined, studentId: user.studentId ?? undefined },
+    // The session id is the refresh-token family: logout and a reuse end the access tokens of that family.
+    { sub: String(user.id), role: user.role, employeeId: user.employeeId ?? undefined, studentId: user.studentId ?? undefined, sid: familyId },
     tokens.accessTtlSeconds,
   );
   return {

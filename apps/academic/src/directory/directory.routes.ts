@@ -1,6 +1,7 @@
 // Admin CRUD of the academy's people and structure. Deleting deactivates (the rows are referenced
 // by registrations and history), except registrations and calendar events, which are deleted.
 import type { Express, Request } from 'express';
+import type { z } from 'zod';
 import {
   CalendarEventCreateBody,
   CalendarEventListQuery,
@@ -26,6 +27,7 @@ import { requireAuth, requireRole } from '@academy/auth';
 import { requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
+import { createSessionEnder } from '../auth/sessions.ts';
 import { directoryResource, itemOf, resourceRouter, type Resource, type Schemas } from './resource-router.ts';
 import { users } from './users.ts';
 import { employees } from './employees.ts';
@@ -54,12 +56,25 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
 
   const mount = <Q, C, U>(path: string, schemas: Schemas<Q, C, U>, resource: Resource<Q, C, U>) => app.use(`/api/v2/${path}`, admin, resourceRouter(em, schemas, resource));
 
+  // A deactivated user, or one whose token claims (role, employee, student) or password change, is
+  // logged out everywhere: their sessions end, and every verifier refuses their access tokens within seconds.
+  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger);
+  const endsSessions = (input: z.infer<typeof UserUpdateBody>) =>
+    input.active === false || input.role !== undefined || input.employeeId !== undefined || input.studentId !== undefined || input.password !== undefined;
   mount('users', { ...page, create: UserCreateBody, update: UserUpdateBody }, {
     list: users.list,
     get: itemOf(users),
     create: announced((e, input, req) => users.create(e, input, meta(req))),
-    update: announced((e, id, input, req) => users.update(e, id, input, meta(req))),
-    remove: users.deactivate,
+    update: announced(async (e, id, input, req) => {
+      const item = await users.update(e, id, input, meta(req));
+      if (endsSessions(input)) await sessions.endUserSessions(e, id);
+      return item;
+    }),
+    remove: async (e, id) => {
+      const item = await users.deactivate(e, id);
+      await sessions.endUserSessions(e, id);
+      return item;
+    },
   });
   mount('employees', { ...page, create: EmployeeCreateBody, update: EmployeeUpdateBody }, {
     list: employees.list,

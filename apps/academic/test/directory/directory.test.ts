@@ -48,12 +48,22 @@ describe('admin directory', () => {
     const first = await api().post('/api/v2/users').set(admin).send({ email: 'jorge@academy.local', password: 'secret123', role: 'user', employeeId: employee.body.id });
     expect(first.body.employeeId).toBe(employee.body.id);
     expect((await api().get(`/api/v2/employees/${employee.body.id}`).set(admin)).body.userId).toBe(first.body.id);
-    // Another login takes the employee over: the first one is unlinked.
+    // Another login cannot take the employee over silently: 409, nothing changes (unlink the first user first).
     const second = await api().post('/api/v2/users').set(admin).send({ email: 'jorge2@academy.local', password: 'secret123', role: 'user', employeeId: employee.body.id });
-    expect((await api().get(`/api/v2/users/${first.body.id}`).set(admin)).body.employeeId).toBeNull();
-    expect((await api().get(`/api/v2/employees/${employee.body.id}`).set(admin)).body.userId).toBe(second.body.id);
+    expect(second.status).toBe(409);
+    expect(second.body.code).toBe('EMPLOYEE_ALREADY_LINKED');
+    expect((await api().get('/api/v2/users').query({ search: 'jorge2' }).set(admin)).body.data).toHaveLength(0);
+    const other = await api().post('/api/v2/users').set(admin).send({ email: 'jorge3@academy.local', password: 'secret123', role: 'user' });
+    const moved = await api().patch(`/api/v2/users/${other.body.id}`).set(admin).send({ employeeId: employee.body.id });
+    expect(moved.status).toBe(409);
+    expect((await api().get(`/api/v2/users/${first.body.id}`).set(admin)).body.employeeId).toBe(employee.body.id);
+    expect((await api().get(`/api/v2/users/${other.body.id}`).set(admin)).body.employeeId).toBeNull();
+    expect((await api().get(`/api/v2/employees/${employee.body.id}`).set(admin)).body.userId).toBe(first.body.id);
+    // Unlinked first, the employee can be linked to the other user.
+    expect((await api().patch(`/api/v2/users/${first.body.id}`).set(admin).send({ employeeId: null })).status).toBe(200);
+    expect((await api().patch(`/api/v2/users/${other.body.id}`).set(admin).send({ employeeId: employee.body.id })).body.employeeId).toBe(employee.body.id);
     const userIds = (await outbox()).filter((e) => e.type === 'employee.upserted' && e.envelope.data.id === employee.body.id).map((e) => e.envelope.data.userId);
-    expect(userIds).toEqual([null, first.body.id, second.body.id]);
+    expect(userIds).toEqual([null, first.body.id, null, other.body.id]);
   });
 
   test('a refused employee change records no event', async () => {
