@@ -10,6 +10,25 @@ describe('block listings, thread and grades', () => {
   const w = blockWorld(service, f);
   const get = (path: string, headers: Record<string, string> = admin) => w.api().get(path).set(headers);
 
+  test('every block route answers 401 UNAUTHORIZED to a missing or expired token', async () => {
+    const routes: [string, string][] = [
+      ['get', '/api/v2/blocks/pending'],
+      ['get', '/api/v2/blocks/pending-rejected'],
+      ['get', '/api/v2/blocks/completed'],
+      ['post', '/api/v2/blocks/1/close'],
+      ['post', '/api/v2/blocks/student-block/1/review'],
+      ['get', '/api/v2/blocks/student-block/1/thread'],
+      ['post', '/api/v2/blocks/student-block/1/thread'],
+      ['get', '/api/v2/blocks/grades/1/1'],
+    ];
+    for (const [method, path] of routes) {
+      for (const headers of [{}, expired, { authorization: 'Bearer not-a-token' }]) {
+        const answer = await (method === 'get' ? w.api().get(path) : w.api().post(path).send({})).set(headers);
+        expect([method, path, answer.status, answer.body.code]).toEqual([method, path, 401, 'UNAUTHORIZED']);
+      }
+    }
+  });
+
   describe('GET /api/v2/blocks/pending', () => {
     test('groups pending blocks by student, oldest close first, with names and teacher; filters by student and subject', async () => {
       const math = await w.subject(['M1', 'M2']);
