@@ -133,6 +133,8 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
       ...options.env?.[service],
     });
 
+    // A gateway is ready when every upstream is; with some services left out, it is only alive.
+    const readyPath = (name: BackendName | 'gateway') => (name === 'gateway' && backends.length < BACKENDS.length ? '/healthz' : '/readyz');
     const makeProcess = (name: BackendName | 'gateway', instance: number, port: number, env: Record<string, string>) => {
       let current: LoggedChild | null = null;
       const url = `http://127.0.0.1:${port}`;
@@ -159,7 +161,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
         },
         async start() {
           if (proc.running) return;
-          await waitAllReady([{ name: `${name}#${instance}`, url: `${url}/readyz`, process: spawnIt() }], 90_000);
+          await waitAllReady([{ name: `${name}#${instance}`, url: `${url}${readyPath(name)}`, process: spawnIt() }], 90_000);
         },
         async stopQuietly() {
           if (current) await stopChild(current.child, 10_000);
@@ -206,7 +208,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     const gateways = [];
     for (let set = 0; set < instances; set++) gateways.push(makeProcess('gateway', set, await freePort(), gatewayEnv(set)));
     for (const g of gateways) g.spawn();
-    await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}/readyz`, process: g.current! })), 60_000);
+    await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}${readyPath('gateway')}`, process: g.current! })), 60_000);
 
     if (options.seed ?? backends.includes('academic')) {
       // The demo academy, as `npm start` seeds it.

@@ -1,0 +1,374 @@
+// `npm run test:replicas`: two instances of every service and two gateways (gateway i in front of
+// instance set i), sharing PostgreSQL, Redis and a broker (tools/system/harness.ts). Shows that each
+// service is correct as several instances: one publication per outbox row, competing consumers
+// with effects once, the scheduled incident check on both, Socket.IO across instances, rate limits
+// across gateways, and one instance of each service killed mid-run losing nothing acknowledged.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import amqp from 'amqplib';
+import { io, type Socket } from 'socket.io-client';
+import { createOrm } from '@academy/db';
+import { messagingEntities, recordEvent } from '@academy/messaging';
+import { DEMO, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
+import { call, eventually, login, type Answer, type Session } from './client.ts';
+
+let system: TestSystem;
+let admin: Session;
+let broker: amqp.ChannelModel;
+const EXCHANGE = 'academy.events';
+
+beforeAll(async () => {
+  system = await startTestSystem({
+    name: 'replicas',
+    instances: 2,
+    redisDb: 14,
+    log: (line) => process.stderr.write(`[replicas] ${line}\n`),
+    env: {
+      // The load below comes from one address and two admins: the main gateways' limits stay out of the way.
+      gateway: { RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_USER_PER_MINUTE: '1000000' },
+      // Every open record is "too long" after 3.6 s, checked twice a second by both instances.
+      incidents: { CHECK_INTERVAL_MS: '500', OPEN_RECORD_LIMIT_HOURS: '0.001', LOG_LEVEL: 'info' },
+    },
+  });
+  admin = await login(system.gateway, DEMO.admin);
+  broker = await amqp.connect(system.rabbit.url);
+}, 300_000);
+
+afterAll(async () => {
+  await broker?.close().catch(() => undefined);
+  await system?.stop();
+}, 90_000);
+
+/** A queue of our own bound to `routingKey`, collecting what arrives. */
+async function listen(routingKey: string): Promise<{ messages: { id: string; data: Record<string, unknown> }[]; close: () => Promise<void> }> {
+  const channel = await broker.createChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await channel.bindQueue(queue, EXCHANGE, routingKey);
+  const messages: { id: string; data: Record<string, unknown> }[] = [];
+  await channel.consume(queue, (message) => {
+    if (!message) return;
+    const envelope = JSON.parse(message.content.toString('utf8'));
+    messages.push({ id: envelope.id, data: envelope.data });
+  }, { noAck: true });
+  return { messages, close: () => channel.close() };
+}
+
+/** The value of a Prometheus counter of one process, summed over the series whose labels include `labels`. */
+async function counter(url: string, name: string, labels: Record<string, string>): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = line.slice(name.length, line.lastIndexOf(' '));
+    if (Object.entries(labels).every(([k, v]) => labelText.includes(`${k}="${v}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+const instancesOf = (service: BackendName) => [system.process(service, 0), system.process(service, 1)];
+
+async function unsentRows(): Promise<number> {
+  let total = 0;
+  for (const service of ['academic', 'hours-bank', 'incidents', 'notifications'] as BackendName[]) {
+    const [row] = await system.sql<{ n: number }>(service, 'select count(*)::int n from outbox where published_at is null');
+    total += row.n;
+  }
+  return total;
+}
+
+describe('outbox with two relays', () => {
+  test('20,000 rows of one outbox are published once each: 0 duplicates, 0 lost, both instances published some', async () => {
+    const TOTAL = 20_000;
+    const sink = await listen('hours-bank.transaction.recorded');
+    const [a, b] = instancesOf('hours-bank');
+    const type = 'hours-bank.transaction.recorded';
+    const before = await Promise.all([a, b].map((p) => counter(p.url, 'messaging_published_total', { type })));
+
+    // Rows written as a service writes them (recordEvent in a transaction), straight into hours-bank's outbox.
+    const orm = await createOrm({ clientUrl: system.databaseUrls['hours-bank'], entities: messagingEntities, migrations: [], poolMax: 2 });
+    try {
+      for (let start = 0; start < TOTAL; start += 2000) {
+        const em = orm.em.fork();
+        for (let i = start; i < start + 2000; i++) {
+          recordEvent(em, type, {
+            transactionId: 10_000_000 + i,
+            hoursBankId: 1,
+            employeeId: 1,
+            schoolCourseId: 1,
+            type: 'COMPLETED',
+            minutes: 1 + (i % 90),
+            transactionDate: '2026-11-23',
+            reason: 'replicas test',
+            replacesTransactionId: null,
+            byUserId: null,
+          }, { source: 'replicas-test' });
+        }
+        await em.flush();
+      }
+    } finally {
+      await orm.close();
+    }
+
+    await eventually('20,000 events at the sink', async () => (new Set(sink.messages.map((m) => m.id)).size >= TOTAL ? true : undefined), 120_000, 250);
+    // Give a late duplicate time to show up.
+    await new Promise((r) => setTimeout(r, 1500));
+    const ids = sink.messages.map((m) => m.id);
+    const distinct = new Set(ids).size;
+    const after = await Promise.all([a, b].map((p) => counter(p.url, 'messaging_published_total', { type })));
+    const published = after.map((value, i) => value - before[i]);
+    process.stderr.write(`[replicas] outbox: ${distinct} distinct events, ${ids.length - distinct} duplicates; published by instance 0: ${published[0]}, instance 1: ${published[1]}\n`);
+    await sink.close();
+
+    expect(distinct).toBe(TOTAL);
+    expect(ids.length - distinct).toBe(0);
+    const [{ unsent }] = await system.sql<{ unsent: number }>('hours-bank', 'select count(*)::int unsent from outbox where published_at is null');
+    expect(unsent).toBe(0);
+    expect(published[0]).toBeGreaterThan(0);
+    expect(published[1]).toBeGreaterThan(0);
+    expect(published[0] + published[1]).toBe(TOTAL);
+  }, 180_000);
+});
+
+describe('competing consumers', () => {
+  test('60 new employees through both gateways: each event handled once, by one of two instances of each consumer, and both instances took some', async () => {
+    const queues = { 'hours-bank': 'hours-bank.replicas', incidents: 'incidents.replicas' } as const;
+    const labels = (queue: string) => ({ queue, type: 'employee.upserted', outcome: 'handled' });
+    const before = Object.fromEntries(
+      await Promise.all(Object.entries(queues).map(async ([service, queue]) => [service, await Promise.all(instancesOf(service as BackendName).map((p) => counter(p.url, 'messaging_consumed_total', labels(queue))))])),
+    );
+    const ids: number[] = [];
+    await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const hired = await call(system.gateways[i % 2], 'POST', '/api/v2/employees', { token: admin.accessToken, body: { name: `Replica${i}`, lastname: 'Consumer', kind: 'teacher' } });
+        expect(hired.status).toBe(201);
+        ids.push(hired.body.id);
+      }),
+    );
+    for (const service of Object.keys(queues) as BackendName[]) {
+      await eventually(`60 employees in the ${service} replica`, async () => {
+        const [{ n }] = await system.sql<{ n: number }>(service, 'select count(*)::int n from employees where id = any($1)', [ids]);
+        return n === 60 ? true : undefined;
+      }, 30_000);
+    }
+    for (const [service, queue] of Object.entries(queues)) {
+      const after = await Promise.all(instancesOf(service as BackendName).map((p) => counter(p.url, 'messaging_consumed_total', labels(queue))));
+      const handled = after.map((value, i) => value - before[service][i]);
+      process.stderr.write(`[replicas] ${queue}: handled by instance 0: ${handled[0]}, instance 1: ${handled[1]}\n`);
+      expect(handled[0] + handled[1]).toBe(60);
+      expect(handled[0]).toBeGreaterThan(0);
+      expect(handled[1]).toBeGreaterThan(0);
+      // The inbox holds one row per event and consumer.
+      const [{ dupes }] = await system.sql<{ dupes: number }>(service as BackendName, 'select (count(*) - count(distinct event_id))::int dupes from inbox');
+      expect(dupes).toBe(0);
+    }
+  }, 90_000);
+
+  test('block approvals through both gateways: each approval e-mails each recipient once, with two notification instances competing', async () => {
+    const pending = await call(system.gateway, 'GET', '/api/v2/blocks/pending', { token: admin.accessToken });
+    expect(pending.status).toBe(200);
+    // The student block ids of pending blocks, through the teacher's grades view would need the teacher; the admin's listing names blocks and students.
+    const targets: { studentId: number; blockId: number }[] = [];
+    for (const group of pending.body.byStudent as { studentId: number; blocks: { blockId: number; subjectId: number }[] }[]) {
+      targets.push({ studentId: group.studentId, blockId: group.blocks[0].blockId });
+      if (targets.length === 8) break;
+    }
+    expect(targets.length).toBe(8);
+    const studentBlockIds: number[] = [];
+    for (const target of targets) {
+      const [row] = await system.sql<{ id: number }>('academic', 'select id from student_blocks where student_id = $1 and block_id = $2', [target.studentId, target.blockId]);
+      studentBlockIds.push(row.id);
+    }
+    const queue = 'notifications.block-approved';
+    const [n0, n1] = instancesOf('notifications');
+    const before = await Promise.all([n0, n1].map((p) => counter(p.url, 'messaging_consumed_total', { queue, outcome: 'handled' })));
+    const mailsBefore = ((await call(system.mail.api, 'GET', '/email')).body as unknown[]).length;
+
+    await Promise.all(
+      studentBlockIds.map(async (id, i) => {
+        const approved = await call(system.gateways[i % 2], 'POST', `/api/v2/blocks/student-block/${id}/review`, { token: admin.accessToken, body: { action: 'approve' } });
+        expect(approved.status).toBe(200);
+      }),
+    );
+    // Every approval's deliveries are sent, one per (event, recipient).
+    const deliveries = await eventually('the approval e-mails sent', async () => {
+      const rows = await system.sql<{ event_id: string; recipient: string; status: string }>('notifications', "select event_id, recipient, status from deliveries where channel = 'email'");
+      const events = new Set(rows.map((r) => r.event_id));
+      return events.size >= 8 && rows.every((r) => r.status === 'sent') ? rows : undefined;
+    }, 60_000);
+    const pairs = new Set(deliveries.map((d) => `${d.event_id} ${d.recipient}`));
+    expect(pairs.size).toBe(deliveries.length);
+    await new Promise((r) => setTimeout(r, 1000));
+    const mails = ((await call(system.mail.api, 'GET', '/email')).body as unknown[]).length - mailsBefore;
+    expect(mails).toBe(deliveries.length);
+    const after = await Promise.all([n0, n1].map((p) => counter(p.url, 'messaging_consumed_total', { queue, outcome: 'handled' })));
+    const handled = after.map((value, i) => value - before[i]);
+    process.stderr.write(`[replicas] ${queue}: handled by instance 0: ${handled[0]}, instance 1: ${handled[1]}; ${mails} e-mails for 8 approvals\n`);
+    expect(handled[0] + handled[1]).toBe(8);
+    expect(handled[0]).toBeGreaterThan(0);
+    expect(handled[1]).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('incidents on two instances', () => {
+  test('the scheduled check runs on both instances and flags each open record once (RECORD_OPEN_TOO_LONG), never twice', async () => {
+    // Four teachers clock in, two through each gateway, in waves.
+    const sessions = await Promise.all([2, 3, 4, 6].map((n) => login(system.gateway, DEMO.teacher(n))));
+    const records: number[] = [];
+    for (const [i, session] of sessions.entries()) {
+      const clocked = await call(system.gateways[i % 2], 'POST', '/api/v2/timerecord/clock-in', { token: session.accessToken, body: { source: 'Web' } });
+      expect(clocked.status).toBe(201);
+      records.push(clocked.body.data.id);
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    const flagged = await eventually('every open record flagged', async () => {
+      const rows = await system.sql<{ time_record_id: number; n: number }>(
+        'incidents',
+        "select time_record_id, count(*)::int n from incidents where kind = 'RECORD_OPEN_TOO_LONG' and time_record_id = any($1) group by time_record_id",
+        [records],
+      );
+      return rows.length === records.length ? rows : undefined;
+    }, 30_000);
+    // Both instances keep checking for a few more rounds: still one incident per record.
+    await new Promise((r) => setTimeout(r, 2500));
+    const [{ dupes }] = await system.sql<{ dupes: number }>(
+      'incidents',
+      "select (count(*) - count(distinct (kind, coalesce(time_record_id, 0), employee_id, coalesce(day::text, ''))))::int dupes from incidents where kind in ('RECORD_OPEN_TOO_LONG', 'ABSENCE')",
+    );
+    expect(flagged.every((row) => row.n === 1)).toBe(true);
+    expect(dupes).toBe(0);
+    const created = instancesOf('incidents').map((p) =>
+      readFileSync(path.join(system.dir, `incidents-${p.instance}.log`), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('scheduled check created incidents')).length,
+    );
+    process.stderr.write(`[replicas] scheduled check: runs that created incidents on instance 0: ${created[0]}, instance 1: ${created[1]}\n`);
+    for (const session of sessions) await call(system.gateway, 'POST', '/api/v2/timerecord/clock-out', { token: session.accessToken, body: { source: 'Web' } });
+  }, 60_000);
+
+  test('a Socket.IO client on instance A receives the incident_notification of a clock-in made through instance B (Redis adapter)', async () => {
+    const employee = await login(system.gateway, DEMO.teacher(5));
+    const connect = (gateway: string) =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = io(gateway, { path: '/socket.io', transports: ['websocket'], query: { token: employee.accessToken }, reconnection: false });
+        socket.once('connect', () => resolve(socket));
+        socket.once('connect_error', reject);
+      });
+    // One socket on each notifications instance: whichever instance consumes the event, one of the two emits crosses instances.
+    const sockets = [await connect(system.gateways[0]), await connect(system.gateways[1])];
+    const received: { incidentId: number }[][] = [[], []];
+    sockets.forEach((socket, i) => socket.on('incident_notification', (n) => received[i].push(n)));
+    try {
+      const viaB = system.gateways[1];
+      expect((await call(viaB, 'POST', '/api/v2/timerecord/clock-in', { token: employee.accessToken, body: { source: 'App' } })).status).toBe(201);
+      const twice = await call(viaB, 'POST', '/api/v2/timerecord/clock-in', { token: employee.accessToken, body: { source: 'App' } });
+      expect(twice.status).toBe(409);
+      const incidentId = twice.body.details.incidentId;
+      for (const i of [0, 1]) await eventually(`socket on instance ${i} notified`, async () => received[i].find((n) => n.incidentId === incidentId), 20_000, 100);
+      expect(received[0].filter((n) => n.incidentId === incidentId)).toHaveLength(1);
+      expect(received[1].filter((n) => n.incidentId === incidentId)).toHaveLength(1);
+      await call(viaB, 'POST', '/api/v2/timerecord/clock-out', { token: employee.accessToken, body: { source: 'App' } });
+    } finally {
+      for (const socket of sockets) socket.close();
+    }
+  }, 60_000);
+});
+
+describe('rate limits across gateways', () => {
+  test('the per-user and per-address limits are shared by two gateways (Redis counters)', async () => {
+    // A pair of gateways with low limits and a prefix of their own, in front of the two instance sets.
+    const limits = { RATE_LIMIT_USER_PER_MINUTE: '20', RATE_LIMIT_IP_PER_MINUTE: '40', RATE_LIMIT_KEY_PREFIX: `${system.id}:rl-limits` };
+    const pair = [await system.addGateway(0, limits), await system.addGateway(1, limits)];
+    try {
+      const user = await login(system.gateway, DEMO.admin2);
+      // Alternating: 15 through each; alone, each gateway would let all 15 through.
+      const answers = [];
+      for (let i = 0; i < 30; i++) answers.push(await call(pair[i % 2].url, 'GET', '/api/v2/auth/me', { token: user.accessToken }));
+      const statuses = (list: Answer[]) => ({ ok: list.filter((a) => a.status === 200).length, limited: list.filter((a) => a.status === 429).length });
+      expect(statuses(answers)).toEqual({ ok: 20, limited: 10 });
+      // Both gateways refused some: neither counted alone.
+      expect(answers.filter((a, i) => i % 2 === 0 && a.status === 429).length).toBeGreaterThan(0);
+      expect(answers.filter((a, i) => i % 2 === 1 && a.status === 429).length).toBeGreaterThan(0);
+
+      // Logins (no user yet) count against the address: 30 used above, 10 left across both gateways.
+      const logins = [];
+      for (let i = 0; i < 12; i++) logins.push(await call(pair[i % 2].url, 'POST', '/api/v2/auth/login', { body: DEMO.teacher(1) }));
+      expect(statuses(logins)).toEqual({ ok: 10, limited: 2 });
+      expect(logins[10].headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      for (const gateway of pair) await gateway.kill('SIGTERM');
+    }
+  }, 60_000);
+});
+
+describe('an instance of each service killed mid-run', () => {
+  test('no acknowledged request and no event is lost', async () => {
+    const recorded = await listen('hours-bank.transaction.recorded');
+    const teachers = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => login(system.gateway, DEMO.teacher(n))));
+    const employeeIds = teachers.map((t) => t.user.employeeId!);
+    const acked = { transactions: [] as number[], employees: [] as number[] };
+    let refused = 0;
+    let running = true;
+
+    /** A client behind a load balancer: a 502/503 or a broken connection is retried through the other gateway. */
+    const send = async (worker: number, attempt: (gateway: string) => Promise<Answer>): Promise<Answer | null> => {
+      for (let tries = 0; tries < 20; tries++) {
+        const gateway = system.gateways[(worker + tries) % 2];
+        try {
+          const answer = await attempt(gateway);
+          if (answer.status !== 502 && answer.status !== 503 && answer.status !== 504) return answer;
+        } catch {
+          // connection reset by a dying process: not acknowledged
+        }
+        refused++;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return null;
+    };
+    const worker = async (w: number) => {
+      for (let n = 0; running; n++) {
+        if (n % 5 === 4) {
+          const hired = await send(w, (gateway) => call(gateway, 'POST', '/api/v2/employees', { token: admin.accessToken, body: { name: `Kill${w}x${n}`, lastname: 'Test', kind: 'staff' } }));
+          if (hired?.status === 201) acked.employees.push(hired.body.id);
+        } else {
+          const added = await send(w, (gateway) =>
+            call(gateway, 'POST', `/api/v2/hours-bank/${employeeIds[w % employeeIds.length]}/completed`, { token: admin.accessToken, body: { time: '1m', reason: `kill ${w}/${n}` } }),
+          );
+          if (added?.status === 200) acked.transactions.push(added.body.data.transactionId);
+        }
+      }
+    };
+    const workers = Array.from({ length: 6 }, (_, w) => worker(w));
+    await new Promise((r) => setTimeout(r, 3000));
+    const victims = (['academic', 'hours-bank', 'incidents', 'notifications'] as BackendName[]).map((service) => system.process(service, 1));
+    await Promise.all(victims.map((p) => p.kill('SIGKILL')));
+    await new Promise((r) => setTimeout(r, 4000));
+    await Promise.all(victims.map((p) => p.start()));
+    await new Promise((r) => setTimeout(r, 2000));
+    running = false;
+    await Promise.all(workers);
+    process.stderr.write(`[replicas] kill: ${acked.transactions.length} transactions and ${acked.employees.length} employees acknowledged, ${refused} attempts refused (502/503) and retried\n`);
+    expect(refused).toBeGreaterThan(0);
+    expect(acked.transactions.length).toBeGreaterThan(20);
+
+    // Every acknowledged write is there.
+    const [{ n: stored }] = await system.sql<{ n: number }>('hours-bank', 'select count(*)::int n from hours_transactions where is_active and id = any($1)', [acked.transactions]);
+    expect(stored).toBe(acked.transactions.length);
+    const [{ n: hired }] = await system.sql<{ n: number }>('academic', 'select count(*)::int n from employees where id = any($1)', [acked.employees]);
+    expect(hired).toBe(acked.employees.length);
+    // Every event left its outbox (a killed relay's claimed rows are taken again when their lease ends)…
+    await eventually('every outbox drained', async () => ((await unsentRows()) === 0 ? true : undefined), 90_000, 500);
+    // …and reached its consumers: each acknowledged transaction was published, each new employee is in both replicas.
+    await eventually('the recorded events of every acknowledged transaction', async () => {
+      const seen = new Set(recorded.messages.map((m) => m.data.transactionId as number));
+      return acked.transactions.every((id) => seen.has(id)) ? true : undefined;
+    }, 30_000);
+    for (const service of ['hours-bank', 'incidents'] as BackendName[]) {
+      await eventually(`every new employee in the ${service} replica`, async () => {
+        const [{ n }] = await system.sql<{ n: number }>(service, 'select count(*)::int n from employees where id = any($1)', [acked.employees]);
+        return n === acked.employees.length ? true : undefined;
+      }, 30_000);
+    }
+    await recorded.close();
+  }, 240_000);
+});
