@@ -6,7 +6,8 @@ import express from 'express';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { z } from 'zod';
-import { createTokenSigner, createTokenVerifier, forgedTokens, generateKeyPairFiles, jwtConfigShape, loadKeyRing, verifierFromConfig, requireApiKey, requireAuth, requireOwnerOrAdmin, requireRole, safeEqual, type TokenVerifier } from '../src/index.ts';
+import { forgedTokens } from '@academy/testing';
+import { createTokenSigner, createTokenVerifier, generateKeyPairFiles, jwtConfigShape, loadKeyRing, verifierFromConfig, requireApiKey, requireAuth, requireOwnerOrAdmin, requireRole, safeEqual, type TokenVerifier } from '../src/index.ts';
 
 const options = { issuer: 'academy', audience: 'academy-api' };
 const dir = mkdtempSync(path.join(tmpdir(), 'auth-keys-'));

@@ -11,6 +11,8 @@ export const TEST_KID = 'test-1';
 export const TEST_ISSUER = 'academy';
 export const TEST_AUDIENCE = 'academy-api';
 
+export { forgedTokens } from './forged-tokens.ts';
+
 export function uniqueName(prefix: string): string {
   return `${prefix.replace(/\W/g, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { forgedTokens, generateKeyPairFiles, hashPassword, loadKeyRing } from '@academy/auth';
+import { generateKeyPairFiles, hashPassword } from '@academy/auth';
 import { startService, type RunningService } from '@academy/service';
-import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
+import { TEST_KEYS_DIR, TEST_KID, dropTestDatabase, forgedTokens, testConfig, tokenFor } from '@academy/testing';
 import { academicService } from '../../src/service.ts';
 import { useAcademic } from '../support.ts';
 import { User } from '../../src/shared/entities/user.entity.ts';
@@ -116,8 +116,7 @@ describe('academic /api/v2/auth', () => {
   });
 
   describe('GET /me', () => {
-    const ring = loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID);
-    test.each(Object.entries(forgedTokens(ring, { issuer: TEST_ISSUER, audience: TEST_AUDIENCE })))(
+    test.each(Object.entries(forgedTokens()))(
       'a token that is %s is a 401 UNAUTHORIZED',
       async (_flaw, token) => {
         const res = await request(service().url).get('/api/v2/auth/me').set('authorization', `Bearer ${token}`);

@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import type { KeyRing } from './keys.ts';
-import type { TokenOptions } from './tokens.ts';
+import { generateKeyPairFiles, loadKeyRing, type KeyRing, type TokenOptions } from '@academy/auth';
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID } from './index.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -9,11 +9,22 @@ function es256(header: object, payload: object, key: KeyObject): string {
   return `${data}.${sign('sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
 }
 
+/** The test key ring (the key is generated on first use) and the test issuer and audience. */
+function testSigning(): { ring: KeyRing; options: TokenOptions } {
+  generateKeyPairFiles(TEST_KEYS_DIR, TEST_KID);
+  return { ring: loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID), options: { issuer: TEST_ISSUER, audience: TEST_AUDIENCE } };
+}
+
 /**
  * Tokens every verifier must refuse, keyed by what is wrong with them, for tests of each service
- * and of the gateway. Built from the real signing key so only the named flaw differs.
+ * and of the gateway. Built from the real signing key (by default the test key, issuer and
+ * audience) so only the named flaw differs.
  */
-export function forgedTokens(ring: KeyRing, options: TokenOptions, claims: { sub: string; role: 'admin' | 'user' } = { sub: '1', role: 'admin' }): Record<string, string> {
+export function forgedTokens(
+  ring: KeyRing = testSigning().ring,
+  options: TokenOptions = testSigning().options,
+  claims: { sub: string; role: 'admin' | 'user' } = { sub: '1', role: 'admin' },
+): Record<string, string> {
   const signing = ring.signing;
   if (!signing) throw new Error('forgedTokens needs the signing key');
   const now = Math.floor(Date.now() / 1000);
