@@ -2,14 +2,15 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
 import type { EventEnvelope } from '@academy/contracts';
 import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
 
-// The write path in raw SQL, two statements per operation:
-//  1. read-only: check the employee, resolve the course and the bank (or read the transaction to
-//     undo), allocate the new rows' ids. It writes nothing, so a refusal leaves no trace.
-//  2. the change, one statement and so one transaction: lock the bank row (an addition creates it
-//     there if missing, `INSERT … ON CONFLICT DO UPDATE`, which locks an existing one), undo the
-//     original row if any (only while it is still active), set the totals, insert the rows and
-//     their outbox events. The lock is held for the statement only: no round trip.
-// Lock order: the bank row, then transaction rows.
+// The write path in raw SQL.
+//  - An addition is one statement, and so one transaction: check the employee, resolve the course,
+//    lock the bank row (`SELECT … FOR UPDATE`) or create the bank when this is its first operation
+//    (`INSERT … ON CONFLICT DO UPDATE`, which also covers a bank created meanwhile), set the totals,
+//    insert the row and its outbox event. One round trip; a refusal writes nothing.
+//  - An edit or a delete is two: an unlocked read of the transaction to undo (allocating the new
+//    rows' ids), then the change in one statement: lock the bank row, undo the original row (only
+//    while it is still active), set the totals, insert the rows and their outbox events.
+// No lock is held across a round trip. Lock order: the bank row, then transaction rows.
 // They run as named prepared statements on MikroORM's own `pg` pool: parsed and planned once per
 // connection rather than on every request.
 
@@ -27,42 +28,121 @@ async function query<T>(em: EntityManager, name: string, sql: string, params: un
   return result.rows as T[];
 }
 
-export interface BankTarget {
-  employeeExists: boolean;
+/** Written into an addition's event by its statement: ids only the statement knows. */
+export const ALLOCATED_BY_THE_STATEMENT = 1;
+
+export interface Addition {
+  employeeId: number;
+  /** Null: the current school course. */
   schoolCourseId: number | null;
-  /** The existing bank's id, or a fresh id (never used before) for the bank the change will create. */
-  bankId: number;
-  bankExists: boolean;
-  transactionId: number;
+  type: 'COMPLETED' | 'PENDING';
+  /** What the row adds to the bank's signed balance (completed − pending). */
+  balanceChange: number;
+  totalMinutes: number;
+  transactionDate: string;
+  reason: string | null;
+  createdBy: number | null;
+  /**
+   * Its `hours-bank.transaction.recorded` event; `transactionId`, `hoursBankId` and `schoolCourseId`
+   * are set by the statement (`ALLOCATED_BY_THE_STATEMENT` until then).
+   */
+  event: EventEnvelope;
 }
 
+export type AdditionResult =
+  | { outcome: 'employee_not_found' }
+  | { outcome: 'school_course_not_found' }
+  | { outcome: 'added'; schoolCourseId: number; transactionId: number; bankId: number; balances: Balances };
+
 /**
- * Checks the employee, resolves the school course (the given one, or the current one: the rule of
- * @academy/replicas) and its bank, and allocates the new transaction's id; one read-only statement
- * (sequence values aside). The bank itself is created, if missing, by the change (`applyChange`
- * with `createBank`), so nothing is left behind when the change does not happen.
+ * An addition in one statement (rules 1–2: pending = max(0, −balance), completed = max(0,
+ * balance)). Nothing is written when the employee or the course is missing.
  */
-export async function resolveBank(em: EntityManager, employeeId: number, schoolCourseId: number | null): Promise<BankTarget> {
-  const [row] = await query<{ employee_exists: boolean; school_course_id: number | null; bank_id: number | null; new_bank_id: number | null; transaction_id: number }>(
+export async function addToBank(em: EntityManager, addition: Addition): Promise<AdditionResult> {
+  const [row] = await query<{
+    employee_exists: boolean;
+    school_course_id: number | null;
+    transaction_id: number | null;
+    bank_id: number | null;
+    n0: number | null;
+    n2: number | null;
+  }>(
     em,
-    'resolve-bank',
-    `with course as (${CHOSEN_SCHOOL_COURSE_SQL}),
-     bank as (select b.id from hours_banks b, course where b.employee_id = ?::int and b.school_course_id = course.id)
-     select exists (select 1 from employees where id = ?::int and not deleted) as employee_exists,
-       (select id from course) as school_course_id,
-       (select id from bank) as bank_id,
-       -- a fresh bank id only when the bank is missing, so the sequence is not spent on every addition
-       case when not exists (select 1 from bank) then nextval('hours_banks_id_seq')::int end as new_bank_id,
-       nextval('hours_transactions_id_seq')::int as transaction_id`,
-    [schoolCourseId, schoolCourseId, employeeId, employeeId],
+    'add-to-bank',
+    `with input as (select ?::int as employee_id, ?::int as delta),
+     emp as (select e.id from employees e, input where e.id = input.employee_id and not e.deleted),
+     course as (${CHOSEN_SCHOOL_COURSE_SQL}),
+     target as (select emp.id as employee_id, course.id as school_course_id, nextval('hours_transactions_id_seq')::int as transaction_id from emp, course),
+     locked as (
+       select b.id, b.completed_minutes - b.pending_minutes as n0 from hours_banks b, target t
+       where b.employee_id = t.employee_id and b.school_course_id = t.school_course_id
+       for update of b
+     ),
+     updated as (
+       update hours_banks b set pending_minutes = greatest(0, -(l.n0 + input.delta)), completed_minutes = greatest(0, l.n0 + input.delta), updated_at = now()
+       from locked l, input where b.id = l.id
+       returning b.id, l.n0, l.n0 + input.delta as n2
+     ),
+     -- The first operation creates the bank; one created by a concurrent request meanwhile is locked and added to.
+     created as (
+       insert into hours_banks as b (employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
+       select t.employee_id, t.school_course_id, greatest(0, -input.delta), greatest(0, input.delta), now(), now()
+       from target t, input where not exists (select 1 from locked)
+       on conflict (employee_id, school_course_id) do update
+         set pending_minutes = greatest(0, -(b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes)),
+           completed_minutes = greatest(0, b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes),
+           updated_at = now()
+       returning b.id, b.completed_minutes - b.pending_minutes as n2
+     ),
+     totals as (
+       select id, n0, n2 from updated
+       union all
+       select created.id, created.n2 - input.delta, created.n2 from created, input
+     ),
+     inserted as (
+       insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes,
+         completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)
+       select tg.transaction_id, t.id, tg.school_course_id, ?::date, ?::text, ?::int,
+         greatest(0, -t.n2) - greatest(0, -t.n0), greatest(0, t.n2) - greatest(0, t.n0),
+         ?::text, true, null, null, clock_timestamp(), ?::int
+       from totals t, target tg
+     ),
+     events as (
+       insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
+       select ?::uuid, ?::text,
+         jsonb_set(jsonb_set(jsonb_set(?::jsonb, '{data,transactionId}', to_jsonb(tg.transaction_id)), '{data,hoursBankId}', to_jsonb(t.id)),
+           '{data,schoolCourseId}', to_jsonb(tg.school_course_id)),
+         now(), now(), 0
+       from totals t, target tg
+     )
+     select exists (select 1 from emp) as employee_exists, (select id from course) as school_course_id,
+       (select transaction_id from target) as transaction_id, t.id as bank_id, t.n0, t.n2
+     from (values (1)) as one left join totals t on true`,
+    [
+      addition.employeeId,
+      addition.balanceChange,
+      addition.schoolCourseId,
+      addition.schoolCourseId,
+      addition.transactionDate,
+      addition.type,
+      addition.totalMinutes,
+      addition.reason,
+      addition.createdBy,
+      addition.event.id,
+      addition.event.type,
+      JSON.stringify(addition.event),
+    ],
   );
   const r = row!;
+  if (!r.employee_exists) return { outcome: 'employee_not_found' };
+  if (r.school_course_id === null) return { outcome: 'school_course_not_found' };
+  if (r.bank_id === null || r.transaction_id === null || r.n0 === null || r.n2 === null) throw new Error(`the addition to employee ${addition.employeeId}'s bank wrote nothing`);
   return {
-    employeeExists: r.employee_exists,
+    outcome: 'added',
     schoolCourseId: r.school_course_id,
-    bankId: (r.bank_id ?? r.new_bank_id)!,
-    bankExists: r.bank_id !== null,
     transactionId: r.transaction_id,
+    bankId: r.bank_id,
+    balances: { before: r.n0, afterFirst: r.n2, afterSecond: r.n2 },
   };
 }
 
@@ -139,12 +219,6 @@ export interface NewRow {
 
 export interface Change {
   bankId: number;
-  /**
-   * The first addition to a bank names its employee and course: the change creates the bank with
-   * `bankId` (a fresh id), in its own statement. A concurrent request may create it first; then
-   * that bank is locked and used, in the rows and in the events' `hoursBankId`.
-   */
-  createBank?: { employeeId: number; schoolCourseId: number };
   /** The row to undo first; the change happens only if it is still active. */
   undoTransactionId: number | null;
   /** One or two rows (an edit writes its REVERSAL and the new row). */
@@ -175,13 +249,35 @@ const rowParams = (step: number, row: NewRow) => [
   row.createdBy,
 ];
 
-/** The rows and events of a change, after a `totals (id, n0, n1, n2)` CTE: the bank and its balances. */
-function insertRowsAndEvents(change: Change): { sql: string; params: unknown[] } {
-  return {
-    sql: `inserted as (
+/**
+ * The change, in one statement. Returns the balances it went through, or null when nothing was
+ * written (the row to undo is no longer active). Pending = max(0, −balance), completed =
+ * max(0, balance): the offsetting rules.
+ */
+export async function applyChange(em: EntityManager, change: Change): Promise<Balances | null> {
+  const [first, second] = change.rows;
+  const [row] = await query<{ n0: number; n1: number; n2: number }>(
+    em,
+    `apply-change-${change.rows.length}-${change.events.length}`,
+    `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ?::int for update),
+     original as (
+       update hours_transactions set is_active = false
+       where id = ?::int and is_active and type <> 'REVERSAL' and exists (select 1 from bank)
+       returning id
+     ),
+     step as (
+       select bank.id, bank.n0, bank.n0 + ?::int as n1, bank.n0 + ?::int + ?::int as n2 from bank
+       where ?::int is null or exists (select 1 from original)
+     ),
+     totals as (
+       update hours_banks b set pending_minutes = greatest(0, -step.n2), completed_minutes = greatest(0, step.n2), updated_at = now()
+       from step where b.id = step.id
+       returning step.n0, step.n1, step.n2
+     ),
+     inserted as (
        insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes,
          completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)
-       select v.id, t.id, v.school_course_id, v.transaction_date, v.type, v.total_minutes,
+       select v.id, ?::int, v.school_course_id, v.transaction_date, v.type, v.total_minutes,
          case v.step when 1 then greatest(0, -t.n1) - greatest(0, -t.n0) else greatest(0, -t.n2) - greatest(0, -t.n1) end,
          case v.step when 1 then greatest(0, t.n1) - greatest(0, t.n0) else greatest(0, t.n2) - greatest(0, t.n1) end,
          v.reason, v.is_active, v.reverses, v.replaces, clock_timestamp(), v.created_by
@@ -190,70 +286,21 @@ function insertRowsAndEvents(change: Change): { sql: string; params: unknown[] }
      ),
      events as (
        insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
-       select v.event_id, v.type, jsonb_set(v.envelope, '{data,hoursBankId}', to_jsonb(t.id)), now(), now(), 0
-       from totals t cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)
+       select v.event_id, v.type, v.envelope, now(), now(), 0
+       from totals cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)
      )
      select n0, n1, n2 from totals`,
-    params: [...change.rows.flatMap((r, i) => rowParams(i + 1, r)), ...change.events.flatMap((e) => [e.id, e.type, JSON.stringify(e)])],
-  };
-}
-
-/**
- * The change, in one statement. Returns the balances it went through, or null when nothing was
- * written (the row to undo is no longer active). Pending = max(0, −balance), completed =
- * max(0, balance): the offsetting rules.
- */
-export async function applyChange(em: EntityManager, change: Change): Promise<Balances | null> {
-  const [first, second] = change.rows;
-  const tail = insertRowsAndEvents(change);
-  const [row] = change.createBank
-    ? await query<{ n0: number; n1: number; n2: number }>(
-        em,
-        `apply-addition-${change.rows.length}-${change.events.length}`,
-        // An addition (one row, nothing to undo): create the bank with the row's totals, or
-        // (conflict on the employee and course) lock the existing one and add to its balance.
-        `with input as (select ?::int as id, ?::int as employee_id, ?::int as school_course_id, ?::int as delta),
-         bank as (
-           insert into hours_banks as b (id, employee_id, school_course_id, pending_minutes, completed_minutes, created_at, updated_at)
-           select id, employee_id, school_course_id, greatest(0, -delta), greatest(0, delta), now(), now() from input
-           on conflict (employee_id, school_course_id) do update
-             set pending_minutes = greatest(0, -(b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes)),
-               completed_minutes = greatest(0, b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes),
-               updated_at = now()
-           returning b.id, b.completed_minutes - b.pending_minutes as balance
-         ),
-         totals as (select bank.id, bank.balance - input.delta as n0, bank.balance as n1, bank.balance as n2 from bank, input),
-         ${tail.sql}`,
-        [change.bankId, change.createBank.employeeId, change.createBank.schoolCourseId, first.balanceChange, ...tail.params],
-      )
-    : await query<{ n0: number; n1: number; n2: number }>(
-        em,
-        `apply-change-${change.rows.length}-${change.events.length}`,
-        `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ?::int for update),
-         original as (
-           update hours_transactions set is_active = false
-           where id = ?::int and is_active and type <> 'REVERSAL' and exists (select 1 from bank)
-           returning id
-         ),
-         step as (
-           select bank.id, bank.n0, bank.n0 + ?::int as n1, bank.n0 + ?::int + ?::int as n2 from bank
-           where ?::int is null or exists (select 1 from original)
-         ),
-         totals as (
-           update hours_banks b set pending_minutes = greatest(0, -step.n2), completed_minutes = greatest(0, step.n2), updated_at = now()
-           from step where b.id = step.id
-           returning b.id, step.n0, step.n1, step.n2
-         ),
-         ${tail.sql}`,
-        [
-          change.bankId,
-          change.undoTransactionId,
-          first.balanceChange,
-          first.balanceChange,
-          second?.balanceChange ?? 0,
-          change.undoTransactionId,
-          ...tail.params,
-        ],
-      );
+    [
+      change.bankId,
+      change.undoTransactionId,
+      first.balanceChange,
+      first.balanceChange,
+      second?.balanceChange ?? 0,
+      change.undoTransactionId,
+      change.bankId,
+      ...change.rows.flatMap((r, i) => rowParams(i + 1, r)),
+      ...change.events.flatMap((e) => [e.id, e.type, JSON.stringify(e)]),
+    ],
+  );
   return row ? { before: row.n0, afterFirst: row.n1, afterSecond: row.n2 } : null;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createEnvelope, type EventData, type EventEnvelope } from '@academy/contracts';
-import { applyChange, findTransaction, resolveBank, type NewRow, type StoredTransaction } from '../data/bank-store.ts';
+import { ALLOCATED_BY_THE_STATEMENT, addToBank, applyChange, findTransaction, type NewRow, type StoredTransaction } from '../data/bank-store.ts';
 import { employeeNotFound, schoolCourseNotFound, transactionNotFound } from './hours-bank.errors.ts';
 import { applyOperation, signed, totalsOf, type OperationType, type Totals } from './offsetting.ts';
 import { formatMinutes, minutesToDecimal } from './time-string.ts';
@@ -44,62 +44,44 @@ export interface AddHoursInput {
   schoolCourseId?: number;
 }
 
-async function resolveTarget(em: EntityManager, employeeId: number, schoolCourseId: number | null) {
-  const target = await resolveBank(em, employeeId, schoolCourseId);
-  if (!target.employeeExists) throw employeeNotFound();
-  if (target.schoolCourseId === null) throw schoolCourseNotFound();
-  return { ...target, schoolCourseId: target.schoolCourseId };
-}
-
 /**
- * Rules 1–2, applied under the bank's row lock in one statement (see `applyChange`), which also
+ * Rules 1–2, applied under the bank's row lock in one statement (see `addToBank`), which also
  * creates the bank when this is its first operation: a refused addition leaves no empty bank.
  */
 export async function addHours(em: EntityManager, input: AddHoursInput, actor: Actor) {
-  const target = await resolveTarget(em, input.employeeId, input.schoolCourseId ?? null);
   const transactionDate = toDay(input.date);
   const reason = input.reason ?? null;
-  const balances = await applyChange(em, {
-    bankId: target.bankId,
-    createBank: target.bankExists ? undefined : { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId },
-    undoTransactionId: null,
-    rows: [
+  const result = await addToBank(em, {
+    employeeId: input.employeeId,
+    schoolCourseId: input.schoolCourseId ?? null,
+    type: input.type,
+    balanceChange: signed(input.type, input.minutes),
+    totalMinutes: input.minutes,
+    transactionDate,
+    reason,
+    createdBy: actor.userId,
+    event: event(
+      'hours-bank.transaction.recorded',
       {
-        id: target.transactionId,
-        balanceChange: signed(input.type, input.minutes),
-        schoolCourseId: target.schoolCourseId,
-        transactionDate,
+        // The statement sets these three.
+        transactionId: ALLOCATED_BY_THE_STATEMENT,
+        hoursBankId: ALLOCATED_BY_THE_STATEMENT,
+        schoolCourseId: input.schoolCourseId ?? ALLOCATED_BY_THE_STATEMENT,
+        employeeId: input.employeeId,
         type: input.type,
-        totalMinutes: input.minutes,
+        minutes: input.minutes,
+        transactionDate,
         reason,
-        isActive: true,
-        reversesTransactionId: null,
         replacesTransactionId: null,
-        createdBy: actor.userId,
+        byUserId: actor.userId,
       },
-    ],
-    events: [
-      event(
-        'hours-bank.transaction.recorded',
-        {
-          transactionId: target.transactionId,
-          hoursBankId: target.bankId,
-          employeeId: input.employeeId,
-          schoolCourseId: target.schoolCourseId,
-          type: input.type,
-          minutes: input.minutes,
-          transactionDate,
-          reason,
-          replacesTransactionId: null,
-          byUserId: actor.userId,
-        },
-        actor,
-      ),
-    ],
+      actor,
+    ),
   });
-  if (!balances) throw new Error(`the addition to hours bank ${target.bankId} wrote nothing`);
-  const movement = applyOperation(totalsOf(balances.before), input.type, input.minutes);
-  return { employeeId: input.employeeId, schoolCourseId: target.schoolCourseId, transactionId: target.transactionId, movement, minutes: input.minutes };
+  if (result.outcome === 'employee_not_found') throw employeeNotFound();
+  if (result.outcome === 'school_course_not_found') throw schoolCourseNotFound();
+  const movement = applyOperation(totalsOf(result.balances.before), input.type, input.minutes);
+  return { employeeId: input.employeeId, schoolCourseId: result.schoolCourseId, transactionId: result.transactionId, movement, minutes: input.minutes };
 }
 
 /** The POST answer: what the operation took from the other side and added to its own (rules 1–2). */
