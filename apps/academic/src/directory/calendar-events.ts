@@ -6,6 +6,7 @@ import { CalendarEvent } from '../shared/entities/registration.entities.ts';
 import { findOr404, givenFilters, guardConstraints, intArray, pageMeta } from '../shared/sql.ts';
 import type { Input } from './directory-page.ts';
 import { checkReferences } from './references.ts';
+import { assertCanTeach } from '../shared/teachers.ts';
 
 type CalendarEventRow = InferEntity<typeof CalendarEvent>;
 const eventItem = (event: CalendarEventRow, studentCount: number) => ({
@@ -42,6 +43,7 @@ export const calendarEvents = {
   },
   async create(em: EntityManager, input: Input<typeof CalendarEventCreateBody>) {
     await checkReferences(em, input);
+    if (input.employeeId != null) await assertCanTeach(em, input.employeeId);
     const event = em.create(CalendarEvent, { ...input, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt) });
     await guardConstraints(() => em.flush());
     return eventItem(event, 0);
@@ -49,6 +51,7 @@ export const calendarEvents = {
   async update(em: EntityManager, id: number, input: Input<typeof CalendarEventUpdateBody>) {
     const event = await getEvent(em, id);
     await checkReferences(em, input);
+    if (input.employeeId != null && input.employeeId !== event.employeeId) await assertCanTeach(em, input.employeeId);
     const { startsAt, endsAt, ...fields } = input;
     em.assign(event, { ...fields, ...(startsAt ? { startsAt: new Date(startsAt) } : {}), ...(endsAt ? { endsAt: new Date(endsAt) } : {}) });
     if (event.endsAt <= event.startsAt) throw new BadRequestError('INVALID_EVENT_TIMES', 'endsAt must be after startsAt');

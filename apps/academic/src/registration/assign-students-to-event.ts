@@ -2,9 +2,10 @@
 // of an event; the difference from the current set decides who is added and removed.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AssignStudentsBody } from '@academy/contracts';
-import { BadRequestError, NotFoundError } from '@academy/kit';
+import { BadRequestError, ForbiddenError, NotFoundError } from '@academy/kit';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 import { intArray } from '../shared/sql.ts';
+import { assertCanTeach } from '../shared/teachers.ts';
 
 export const REJECTION_REASONS = {
   notFound: 'Student not found',
@@ -29,7 +30,19 @@ interface Candidate {
  * latest school course. Everything runs in one transaction that first locks the event row, so
  * concurrent calls on one event apply one after the other, and a repeated call changes nothing.
  */
-export async function assignStudentsToEvent(em: EntityManager, body: AssignStudentsBody) {
+/** Who calls: an admin assigns in any event; a user only in events they teach, and only themselves as `employeeId`. */
+export interface Actor {
+  role: 'admin' | 'user';
+  employeeId?: number;
+}
+
+/** Object-level authorization of an event's students (assigning or reading them): admins, or the event's own teacher. */
+export function assertTeachesEvent(actor: Actor, event: { id: number; employeeId: number | null }): void {
+  if (actor.role === 'admin') return;
+  if (actor.employeeId === undefined || event.employeeId !== actor.employeeId) throw new ForbiddenError(`Only the teacher of event ${event.id} or an admin may do this`, 'NOT_EVENT_TEACHER');
+}
+
+export async function assignStudentsToEvent(em: EntityManager, body: AssignStudentsBody, actor: Actor) {
   const desired = [...new Set(body.idsStudents)].sort((a, b) => a - b);
   return em.transactional(async (tx) => {
     const [event] = await tx.execute<{ id: number; subjectId: number; centerId: number; employeeId: number | null }[]>(
@@ -37,6 +50,10 @@ export async function assignStudentsToEvent(em: EntityManager, body: AssignStude
       [body.eventId],
     );
     if (!event) throw new NotFoundError('EVENT_NOT_FOUND', 'Calendar event not found');
+    assertTeachesEvent(actor, event);
+    if (actor.role !== 'admin' && body.employeeId !== undefined && body.employeeId !== actor.employeeId) {
+      throw new ForbiddenError('A teacher may only assign themselves as employeeId', 'NOT_OWN_EMPLOYEE_ID');
+    }
     // Everything below touches only this subject's registrations and employee-subject rows: calls on
     // other events of the same subject wait here, so their row locks can never be taken in crossed order.
     await tx.execute(`select pg_advisory_xact_lock(hashtext('academic.assign-students-to-event'), ?)`, [event.subjectId]);
@@ -48,8 +65,11 @@ export async function assignStudentsToEvent(em: EntityManager, body: AssignStude
     }
     const employeeId = body.employeeId ?? event.employeeId;
     if (employeeId == null) throw new BadRequestError('EMPLOYEE_ID_REQUIRED', 'employeeId is required: the event has no employee');
-    const [employee] = await tx.execute(`select id from employees where id = ? and active`, [employeeId]);
-    if (!employee) throw new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
+    if (employeeId !== event.employeeId) await assertCanTeach(tx, employeeId);
+    else {
+      const [employee] = await tx.execute(`select id from employees where id = ? and active`, [employeeId]);
+      if (!employee) throw new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
+    }
 
     const current = (await tx.execute<{ studentId: number }[]>(`select student_id as "studentId" from event_students where event_id = ? order by student_id`, [event.id])).map(
       (row) => row.studentId,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '@academy/kit';
 import { LATEST_SCHOOL_COURSE_SQL, latestSchoolCourseId } from '../shared/latest-school-course.ts';
+import { assertTeachesEvent, type Actor } from './assign-students-to-event.ts';
 
 /** Students registered in a subject at a center (the latest school course unless one is named), any status. */
 export async function studentsBySubjectAndCenter(em: EntityManager, query: { subjectId: number; centerId: number; schoolCourseId?: number }) {
@@ -19,9 +20,10 @@ export async function studentsBySubjectAndCenter(em: EntityManager, query: { sub
 }
 
 /** Students assigned to an event, with the status of their registration in its subject and center (latest course). */
-export async function studentsAssignedToEvent(em: EntityManager, eventId: number) {
+export async function studentsAssignedToEvent(em: EntityManager, eventId: number, actor: Actor) {
   const [event] = await em.execute<{ id: number; employeeId: number | null }[]>(`select id, employee_id as "employeeId" from calendar_events where id = ?`, [eventId]);
   if (!event) throw new NotFoundError('EVENT_NOT_FOUND', 'Calendar event not found');
+  assertTeachesEvent(actor, event);
   const rows = await em.execute<{ studentId: number; fullName: string; registrationStatus: string | null; assignedAt: Date }[]>(
     `select s.id as "studentId", s.name || ' ' || s.lastname as "fullName", r.status as "registrationStatus", es.assigned_at as "assignedAt"
        from event_students es

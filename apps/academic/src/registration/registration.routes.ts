@@ -1,6 +1,6 @@
-import { Router, type Express } from 'express';
+import { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import { AssignStudentsBody, StudentsAssignedToEventQuery, StudentsBySubjectAndCenterQuery } from '@academy/contracts';
-import { requireAuth, requireRole } from '@academy/auth';
+import { currentUser, requireAuth, requireRole } from '@academy/auth';
 import { AppError, BadRequestError, errorStyle } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
@@ -15,12 +15,13 @@ export function registerRegistrationRoutes(app: Express, ctx: ServiceContext<Con
   const router = Router();
   router.use(requireAuth(ctx.verifier, { message: 'Invalid or expired token' }), requireRole(['admin', 'user']));
 
+  // A user (teacher) assigns and reads the students of the events they teach only; admins of any event.
   router.put('/assign-students-to-event', async (req, res) => {
     const body = req.body as Record<string, unknown> | undefined;
     if (body === undefined || body === null || typeof body !== 'object' || body.eventId === undefined || body.eventId === null) {
       throw new BadRequestError('EVENT_ID_REQUIRED', 'eventId is required');
     }
-    const data = await assignStudentsToEvent(em(), AssignStudentsBody.parse(body));
+    const data = await assignStudentsToEvent(em(), AssignStudentsBody.parse(body), currentUser(res));
     res.json({ status: 'success', data });
   });
   router.get('/students-by-subject-and-center', async (req, res) => {
@@ -29,10 +30,15 @@ export function registerRegistrationRoutes(app: Express, ctx: ServiceContext<Con
   });
   router.get('/students-assigned-to-event', async (req, res) => {
     const { eventId } = StudentsAssignedToEventQuery.parse(req.query);
-    res.json({ status: 'success', data: await studentsAssignedToEvent(em(), eventId) });
+    res.json({ status: 'success', data: await studentsAssignedToEvent(em(), eventId, currentUser(res)) });
   });
 
   app.use('/api/v2/registration', errorStyle('status'), router);
+  // A body that is not JSON fails in the body parser, before the routes set their style: give it theirs.
+  app.use(['/api/v2/registration', '/api/v1/registration'], (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    res.locals.errorStyle = 'status';
+    next(error);
+  });
   // The v1 update is retired: clients are pointed at its v2 replacement.
   app.put('/api/v1/registration/update', errorStyle('status'), () => {
     throw new AppError(410, 'GONE', `PUT /api/v1/registration/update is gone; use PUT ${ASSIGNMENT_PATH}`, {

@@ -107,8 +107,10 @@ describe('GET /api/students/administrative', () => {
     }
   });
 
-  test('a user may list; without a token it is 401', async () => {
-    expect((await request(service().url).get(PATH).set(user)).status).toBe(200);
+  test('admin-only, as the OpenAPI document says: a user (teacher) gets 403; without a token it is 401', async () => {
+    const refused = await request(service().url).get(PATH).set(user);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('FORBIDDEN');
     expect((await request(service().url).get(PATH)).status).toBe(401);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
+import { bearer } from '@academy/testing';
 import { admin, useAcademic, user } from '../support.ts';
 
 const PATH = '/api/v2/registration/assign-students-to-event';
@@ -163,14 +164,14 @@ describe('PUT /api/v2/registration/assign-students-to-event', () => {
     expect(res.body).toMatchObject({ status: 'error', message: 'eventId is required' });
   });
 
-  test('a bad token is 401 { status: error, message: "Invalid or expired token" }; a user may assign', async () => {
+  test('a bad token is 401 { status: error, message: "Invalid or expired token" }; a user may assign in an event they teach', async () => {
     const res = await request(service().url).put(PATH).send({ eventId: 1, idsStudents: [] });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ status: 'error', message: 'Invalid or expired token' });
     const bad = await request(service().url).put(PATH).set('authorization', 'Bearer not-a-jwt').send({ eventId: 1, idsStudents: [] });
     expect(bad.status).toBe(401);
     const s = await scene(['active']);
-    await assign({ eventId: s.eventId, idsStudents: s.students }, user).expect(200);
+    await assign({ eventId: s.eventId, idsStudents: s.students }, bearer({ role: 'user', sub: '2', employeeId: s.employeeId })).expect(200);
   });
 
   test.each([
@@ -228,7 +229,7 @@ describe('GET /api/v2/registration students-by-subject-and-center and students-a
 
     const eventId = await f.event({ subjectId, centerId, employeeId });
     await request(service().url).put(PATH).set(admin).send({ eventId, idsStudents: [ana, luis] }).expect(200);
-    const assigned = await request(service().url).get('/api/v2/registration/students-assigned-to-event').query({ eventId }).set(user);
+    const assigned = await request(service().url).get('/api/v2/registration/students-assigned-to-event').query({ eventId }).set(bearer({ role: 'user', sub: '2', employeeId }));
     expect(assigned.status).toBe(200);
     expect(assigned.body.data.students).toEqual([expect.objectContaining({ studentId: ana, fullName: 'Ana Núñez', registrationStatus: 'active' })]);
   });

@@ -200,12 +200,15 @@ export const RegistrationCreateBody = z.strictObject({
   employeeId: AcademicId.nullable().optional(),
 });
 export const RegistrationUpdateBody = z.object({ status: z.enum(REGISTRATION_STATUS_VALUES).optional(), employeeId: AcademicId.nullable().optional(), centerId: AcademicId.optional() }).strict().refine(...nonEmpty);
-export const RegistrationListQuery = DirectoryPageQuery.omit({ search: true }).extend({
-  studentId: AcademicIdText.optional(),
-  schoolCourseId: AcademicIdText.optional(),
-  subjectId: AcademicIdText.optional(),
-  status: z.enum(REGISTRATION_STATUS_VALUES).optional(),
-});
+/** Strict: a parameter it does not filter by (`search`, a typo) is a 400, not silently ignored. */
+export const RegistrationListQuery = DirectoryPageQuery.omit({ search: true })
+  .extend({
+    studentId: AcademicIdText.optional(),
+    schoolCourseId: AcademicIdText.optional(),
+    subjectId: AcademicIdText.optional(),
+    status: z.enum(REGISTRATION_STATUS_VALUES).optional(),
+  })
+  .strict();
 export const RegistrationItem = z.object({
   id: z.number().int(),
   studentId: z.number().int(),
@@ -235,11 +238,14 @@ export const CalendarEventUpdateBody = z.object({
     startsAt: isoDateTime.optional(),
     endsAt: isoDateTime.optional(),
   }).strict().refine(...nonEmpty);
-export const CalendarEventListQuery = DirectoryPageQuery.omit({ search: true }).extend({
-  subjectId: AcademicIdText.optional(),
-  centerId: AcademicIdText.optional(),
-  employeeId: AcademicIdText.optional(),
-});
+/** Strict, like the registrations' query. */
+export const CalendarEventListQuery = DirectoryPageQuery.omit({ search: true })
+  .extend({
+    subjectId: AcademicIdText.optional(),
+    centerId: AcademicIdText.optional(),
+    employeeId: AcademicIdText.optional(),
+  })
+  .strict();
 export const CalendarEventItem = z.object({
   id: z.number().int(),
   title: z.string().nullable(),
@@ -353,8 +359,8 @@ const errors = (style: 'default' | 'status' = 'default') => {
 /** Registers every academic route (except /api/v2/auth/*) on the gateway's OpenAPI registry. */
 export function registerAcademicDocs(registry: OpenAPIRegistry): void {
   const security = [{ bearerAuth: [] as string[] }];
-  const crud = (tag: string, path: string, item: z.ZodType, create: z.ZodType, update: z.ZodType, deleteText: string) => {
-    registry.registerPath({ method: 'get', path, tags: [tag], security, summary: `List ${tag} (admin)`, request: { query: listQueryDoc }, responses: { 200: { description: 'A page', ...json(page(item)) }, ...errors() } });
+  const crud = (tag: string, path: string, item: z.ZodType, create: z.ZodType, update: z.ZodType, deleteText: string, query: z.ZodObject = listQueryDoc) => {
+    registry.registerPath({ method: 'get', path, tags: [tag], security, summary: `List ${tag} (admin)`, request: { query }, responses: { 200: { description: 'A page', ...json(page(item)) }, ...errors() } });
     registry.registerPath({ method: 'post', path, tags: [tag], security, summary: `Create (admin)`, request: { body: json(create) }, responses: { 201: { description: 'Created', ...json(item) }, 409: { description: 'Conflict', ...json(AcademicErrorBody) }, ...errors() } });
     registry.registerPath({ method: 'get', path: `${path}/{id}`, tags: [tag], security, summary: 'Read one (admin)', request: { params: idPath }, responses: { 200: { description: 'Found', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
     registry.registerPath({ method: 'patch', path: `${path}/{id}`, tags: [tag], security, summary: 'Update (admin)', request: { params: idPath, body: json(update) }, responses: { 200: { description: 'Updated', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
@@ -366,16 +372,17 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
   crud('Guardians', '/api/v2/guardians', GuardianItem, GuardianCreateBody, GuardianUpdateBody, 'Deactivate a guardian (admin)');
   crud('Subjects', '/api/v2/subjects', SubjectItem, SubjectCreateBody, SubjectUpdateBody, 'Deactivate a subject (admin)');
   crud('Centers', '/api/v2/centers', CenterItem, CenterCreateBody, CenterUpdateBody, 'Deactivate a center (admin)');
-  crud('Registrations', '/api/v2/registrations', RegistrationItem, RegistrationCreateBody, RegistrationUpdateBody, 'Delete a registration (admin)');
-  crud('Calendar events', '/api/v2/calendar-events', CalendarEventItem, CalendarEventCreateBody, CalendarEventUpdateBody, 'Delete a calendar event and its assignments (admin)');
+  const filters = (...names: string[]) => listQueryDoc.omit({ search: true }).extend(Object.fromEntries(names.map((name) => [name, z.string().optional()])));
+  crud('Registrations', '/api/v2/registrations', RegistrationItem, RegistrationCreateBody, RegistrationUpdateBody, 'Delete a registration (admin)', filters('studentId', 'schoolCourseId', 'subjectId', 'status'));
+  crud('Calendar events', '/api/v2/calendar-events', CalendarEventItem, CalendarEventCreateBody, CalendarEventUpdateBody, 'Delete a calendar event and its assignments (admin)', filters('subjectId', 'centerId', 'employeeId'));
 
   registry.registerPath({ method: 'get', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'List school courses, newest first, marking the latest', responses: { 200: { description: 'Courses', ...json(SchoolCourseList) }, ...errors() } });
   registry.registerPath({ method: 'post', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'Create a school course (admin); publishes school-course.created', request: { body: json(SchoolCourseCreateBody) }, responses: { 201: { description: 'Created', ...json(SchoolCourseItem) }, 409: { description: 'Name already used', ...json(AcademicErrorBody) }, ...errors() } });
   registry.registerPath({ method: 'delete', path: '/api/v2/school-courses/{id}', tags: ['School courses'], security, summary: 'Delete a school course (admin); 409 while it has registrations', request: { params: idPath }, responses: { 200: { description: 'Deleted', ...json(SchoolCourseItem) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, 409: { description: 'The course still has registrations', ...json(AcademicErrorBody) }, ...errors() } });
 
-  registry.registerPath({ method: 'put', path: '/api/v2/registration/assign-students-to-event', tags: ['Event assignment'], security, summary: 'Make the set of students of an event the given one (admin or user)', request: { body: json(AssignStudentsBody) }, responses: { 200: { description: 'Applied; pending registrations come back in rejectedStudents', ...json(AssignStudentsResponse) }, 404: { description: 'Event or employee not found', ...json(AssignmentErrorBody) }, ...errors('status') } });
+  registry.registerPath({ method: 'put', path: '/api/v2/registration/assign-students-to-event', tags: ['Event assignment'], security, summary: 'Make the set of students of an event the given one (admin: any event; user: only events they teach, only themselves as employeeId)', request: { body: json(AssignStudentsBody) }, responses: { 200: { description: 'Applied; pending registrations come back in rejectedStudents', ...json(AssignStudentsResponse) }, 404: { description: 'Event or employee not found', ...json(AssignmentErrorBody) }, ...errors('status'), 403: { description: "NOT_EVENT_TEACHER: a user who does not teach the event; NOT_OWN_EMPLOYEE_ID: a user naming another employee", ...json(AssignmentErrorBody) } } });
   registry.registerPath({ method: 'get', path: '/api/v2/registration/students-by-subject-and-center', tags: ['Event assignment'], security, summary: 'Students registered in a subject at a center (latest course by default)', request: { query: z.object({ subjectId: z.string(), centerId: z.string(), schoolCourseId: z.string().optional() }) }, responses: { 200: { description: 'Students', ...json(StudentsBySubjectAndCenterResponse) }, ...errors('status') } });
-  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-assigned-to-event', tags: ['Event assignment'], security, summary: 'Students assigned to an event', request: { query: z.object({ eventId: z.string() }) }, responses: { 200: { description: 'Students', ...json(StudentsAssignedToEventResponse) }, 404: { description: 'Event not found', ...json(AssignmentErrorBody) }, ...errors('status') } });
+  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-assigned-to-event', tags: ['Event assignment'], security, summary: 'Students assigned to an event (admin, or the teacher of the event)', request: { query: z.object({ eventId: z.string() }) }, responses: { 200: { description: 'Students', ...json(StudentsAssignedToEventResponse) }, 404: { description: 'Event not found', ...json(AssignmentErrorBody) }, ...errors('status'), 403: { description: 'NOT_EVENT_TEACHER: a user who does not teach the event', ...json(AssignmentErrorBody) } } });
   registry.registerPath({ method: 'put', path: '/api/v1/registration/update', tags: ['Event assignment'], summary: 'Gone: replaced by PUT /api/v2/registration/assign-students-to-event', responses: { 410: { description: 'Gone', ...json(AssignmentErrorBody) } } });
 
   registry.registerPath({
@@ -383,7 +390,7 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
     path: '/api/students/administrative',
     tags: ['Students'],
     security,
-    summary: 'Administrative student listing, newest first, with `renews` from the latest school course',
+    summary: 'Administrative student listing (admin), newest first, with `renews` from the latest school course',
     request: {
       query: z.object({
         page: z.string().optional().describe('default 1; not a finite number > 0 becomes 1; rounded down'),
@@ -394,6 +401,6 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
         schoolCourseId: z.string().optional(),
       }),
     },
-    responses: { 200: { description: 'A page of students', ...json(AdministrativeListingResponse) }, ...errors() },
+    responses: { 200: { description: 'A page of students', ...json(AdministrativeListingResponse) }, ...errors(), 403: { description: 'Not an admin', ...json(AcademicErrorBody) } },
   });
 }

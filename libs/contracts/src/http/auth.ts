@@ -2,13 +2,20 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ErrorBody, jsonContent } from './common.ts';
 
-export const LoginBody = z.object({
-  email: z.email({ error: 'must be an e-mail address' }).max(254),
-  password: z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(1024),
+/** `is required` only when the field is missing; a wrong type or length says so (a schema-level `error` would answer every issue with it). */
+const requiredString = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .min(1, { error: 'is required' })
+    .max(max, { error: `must be at most ${max} characters` });
+
+export const LoginBody = z.strictObject({
+  email: z.email({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address') }).max(254, { error: 'must be at most 254 characters' }),
+  password: requiredString(1024),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
-export const RefreshBody = z.object({ refreshToken: z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(512) });
+export const RefreshBody = z.strictObject({ refreshToken: requiredString(512) });
 export type RefreshBody = z.infer<typeof RefreshBody>;
 
 export const LogoutBody = RefreshBody;
@@ -46,13 +53,13 @@ export function registerAuthDocs(registry: OpenAPIRegistry): void {
     path: '/api/v2/auth/login',
     tags,
     summary: 'Log in with e-mail and password',
-    description: 'A wrong password and an unknown e-mail get the same answer in the same time. Rate limited more strictly than other routes.',
+    description: 'A wrong password and an unknown e-mail get the same answer in the same time. Failed logins are limited per (e-mail, IP): 5 in a row block the pair for 15 minutes (a success clears them); and per IP: 100 a day block the IP for a day. Successful logins count only against the general per-IP limit.',
     request: { body: { content: { 'application/json': { schema: LoginBody } } } },
     responses: {
       200: jsonContent(TokenPair, 'Tokens of a new session'),
       400: jsonContent(ErrorBody, 'Malformed body'),
       401: jsonContent(ErrorBody, 'INVALID_CREDENTIALS: wrong e-mail or password'),
-      429: jsonContent(ErrorBody, 'Too many attempts; see Retry-After'),
+      429: jsonContent(ErrorBody, 'TOO_MANY_LOGIN_ATTEMPTS (failed logins) or RATE_LIMITED (the general limit); see Retry-After'),
     },
   });
   registry.registerPath({
