@@ -11,9 +11,9 @@ import { createBroker, ensureOutboxNotify, messagingEntities, recordEvent, start
 import { createMessagingDb, deleteQueues, queueDepth, silentLogger, testTopology, waitUntil, writeEvents, type TestDb } from './support.ts';
 
 const url = testUrls.rabbitmq;
-// No queue is bound for it on the tests' exchanges.
-const UNBOUND = 'school-course.deleted';
-const courseDeleted = (id: number) => ({ id });
+// No queue is bound for any type on this file's exchanges: this one stands for a type nobody consumes yet.
+const UNBOUND = 'employee.deleted';
+const unboundData = (id: number) => ({ id });
 
 interface OutboxRow {
   event_id: string;
@@ -71,7 +71,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     expect(broker.hasAlternateExchange).toBe(true);
     relay();
     const em = db.orm.em.fork();
-    const envelope = recordEvent(em, UNBOUND, courseDeleted(1), { source: 'test' });
+    const envelope = recordEvent(em, UNBOUND, unboundData(1), { source: 'test' });
     await em.flush();
     const ms = await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 10);
     expect(ms).toBeLessThan(1000);
@@ -91,7 +91,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
   test('the catch-all queue is bounded (length, age) and its depth is a metric', async () => {
     relay();
     const em = db.orm.em.fork();
-    for (let i = 1; i <= 3; i++) recordEvent(em, UNBOUND, courseDeleted(i), { source: 'test' });
+    for (let i = 1; i <= 3; i++) recordEvent(em, UNBOUND, unboundData(i), { source: 'test' });
     await em.flush();
     await waitUntil('3 kept', async () => (await queueDepth(url, unroutedName(exchange))) === 3, 5_000, 20);
     const depth = (await registry.getMetricsAsJSON()).find((metric) => metric.name === 'messaging_unrouted_depth');
@@ -124,7 +124,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     // The broker returns them to the publisher, which forwards them to the catch-all: the outbox still drains at once.
     relay({ broker: legacyBroker });
     const em = db.orm.em.fork();
-    const envelope = recordEvent(em, UNBOUND, courseDeleted(5), { source: 'test' });
+    const envelope = recordEvent(em, UNBOUND, unboundData(5), { source: 'test' });
     await em.flush();
     await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 10);
     expect(await rows()).toEqual([expect.objectContaining({ event_id: envelope.id, attempts: 0, last_error: null })]);
@@ -142,7 +142,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     const started = relay({ intervalMs: 60_000 });
     expect(await started.listening).toBe(true);
     await waitUntil('the first pass to end', async () => (await unsent()) === 0, 2_000, 10);
-    const envelope = createEnvelope(UNBOUND, courseDeleted(6), { source: 'test' });
+    const envelope = createEnvelope(UNBOUND, unboundData(6), { source: 'test' });
     const insertedAt = Date.now();
     await db.orm.em
       .fork()
@@ -159,7 +159,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
       expect(await started.listening).toBe(true);
       // Written through another ORM (another process, for this relay): no in-process nudge reaches it.
       const em = other.em.fork();
-      recordEvent(em, UNBOUND, courseDeleted(7), { source: 'test' });
+      recordEvent(em, UNBOUND, unboundData(7), { source: 'test' });
       const writtenAt = Date.now();
       await em.flush();
       await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 5);
