@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
@@ -288,6 +289,29 @@ describe('incident endpoints', () => {
       const noMessage = await api().post(`${base}/${incidentId}/thread`).set(auth).attach('files', PNG, { filename: 'p.png', contentType: 'image/png' });
       expect(noMessage.status).toBe(400);
       expect(await messageRows(incidentId)).toEqual([]);
+    });
+
+    test('a client that goes away mid-upload leaves no file and no message behind', async () => {
+      const { auth, incidentId } = await employeeWithIncident();
+      const before = storedFiles(service()).length;
+      const boundary = 'upload-boundary';
+      const req = http.request(`${service().url}${base}/${incidentId}/thread`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(5_000_000) },
+      });
+      req.on('error', () => undefined);
+      req.write(`--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="a.pdf"\r\ncontent-type: application/pdf\r\n\r\n%PDF-1.4\n`);
+      req.write(Buffer.alloc(256 * 1024));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      req.destroy();
+      let left = -1;
+      for (let i = 0; i < 50 && left !== before; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        left = storedFiles(service()).length;
+      }
+      expect(left).toBe(before);
+      expect(await messageRows(incidentId)).toEqual([]);
+      expect((await api().get(`${base}/${incidentId}`).set(auth)).status).toBe(200);
     });
 
     test("files on another employee's incident are refused (404) before anything is stored", async () => {

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { requireRole } from '@academy/auth';
-import { CloseIncidentBody, IdPathParam, IncidentFileParams, IncidentListQuery, IncidentMessageBody, MyIncidentsQuery } from '@academy/contracts';
+import { CloseIncidentBody, IncidentFileParams, IncidentListQuery, IncidentMessageBody, MyIncidentsQuery } from '@academy/contracts';
+import { idParam } from '@academy/kit';
 import { actorOf, ownEmployee, type Actor } from '../shared/actor.ts';
 import { adminUsesAdminThread, fileNotFound, unsupportedMediaType } from '../shared/errors.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
@@ -8,7 +9,7 @@ import { listIncidents, listMyIncidents, readIncident, readThreads } from './rea
 import { parseMultipartMessage } from './uploads.ts';
 import { closeIncident, deleteIncident, postMessage } from './write-incidents.ts';
 
-const incidentIdOf = (req: Request) => IdPathParam('id').parse(req.params).id as number;
+const incidentIdOf = (req: Request) => idParam(req.params, 'id');
 
 /** `/api/v2/incident/*`: the spec's six routes, plus file download, close and delete (admin). */
 export function incidentsRouter(incidents: Incidents): Router {

@@ -85,6 +85,8 @@ export function parseMultipartMessage(req: Request, storage: FileStorage): Promi
         return;
       }
       const head = new HeadCapture();
+      // `pipe` does not pass on a destroyed source (a client gone mid-upload): end the stored file too.
+      stream.once('error', (error: Error) => head.destroy(error));
       let truncated = false;
       stream.on('limit', () => {
         truncated = true;
@@ -123,6 +125,10 @@ export function parseMultipartMessage(req: Request, storage: FileStorage): Promi
         reject(failure);
       } else resolve({ message, files: stored });
     };
+    // A client that goes away mid-upload: the parser is destroyed, which ends the file being stored (then removed).
+    req.once('close', () => {
+      if (!req.complete) parser.destroy(malformedMultipart('the request ended before its body'));
+    });
     req.pipe(parser);
   });
 }
