@@ -108,6 +108,7 @@ describe('incident endpoints', () => {
       expect((await api().get(`${base}/?employeeId=${a.employeeId}&to=2020-01-01`).set(adminAuth)).body.meta.totalItems).toBe(0);
       expect((await api().get(`${base}/?employeeId=${a.employeeId}&status=closed`).set(adminAuth)).body.data).toEqual([]);
       expect((await api().get(`${base}/?status=whatever`).set(adminAuth)).status).toBe(400);
+      expect((await api().get(`${base}/?from=0000-01-01`).set(adminAuth)).status).toBe(400);
       expect((await api().get(`${base}/`).set(a.auth)).status).toBe(403);
     });
   });

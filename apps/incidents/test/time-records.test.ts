@@ -179,6 +179,7 @@ describe('time records', () => {
 
     test.each([
       ['a bad date', 'from=2026-02-30'],
+      ['year 0', 'from=0000-01-01&to=0000-01-31'],
       ['from after to', 'from=2026-02-01&to=2026-01-01'],
       ['more than 366 days', 'from=2024-01-01&to=2026-01-01'],
       ['page 0', 'page=0'],
@@ -219,6 +220,7 @@ describe('time records', () => {
       ['month 2026-13', 'month=2026-13'],
       ['no month', ''],
       ['month 2026-1', 'month=2026-1'],
+      ['month 0000-01 (no year 0)', 'month=0000-01'],
     ])('%s is a 400', async (_label, query) => {
       const { auth } = await seedEmployee(service());
       const res = await api().get(`${base}/report.pdf?${query}`).set(auth);

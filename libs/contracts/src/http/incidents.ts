@@ -47,8 +47,10 @@ export const ClockInResponse = z.object({ message: z.string(), data: TimeRecord 
 export const ClockOutResponse = z.object({ message: z.string(), data: TimeRecord });
 export const OpenRecordResponse = z.object({ hasOpenRecord: z.boolean(), record: TimeRecord.nullable() }).meta({ id: 'OpenRecord' });
 
-/** `YYYY-MM-DD`, a real calendar day. */
-const calendarDay = z.iso.date({ error: 'must be a date YYYY-MM-DD' });
+/** `YYYY-MM-DD`, a real calendar day the database stores (years 1–9999: PostgreSQL has no year 0). */
+const calendarDay = z.iso
+  .date({ error: 'must be a date YYYY-MM-DD' })
+  .refine((day) => !day.startsWith('0000'), { error: 'must be between years 1 and 9999' });
 
 export const HISTORY_MAX_DAYS = 366;
 export const HISTORY_MAX_PAGE_SIZE = 100;
@@ -90,7 +92,7 @@ export const ReportQuery = z.strictObject({
   employeeId: IdText.optional().meta({ description: 'Admins: whose report. Users: only their own (the default)' }),
   month: z
     .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'must be a month YYYY-MM (01–12)' })
+    .regex(/^(?!0000)\d{4}-(0[1-9]|1[0-2])$/, { error: 'must be a month YYYY-MM (01–12, years 1–9999)' })
     .meta({ example: '2026-01' }),
 });
 export type ReportQuery = z.infer<typeof ReportQuery>;
