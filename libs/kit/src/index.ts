@@ -6,4 +6,4 @@ export { runReadiness, readinessHttpStatus, ReadinessError, type ReadinessCheck,
 export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, requestId, REQUEST_ID_HEADER, OPERATIONAL_PATHS, type ErrorStyle, type HttpAppOptions } from './http.ts';
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
 export { createRedis, createSocketIoRedis, redisReadiness, type RedisClientOptions } from './redis.ts';
-export { positiveInt, idParam } from './params.ts';
+export { idParam, readId } from './params.ts';

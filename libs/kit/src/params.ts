@@ -1,10 +1,23 @@
 import { z } from 'zod';
 import { IdText } from '@academy/contracts';
 
-/** Ids are positive integers: `0`, `-1`, `1.5`, `abc` and values past 2^31-1 are refused. */
-export const positiveInt = IdText;
+/**
+ * The one reader of ids in paths (and other text): the contracts' `IdText` grammar, digits only,
+ * no sign, no leading zero, below 2^31. `undefined` when `value` is not such an id.
+ */
+export function readId(value: unknown): number | undefined {
+  const parsed = IdText.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
-/** Reads a path parameter as an id; a malformed one is a 400 naming the parameter. */
-export function idParam(params: Record<string, string | undefined>, name: string) {
-  return z.object({ [name]: positiveInt }).parse(params)[name] as number;
+/**
+ * Reads path parameter `name` as an id. A malformed one is a 400: by default a VALIDATION_ERROR
+ * naming the parameter; where the spec fixes the error of a route family ("Employee ID is
+ * required", STUDENT_BLOCK_ID_REQUIRED), `invalid` builds it from what was wrong.
+ */
+export function idParam(params: Record<string, unknown>, name: string, invalid?: (details: string[]) => Error): number {
+  const parsed = z.object({ [name]: IdText }).safeParse(params);
+  if (parsed.success) return parsed.data[name] as number;
+  if (invalid) throw invalid(parsed.error.issues.map((issue) => issue.message));
+  throw parsed.error;
 }

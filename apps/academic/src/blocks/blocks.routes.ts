@@ -1,7 +1,7 @@
 import { Router, type Express, type Request, type Response } from 'express';
 import { CloseBlockBody, CompletedBlocksQuery, PendingBlocksQuery, PendingRejectedQuery, ReviewActionSchema, ReviewBody, ThreadMessageBody } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
-import { positiveInt, requestId } from '@academy/kit';
+import { idParam, requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import type { BlockActor } from './block-access.ts';
@@ -12,13 +12,8 @@ import { blockIdRequired, invalidAction, studentBlockIdRequired, studentIdRequir
 import { closeBlock } from './close-block.ts';
 import { reviewBlock } from './review-block.ts';
 
-/** A malformed path id is the route's "… ID is required", with what was wrong in `details`. */
-function idFrom(value: unknown, fail: (details?: unknown) => Error): number {
-  const parsed = positiveInt.safeParse(value);
-  if (!parsed.success) throw fail(parsed.error.issues.map((issue) => issue.message));
-  return parsed.data;
-}
-const studentBlockIdOf = (req: Request) => idFrom(req.params.studentBlockId, studentBlockIdRequired);
+// A malformed path id is the route's "… ID is required", with what was wrong in `details`.
+const studentBlockIdOf = (req: Request) => idParam(req.params, 'studentBlockId', studentBlockIdRequired);
 
 function actorOf(req: Request, res: Response): BlockActor {
   const user = currentUser(res);
@@ -50,7 +45,7 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
   });
 
   router.post('/:blockId/close', async (req, res) => {
-    const blockId = idFrom(req.params.blockId, blockIdRequired);
+    const blockId = idParam(req.params, 'blockId', blockIdRequired);
     const result = await closeBlock(em(), blockId, CloseBlockBody.parse(req.body ?? {}), actorOf(req, res));
     ctx.relay.nudge();
     res.json(result);
@@ -80,8 +75,8 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
   });
 
   router.get('/grades/:studentId/:subjectId', async (req, res) => {
-    const studentId = idFrom(req.params.studentId, studentIdRequired);
-    const subjectId = idFrom(req.params.subjectId, subjectIdRequired);
+    const studentId = idParam(req.params, 'studentId', studentIdRequired);
+    const subjectId = idParam(req.params, 'subjectId', subjectIdRequired);
     res.json(await readBlockGrades(em(), studentId, subjectId, actorOf(req, res)));
   });
 

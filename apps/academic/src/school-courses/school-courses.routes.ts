@@ -20,7 +20,7 @@ export function registerSchoolCourseRoutes(app: Express, ctx: ServiceContext<Con
     res.status(201).json(course);
   });
   app.delete('/api/v2/school-courses/:id', auth, requireRole('admin'), async (req, res) => {
-    const course = await deleteSchoolCourse(em(), idParam({ id: String(req.params.id) }, 'id'), requestId(req));
+    const course = await deleteSchoolCourse(em(), idParam(req.params, 'id'), requestId(req));
     ctx.relay.nudge();
     res.json(course);
   });

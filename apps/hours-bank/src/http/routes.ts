@@ -2,21 +2,16 @@ import { Router, type Express, type Request, type Response } from 'express';
 import type { ServiceContext } from '@academy/service';
 import { currentUser, requireAuth, requireOwnerOrAdmin, requireRole } from '@academy/auth';
 import { AddHoursBody, EditTransactionBody, HoursBankQuery } from '@academy/contracts';
-import { positiveInt, requestId } from '@academy/kit';
+import { idParam, readId, requestId } from '@academy/kit';
 import type { Config } from '../config.ts';
 import { employeeIdRequired, transactionIdRequired } from '../domain/hours-bank.errors.ts';
 import { addHours, addedDetails, deleteTransaction, editTransaction, type Actor } from '../domain/hours-bank.use-cases.ts';
 import { readHoursBank } from '../domain/read-hours-bank.ts';
 import { parseTime } from '../domain/time-string.ts';
 
-/** A malformed id is the spec's "… ID is required" with what was wrong in `details`. */
-function idFrom(value: string | undefined, fail: (details?: unknown) => Error): number {
-  const parsed = positiveInt.safeParse(value);
-  if (!parsed.success) throw fail(parsed.error.issues.map((issue) => issue.message));
-  return parsed.data;
-}
-const employeeIdOf = (req: Request) => idFrom(req.params.employeeId as string | undefined, employeeIdRequired);
-const transactionIdOf = (req: Request) => idFrom(req.params.transactionId as string | undefined, transactionIdRequired);
+// A malformed id is the spec's "… ID is required" with what was wrong in `details`.
+const employeeIdOf = (req: Request) => idParam(req.params, 'employeeId', employeeIdRequired);
+const transactionIdOf = (req: Request) => idParam(req.params, 'transactionId', transactionIdRequired);
 
 function actorOf(req: Request, res: Response): Actor {
   const user = currentUser(res);
@@ -30,8 +25,8 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
   // A user reads only the bank of their own employee; a malformed id (`/007` too: one strict id
   // grammar) goes on to the route's 400.
   const ownBankOrAdmin = requireOwnerOrAdmin((req, user) => {
-    const id = positiveInt.safeParse(req.params.employeeId);
-    return !id.success || (user.employeeId !== undefined && id.data === user.employeeId);
+    const id = readId(req.params.employeeId);
+    return id === undefined || (user.employeeId !== undefined && id === user.employeeId);
   });
 
   router.use(requireAuth(ctx.verifier, { message: 'Unauthorized' }));
