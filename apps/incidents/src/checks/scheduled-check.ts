@@ -2,7 +2,7 @@ import type { Incidents } from '../shared/incidents-context.ts';
 import { isoSql } from '../shared/db.ts';
 import { describe } from '../incidents/incident-rules.ts';
 import { insertIncident, nextIncidentIdSql } from '../incidents/incident-store.ts';
-import { ABSENCE_CANDIDATES, EMPLOYEE_USER_ID_OF_RECORD_SQL } from './absence-sql.ts';
+import { ABSENCE_CANDIDATES, EMPLOYEE_USER_ID_OF_RECORD_SQL } from './check-sql.ts';
 
 export interface CheckResult {
   openTooLong: number;

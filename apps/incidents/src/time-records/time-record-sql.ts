@@ -1,4 +1,3 @@
-import type { TimeRecord } from '@academy/contracts';
 import { isoSql } from '../shared/db.ts';
 
 /** Columns of a time record as the API shows it (`r` = time_records). */
@@ -6,5 +5,3 @@ export const RECORD_COLUMNS = `r.id, r.employee_id as "employeeId", ${isoSql('r.
   r.clock_in_source as "clockInSource", r.clock_in_device_id as "clockInDeviceId", r.clock_out_source as "clockOutSource",
   r.clock_out_device_id as "clockOutDeviceId",
   floor(extract(epoch from coalesce(r.clock_out_at, now()) - r.clock_in_at) / 60)::int as "workedMinutes"`;
-
-export type TimeRecordRow = TimeRecord;

@@ -1,3 +1,4 @@
+// SQL of the scheduled check that reads the employees replica.
 import { nextIncidentIdSql } from '../incidents/incident-store.ts';
 
 /** The login of a record's employee (`r` = time_records), from the employees replica. */
