@@ -29,6 +29,8 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   SOCKET_STREAM: z.string().min(1).default('notifications:socket.io'),
   /** How long the adapter's XREAD blocks; shorter makes shutdown quicker. */
   SOCKET_STREAM_BLOCK_MS: positive(1_000),
+  /** How often connected sockets' sessions are checked against revocations (logout ends them). */
+  SOCKET_SESSION_CHECK_MS: positive(30_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

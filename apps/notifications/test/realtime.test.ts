@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { EventData, IncidentNotification } from '@academy/contracts';
-import { tokenFor } from '@academy/testing';
+import { Redis } from 'ioredis';
+import { createSessionRevocations, createTokenSigner, loadKeyRing } from '@academy/auth';
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, testUrls, tokenFor } from '@academy/testing';
 import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
 import { startGatewayProcess, type TestGateway } from './gateway.ts';
 
@@ -123,12 +126,30 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
 
   test('a socket whose token expires is told so and disconnected', async () => {
     const shortLived = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }, 2) });
-    const expiredNotice = new Promise((resolve) => shortLived.socket.once('session_expired', resolve));
+    const expiredNotice = new Promise<{ reason: string }>((resolve) => shortLived.socket.once('session_expired', resolve));
     const disconnected = new Promise<string>((resolve) => shortLived.socket.once('disconnect', resolve));
     await connected(shortLived);
     const reason = await disconnected;
-    await expiredNotice;
+    expect(await expiredNotice).toMatchObject({ reason: 'expired' });
     expect(reason).toBe('io server disconnect');
+  });
+
+  test('a socket whose session is ended elsewhere (logout, deactivation) is told so and disconnected', async () => {
+    const sid = randomUUID();
+    const signer = createTokenSigner(loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID), { issuer: TEST_ISSUER, audience: TEST_AUDIENCE });
+    const socket = client(gateway.url, { token: signer.sign({ sub: String(EMPLOYEE_USER), role: 'user', sid }, 900) });
+    const notice = new Promise<{ reason: string }>((resolve) => socket.socket.once('session_expired', resolve));
+    const disconnected = new Promise<string>((resolve) => socket.socket.once('disconnect', resolve));
+    await connected(socket);
+    const redis = new Redis(testUrls.redis);
+    try {
+      // what academic does at logout
+      await createSessionRevocations(redis, { ttlSeconds: 900 }).revokeSessions([sid]);
+    } finally {
+      redis.disconnect();
+    }
+    expect(await notice).toMatchObject({ reason: 'revoked' });
+    expect(await disconnected).toBe('io server disconnect');
   });
 
   test('an admin reply pushes to the employee’s devices through the push send, once even if the event comes again', async () => {

@@ -25,6 +25,7 @@ export async function notificationsConfig(overrides: Partial<Config> = {}): Prom
     REALTIME_QUEUE: uniqueQueueName('notifications.incidents'),
     SOCKET_STREAM: uniqueName('notifications:socket.io'),
     SOCKET_STREAM_BLOCK_MS: 300,
+    SOCKET_SESSION_CHECK_MS: 300,
     MAIL_POLL_MS: 100,
     MAIL_RETRY_BASE_MS: 100,
     MAIL_RETRY_MAX_MS: 400,

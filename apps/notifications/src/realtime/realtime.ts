@@ -1,17 +1,18 @@
 import type { Server as HttpServer } from 'node:http';
-import { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
 import type { IncidentNotification } from '@academy/contracts';
-import type { Logger } from '@academy/kit';
+import { createSocketIoRedis, type Logger } from '@academy/kit';
 
 export interface RealtimeOptions {
   redisUrl: string;
   /** Redis stream (and key prefix) shared by every instance of the deployment. */
   stream: string;
   streamBlockMs: number;
+  /** How often the sessions of connected sockets are checked against the revocations. */
+  sessionCheckMs: number;
   verifier: TokenVerifier;
   logger: Logger;
 }
@@ -54,7 +55,9 @@ export function handshakeToken(handshake: Socket['handshake']): string | undefin
 export function createRealtime(options: RealtimeOptions): Realtime {
   const { verifier, logger } = options;
   const log = logger.child({ component: 'realtime' });
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2000, retryStrategy: (attempt) => Math.min(attempt * 200, 2000) });
+  // Publishing fails fast when Redis is away (the emit still reaches this instance's sockets); the
+  // adapter's blocking-read duplicates wait instead. 500 ms: a busy Redis should not cost cross-instance delivery.
+  const redis = createSocketIoRedis(options.redisUrl, { blockTimeMs: options.streamBlockMs, commandTimeoutMs: 500, connectionName: 'notifications-socket.io' });
   redis.on('error', (error) => log.debug({ err: error }, 'socket.io redis error'));
   const io = new Server({
     path: '/socket.io',
@@ -79,24 +82,53 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     next();
   });
 
+  // Tokens of the sockets connected here (not in socket.data, which recovery stores in Redis).
+  const tokens = new Map<Socket, string>();
+  const closing = new Map<Socket, NodeJS.Timeout>();
+
+  /** Nothing more reaches the socket; it is told why, then disconnected. */
+  const endSession = (socket: Socket, reason: 'expired' | 'revoked') => {
+    if (closing.has(socket) || socket.disconnected) return;
+    for (const room of socket.rooms) if (room !== socket.id) void socket.leave(room);
+    socket.emit('session_expired', {
+      reason,
+      message: reason === 'expired' ? 'Your session has expired; connect again with a new token' : 'Your session has ended; sign in again',
+    });
+    // With connection state recovery an emit travels through the adapter (Redis): the DISCONNECT
+    // waits a moment behind the notice instead of overtaking it.
+    closing.set(
+      socket,
+      setTimeout(() => socket.disconnect(true), EXPIRY_NOTICE_GRACE_MS),
+    );
+  };
+
   io.on('connection', (socket) => {
     const user = socket.data.user as SocketUser;
+    tokens.set(socket, handshakeToken(socket.handshake)!);
     void socket.join(`user:${user.userId}`);
     if (user.role === 'admin') void socket.join('admins');
     const expiresInMs = Math.min(Math.max(user.exp * 1000 - Date.now(), 0), MAX_TIMER_MS);
-    let closing: NodeJS.Timeout | undefined;
-    const expiry = setTimeout(() => {
-      // Nothing more reaches it; with connection state recovery an emit travels through the adapter
-      // (Redis), so the DISCONNECT waits a moment behind the notice instead of overtaking it.
-      for (const room of socket.rooms) if (room !== socket.id) void socket.leave(room);
-      socket.emit('session_expired', { message: 'Your session has expired; connect again with a new token' });
-      closing = setTimeout(() => socket.disconnect(true), EXPIRY_NOTICE_GRACE_MS);
-    }, expiresInMs);
+    const expiry = setTimeout(() => endSession(socket, 'expired'), expiresInMs);
     socket.once('disconnect', () => {
       clearTimeout(expiry);
-      clearTimeout(closing);
+      clearTimeout(closing.get(socket));
+      closing.delete(socket);
+      tokens.delete(socket);
     });
   });
+
+  // A session ended elsewhere (logout, deactivation) ends its sockets too, within one check interval.
+  let checking = false;
+  const sessionCheck = setInterval(async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      for (const [socket, token] of [...tokens]) if (!(await verifier.authenticate(token))) endSession(socket, 'revoked');
+    } finally {
+      checking = false;
+    }
+  }, options.sessionCheckMs);
+  sessionCheck.unref();
 
   return {
     io,
@@ -116,8 +148,13 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       io.to(rooms).emit('incident_notification', notification);
     },
     async close() {
+      clearInterval(sessionCheck);
       // Also closes the HTTP server, which the service has closed already (its error is ignored).
       await io.close();
+      // QUIT after the adapter's last commands (its close message): disconnect() would reject them
+      // unhandled. Bounded, for a Redis that does not answer.
+      const quit = redis.quit().catch(() => undefined);
+      await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
       redis.disconnect();
     },
   };
