@@ -80,7 +80,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     const other = client(gateway.url, { token: tokenFor({ sub: String(OTHER_USER), role: 'user' }) });
     await Promise.all([employee, admin, other].map(connected));
 
-    const data = incidentChange({ change: 'status_changed', status: 'closed', byUserId: 1 });
+    const data = incidentChange({ change: 'status_changed', status: 'closed', byUserId: 1, kind: 'CLOCK_IN_WHILE_OPEN', description: 'Clock-in while a record was open' });
     const event = await publish(data);
     await until(async () => employee.received.length > 0 && admin.received.length > 0, 5_000, 'both received');
     const expected: IncidentNotification = {
@@ -91,9 +91,11 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
       status: 'closed',
       byUserId: 1,
       occurredAt: event.occurredAt,
+      kind: 'CLOCK_IN_WHILE_OPEN',
+      description: 'Clock-in while a record was open',
     };
-    expect(employee.received).toEqual([expect.objectContaining(expected)]);
-    expect(admin.received).toEqual([expect.objectContaining(expected)]);
+    expect(employee.received).toEqual([expected]);
+    expect(admin.received).toEqual([expected]);
     await sleep(300);
     expect(other.received).toEqual([]);
   });
@@ -156,7 +158,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     await sql(service, `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (?, 'phone', 'employee-21-token', 'android', now(), now(), now())`, [EMPLOYEE_USER]);
     const employee = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }) });
     await connected(employee);
-    const event = envelope('incident.updated', incidentChange({ change: 'admin_message', byUserId: 1 }));
+    const event = envelope('incident.updated', incidentChange({ change: 'admin_message', byUserId: 1, messageId: 77, message: 'Please add the missing clock-out', fileCount: 0 }));
     await service.ctx.broker.publish([event]);
     await handled(service, event.id, service.ctx.config.REALTIME_QUEUE);
     // delivered again as if its inbox row were lost: the push send's idempotency key stops a second push
@@ -164,12 +166,13 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     await service.ctx.broker.publish([event]);
     await handled(service, event.id, service.ctx.config.REALTIME_QUEUE);
     await until(async () => employee.received.length > 0, 5_000, 'socket notification');
-    const pushes = await sql<{ tokens: string[]; message: { notification: { title: string }; data: Record<string, string> } }>(
+    expect(employee.received[0]).toMatchObject({ change: 'admin_message', messageId: 77, message: 'Please add the missing clock-out', fileCount: 0 });
+    const pushes = await sql<{ tokens: string[]; message: { notification: { title: string; body: string }; data: Record<string, string> } }>(
       service,
       `select tokens, message from recorded_pushes where tokens ? 'employee-21-token'`,
     );
     expect(pushes).toHaveLength(1);
-    expect(pushes[0].message.notification.title).toBe('New reply to your incident');
+    expect(pushes[0].message.notification).toEqual({ title: 'New reply to your incident', body: 'An administrator replied: Please add the missing clock-out' });
     expect(pushes[0].message.data).toMatchObject({ type: 'incident_reply', incidentId: String(event.data.incidentId) });
     expect(await sql(service, `select status, event_type from deliveries where channel = 'push' and user_id = ?`, [EMPLOYEE_USER])).toEqual([{ status: 'recorded', event_type: 'incident.updated' }]);
   });

@@ -4,6 +4,11 @@ import type { PushProvider } from '../push/push-provider.ts';
 import { sendPush } from '../push/send-push.ts';
 import type { Realtime } from './realtime.ts';
 
+const PUSH_PREVIEW_CHARS = 150;
+const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** The fields the event carries (older producers may leave some out). */
+const optional = <T extends Record<string, unknown>>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+
 /**
  * `incident.created` / `incident.updated`: `incident_notification` to the employee's room and to
  * admins (through the Redis adapter, whichever instance holds the sockets). An admin's reply also
@@ -23,6 +28,7 @@ export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; pus
         status: data.status,
         byUserId: data.byUserId,
         occurredAt: event.occurredAt,
+        ...optional({ kind: data.kind, description: data.description, messageId: data.messageId, message: data.message, fileCount: data.fileCount }),
       },
       data.employeeUserId,
     );
@@ -33,7 +39,7 @@ export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; pus
         {
           userIds: [data.employeeUserId],
           title: 'New reply to your incident',
-          body: `An administrator replied to your incident #${data.incidentId}.`,
+          body: data.message ? `An administrator replied: ${truncate(data.message, PUSH_PREVIEW_CHARS)}` : `An administrator replied to your incident #${data.incidentId}.`,
           priority: 'high',
           data: { type: 'incident_reply', incidentId: String(data.incidentId), status: data.status },
           idempotencyKey: `incident-reply:${event.id}`,
