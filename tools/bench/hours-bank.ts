@@ -109,15 +109,18 @@ try {
   const viaService = async (label: string, employeeOf: (n: number) => number): Promise<Figures> => {
     const cpuBefore = cpuMsOf(serviceProcess.pid);
     const dbBefore = await databaseCpuMs();
+    const commitsBefore = await databaseCommits();
     const result = await autocannon({ url: service.url, connections: CONNECTIONS, duration: DURATION_S, requests: posts(employeeOf) });
     const cpuAfter = cpuMsOf(serviceProcess.pid);
     const dbAfter = await databaseCpuMs();
+    const commitsAfter = await databaseCommits();
     const errors = result.errors + result.timeouts + result.non2xx;
     const perOp = (before: number | null, after: number | null) => (before === null || after === null || result.requests.total === 0 ? undefined : (after - before) / result.requests.total);
     const cpuMsPerOp = perOp(cpuBefore, cpuAfter);
     const dbCpuMsPerOp = perOp(dbBefore, dbAfter);
     const cpu = cpuMsPerOp === undefined ? '' : `, CPU per op: service ${cpuMsPerOp.toFixed(2)} ms, PostgreSQL ${dbCpuMsPerOp?.toFixed(2)} ms`;
-    console.log(`  service ${label}: ${Math.round(result.requests.average)} ops/s, p99 ${result.latency.p99} ms, ${errors} errors${cpu}`);
+    const commitsPerOp = result.requests.total ? (commitsAfter - commitsBefore) / result.requests.total : 0;
+    console.log(`  service ${label}: ${Math.round(result.requests.average)} ops/s, p99 ${result.latency.p99} ms, ${errors} errors${cpu}, ${commitsPerOp.toFixed(2)} transactions per op (the request's and the outbox relay's)`);
     return { opsPerSec: result.requests.average, p99Ms: result.latency.p99, errors, cpuMsPerOp, dbCpuMsPerOp };
   };
 
@@ -131,6 +134,13 @@ try {
       total += ms;
     }
     return total;
+  };
+
+  /** Transactions committed in the benchmark's database so far (PostgreSQL's statistics, flushed within about a second). */
+  const databaseCommits = async (): Promise<number> => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const { rows } = await db.query<{ commits: string }>('select xact_commit as commits from pg_stat_database where datname = current_database()');
+    return Number(rows[0]!.commits);
   };
 
   const rawLoop = async (label: string, bankOf: (n: number) => number): Promise<Figures> => {
