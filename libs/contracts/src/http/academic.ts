@@ -2,7 +2,7 @@
 // OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Id, IdText } from './common.ts';
+import { ErrorBody, Id, IdText, StatusErrorBody } from './common.ts';
 
 /** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused): the shared id schemas. */
 export const AcademicId = Id;
@@ -314,7 +314,6 @@ export const StudentsAssignedToEventResponse = z.object({
   status: z.literal('success'),
   data: z.object({ eventId: z.number().int(), employeeId: z.number().int().nullable(), students: z.array(AssignedStudentItem) }),
 });
-export const AssignmentErrorBody = z.object({ status: z.literal('error'), message: z.string(), code: z.string().optional(), requestId: z.string().optional() });
 
 // ---------------------------------------------------------------- administrative listing (spec)
 
@@ -336,8 +335,6 @@ export const AdministrativeStudentItem = z.object({
 });
 export const AdministrativeListingResponse = page(AdministrativeStudentItem);
 
-export const AcademicErrorBody = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional(), requestId: z.string() });
-
 // ---------------------------------------------------------------- OpenAPI
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
@@ -348,7 +345,7 @@ const listQueryDoc = z.object({
   search: z.string().optional(),
 });
 const errors = (style: 'default' | 'status' = 'default') => {
-  const body = json(style === 'status' ? AssignmentErrorBody : AcademicErrorBody);
+  const body = json(style === 'status' ? StatusErrorBody : ErrorBody);
   return {
     400: { description: 'Invalid input', ...body },
     401: { description: 'Missing or invalid token', ...body },
@@ -361,10 +358,10 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
   const security = [{ bearerAuth: [] as string[] }];
   const crud = (tag: string, path: string, item: z.ZodType, create: z.ZodType, update: z.ZodType, deleteText: string, query: z.ZodObject = listQueryDoc) => {
     registry.registerPath({ method: 'get', path, tags: [tag], security, summary: `List ${tag} (admin)`, request: { query }, responses: { 200: { description: 'A page', ...json(page(item)) }, ...errors() } });
-    registry.registerPath({ method: 'post', path, tags: [tag], security, summary: `Create (admin)`, request: { body: json(create) }, responses: { 201: { description: 'Created', ...json(item) }, 409: { description: 'Conflict', ...json(AcademicErrorBody) }, ...errors() } });
-    registry.registerPath({ method: 'get', path: `${path}/{id}`, tags: [tag], security, summary: 'Read one (admin)', request: { params: idPath }, responses: { 200: { description: 'Found', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
-    registry.registerPath({ method: 'patch', path: `${path}/{id}`, tags: [tag], security, summary: 'Update (admin)', request: { params: idPath, body: json(update) }, responses: { 200: { description: 'Updated', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
-    registry.registerPath({ method: 'delete', path: `${path}/{id}`, tags: [tag], security, summary: deleteText, request: { params: idPath }, responses: { 200: { description: 'Done', ...json(item) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, ...errors() } });
+    registry.registerPath({ method: 'post', path, tags: [tag], security, summary: `Create (admin)`, request: { body: json(create) }, responses: { 201: { description: 'Created', ...json(item) }, 409: { description: 'Conflict', ...json(ErrorBody) }, ...errors() } });
+    registry.registerPath({ method: 'get', path: `${path}/{id}`, tags: [tag], security, summary: 'Read one (admin)', request: { params: idPath }, responses: { 200: { description: 'Found', ...json(item) }, 404: { description: 'Not found', ...json(ErrorBody) }, ...errors() } });
+    registry.registerPath({ method: 'patch', path: `${path}/{id}`, tags: [tag], security, summary: 'Update (admin)', request: { params: idPath, body: json(update) }, responses: { 200: { description: 'Updated', ...json(item) }, 404: { description: 'Not found', ...json(ErrorBody) }, ...errors() } });
+    registry.registerPath({ method: 'delete', path: `${path}/{id}`, tags: [tag], security, summary: deleteText, request: { params: idPath }, responses: { 200: { description: 'Done', ...json(item) }, 404: { description: 'Not found', ...json(ErrorBody) }, ...errors() } });
   };
   crud('Users', '/api/v2/users', UserItem, UserCreateBody, UserUpdateBody, 'Deactivate a user (admin)');
   crud('Employees', '/api/v2/employees', EmployeeItem, EmployeeCreateBody, EmployeeUpdateBody, 'Deactivate an employee; publishes employee.deleted (admin)');
@@ -377,13 +374,13 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
   crud('Calendar events', '/api/v2/calendar-events', CalendarEventItem, CalendarEventCreateBody, CalendarEventUpdateBody, 'Delete a calendar event and its assignments (admin)', filters('subjectId', 'centerId', 'employeeId'));
 
   registry.registerPath({ method: 'get', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'List school courses, newest first, marking the latest', responses: { 200: { description: 'Courses', ...json(SchoolCourseList) }, ...errors() } });
-  registry.registerPath({ method: 'post', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'Create a school course (admin); publishes school-course.created', request: { body: json(SchoolCourseCreateBody) }, responses: { 201: { description: 'Created', ...json(SchoolCourseItem) }, 409: { description: 'Name already used', ...json(AcademicErrorBody) }, ...errors() } });
-  registry.registerPath({ method: 'delete', path: '/api/v2/school-courses/{id}', tags: ['School courses'], security, summary: 'Delete a school course (admin); 409 while it has registrations', request: { params: idPath }, responses: { 200: { description: 'Deleted', ...json(SchoolCourseItem) }, 404: { description: 'Not found', ...json(AcademicErrorBody) }, 409: { description: 'The course still has registrations', ...json(AcademicErrorBody) }, ...errors() } });
+  registry.registerPath({ method: 'post', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'Create a school course (admin); publishes school-course.created', request: { body: json(SchoolCourseCreateBody) }, responses: { 201: { description: 'Created', ...json(SchoolCourseItem) }, 409: { description: 'Name already used', ...json(ErrorBody) }, ...errors() } });
+  registry.registerPath({ method: 'delete', path: '/api/v2/school-courses/{id}', tags: ['School courses'], security, summary: 'Delete a school course (admin); 409 while it has registrations', request: { params: idPath }, responses: { 200: { description: 'Deleted', ...json(SchoolCourseItem) }, 404: { description: 'Not found', ...json(ErrorBody) }, 409: { description: 'The course still has registrations', ...json(ErrorBody) }, ...errors() } });
 
-  registry.registerPath({ method: 'put', path: '/api/v2/registration/assign-students-to-event', tags: ['Event assignment'], security, summary: 'Make the set of students of an event the given one (admin: any event; user: only events they teach, only themselves as employeeId)', request: { body: json(AssignStudentsBody) }, responses: { 200: { description: 'Applied; pending registrations come back in rejectedStudents', ...json(AssignStudentsResponse) }, 404: { description: 'Event or employee not found', ...json(AssignmentErrorBody) }, ...errors('status'), 403: { description: "NOT_EVENT_TEACHER: a user who does not teach the event; NOT_OWN_EMPLOYEE_ID: a user naming another employee", ...json(AssignmentErrorBody) } } });
+  registry.registerPath({ method: 'put', path: '/api/v2/registration/assign-students-to-event', tags: ['Event assignment'], security, summary: 'Make the set of students of an event the given one (admin: any event; user: only events they teach, only themselves as employeeId)', request: { body: json(AssignStudentsBody) }, responses: { 200: { description: 'Applied; pending registrations come back in rejectedStudents', ...json(AssignStudentsResponse) }, 404: { description: 'Event or employee not found', ...json(StatusErrorBody) }, ...errors('status'), 403: { description: "NOT_EVENT_TEACHER: a user who does not teach the event; NOT_OWN_EMPLOYEE_ID: a user naming another employee", ...json(StatusErrorBody) } } });
   registry.registerPath({ method: 'get', path: '/api/v2/registration/students-by-subject-and-center', tags: ['Event assignment'], security, summary: 'Students registered in a subject at a center (latest course by default)', request: { query: z.object({ subjectId: z.string(), centerId: z.string(), schoolCourseId: z.string().optional() }) }, responses: { 200: { description: 'Students', ...json(StudentsBySubjectAndCenterResponse) }, ...errors('status') } });
-  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-assigned-to-event', tags: ['Event assignment'], security, summary: 'Students assigned to an event (admin, or the teacher of the event)', request: { query: z.object({ eventId: z.string() }) }, responses: { 200: { description: 'Students', ...json(StudentsAssignedToEventResponse) }, 404: { description: 'Event not found', ...json(AssignmentErrorBody) }, ...errors('status'), 403: { description: 'NOT_EVENT_TEACHER: a user who does not teach the event', ...json(AssignmentErrorBody) } } });
-  registry.registerPath({ method: 'put', path: '/api/v1/registration/update', tags: ['Event assignment'], summary: 'Gone: replaced by PUT /api/v2/registration/assign-students-to-event', responses: { 410: { description: 'Gone', ...json(AssignmentErrorBody) } } });
+  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-assigned-to-event', tags: ['Event assignment'], security, summary: 'Students assigned to an event (admin, or the teacher of the event)', request: { query: z.object({ eventId: z.string() }) }, responses: { 200: { description: 'Students', ...json(StudentsAssignedToEventResponse) }, 404: { description: 'Event not found', ...json(StatusErrorBody) }, ...errors('status'), 403: { description: 'NOT_EVENT_TEACHER: a user who does not teach the event', ...json(StatusErrorBody) } } });
+  registry.registerPath({ method: 'put', path: '/api/v1/registration/update', tags: ['Event assignment'], summary: 'Gone: replaced by PUT /api/v2/registration/assign-students-to-event', responses: { 410: { description: 'Gone', ...json(StatusErrorBody) } } });
 
   registry.registerPath({
     method: 'get',
@@ -401,6 +398,6 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
         schoolCourseId: z.string().optional(),
       }),
     },
-    responses: { 200: { description: 'A page of students', ...json(AdministrativeListingResponse) }, ...errors(), 403: { description: 'Not an admin', ...json(AcademicErrorBody) } },
+    responses: { 200: { description: 'A page of students', ...json(AdministrativeListingResponse) }, ...errors(), 403: { description: 'Not an admin', ...json(ErrorBody) } },
   });
 }

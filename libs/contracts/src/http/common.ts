@@ -6,19 +6,25 @@ import { z } from 'zod';
  */
 export type ErrorStyle = 'default' | 'status' | 'success';
 
-/** The default error body: `{ code, message, details?, requestId }`. */
-export const ErrorBody = z.object({
-  code: z.string(),
-  message: z.string(),
-  details: z.unknown().optional(),
-  requestId: z.string(),
-});
+/** The default error body: `{ code, message, details?, requestId }`. The one schema of each error style, for every service's docs. */
+export const ErrorBody = z
+  .object({
+    code: z.string().meta({ example: 'VALIDATION_ERROR' }),
+    message: z.string(),
+    details: z.unknown().optional(),
+    requestId: z.string(),
+  })
+  .meta({ id: 'Error' });
 
 /** Error body of the event-assignment routes, fixed by the spec. */
-export const StatusErrorBody = z.object({ status: z.literal('error'), message: z.string(), code: z.string().optional(), requestId: z.string().optional() });
+export const StatusErrorBody = z
+  .object({ status: z.literal('error'), message: z.string(), code: z.string().optional(), requestId: z.string().optional() })
+  .meta({ id: 'StatusError' });
 
 /** Error body of the notification routes, fixed by the spec. */
-export const SuccessErrorBody = z.object({ success: z.literal(false), message: z.string(), code: z.string().optional(), requestId: z.string().optional() });
+export const SuccessErrorBody = z
+  .object({ success: z.literal(false), message: z.string(), code: z.string().optional(), requestId: z.string().optional() })
+  .meta({ id: 'SuccessError' });
 
 /** A response whose fields the spec does not show. */
 export const UnspecifiedObject = z.record(z.string(), z.unknown());

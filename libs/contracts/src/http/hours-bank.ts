@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Id, IdText } from './common.ts';
+import { ErrorBody, Id, IdText } from './common.ts';
 
 // Hours bank (spec section "the service"): request and response schemas of its five routes.
 
@@ -131,20 +131,11 @@ export const DeleteTransactionResponse = z.object({
   }),
 });
 
-export const HoursBankErrorBody = z
-  .object({
-    code: z.string().meta({ example: 'INVALID_TIME_FORMAT' }),
-    message: z.string(),
-    details: z.unknown().optional(),
-    requestId: z.string(),
-  })
-  .meta({ id: 'HoursBankError' });
-
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const errors = (extra: Record<number, string>) => ({
-  401: { description: 'Token missing, invalid or expired (`Unauthorized`)', ...json(HoursBankErrorBody) },
-  403: { description: 'A user acting on another employee, or changing a bank', ...json(HoursBankErrorBody) },
-  ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, { description, ...json(HoursBankErrorBody) }])),
+  401: { description: 'Token missing, invalid or expired (`Unauthorized`)', ...json(ErrorBody) },
+  403: { description: 'A user acting on another employee, or changing a bank', ...json(ErrorBody) },
+  ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, { description, ...json(ErrorBody) }])),
 });
 const security = [{ bearerAuth: [] }];
 
