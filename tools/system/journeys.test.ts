@@ -33,7 +33,7 @@ async function outboxesDrained(): Promise<Record<BackendName, number>> {
 }
 
 describe('sessions', () => {
-  test('a user logs in, reads who they are, refreshes, logs out; the spent and the logged-out refresh tokens are refused', async () => {
+  test('a user logs in, reads who they are, refreshes, logs out; the spent and the logged-out refresh tokens and the session\'s access tokens are refused', async () => {
     const session = await login(gw, DEMO.teacher(2));
     expect(session.user).toMatchObject({ email: 'teacher2@academy.local', role: 'user' });
     const me = await call(gw, 'GET', '/api/v2/auth/me', { token: session.accessToken });
@@ -51,6 +51,11 @@ describe('sessions', () => {
     expect(afterLogout.status).toBe(401);
     // The first refresh token was spent by the refresh: presenting it again is refused too.
     expect((await call(gw, 'POST', '/api/v2/auth/refresh', { body: { refreshToken: session.refreshToken } })).status).toBe(401);
+    // The session ended: its access tokens are refused within the gateway's revocation check interval (2 s).
+    const started = Date.now();
+    await eventually('the access token refused after logout', async () => ((await call(gw, 'GET', '/api/v2/auth/me', { token: refreshed.body.accessToken })).status === 401 ? true : undefined), 10_000, 250);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await call(gw, 'GET', `/api/v2/hours-bank/${session.user.employeeId}`, { token: session.accessToken })).status).toBe(401);
   });
 
   test('a wrong password is a 401 and no token works without a login', async () => {

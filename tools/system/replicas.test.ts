@@ -301,6 +301,22 @@ describe('rate limits across gateways', () => {
   }, 60_000);
 });
 
+describe('login protection across instances', () => {
+  test('failed logins for one e-mail count across both gateways and both academic instances: the sixth is blocked everywhere, other accounts are not', async () => {
+    const email = `nobody-${system.id}@academy.local`;
+    const attempts = [];
+    for (let i = 0; i < 5; i++) attempts.push(await call(system.gateways[i % 2], 'POST', '/api/v2/auth/login', { body: { email, password: `wrong-${i}` } }));
+    expect(attempts.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
+    for (const gateway of system.gateways) {
+      const blocked = await call(gateway, 'POST', '/api/v2/auth/login', { body: { email, password: 'wrong-again' } });
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.code).toBe('TOO_MANY_LOGIN_ATTEMPTS');
+      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+    for (const gateway of system.gateways) expect((await call(gateway, 'POST', '/api/v2/auth/login', { body: DEMO.teacher(1) })).status).toBe(200);
+  });
+});
+
 describe('an instance of each service killed mid-run', () => {
   test('no acknowledged request and no event is lost', async () => {
     const recorded = await listen('hours-bank.transaction.recorded');
