@@ -105,6 +105,8 @@ describe('POST /api/v2/push-notifications/send (recording provider: no Firebase 
     ['data not an object', { userIds: [231], body: 'hi', data: 'deep-link' }, 'data'],
     ['data with a non-string value', { userIds: [231], body: 'hi', data: { id: 7 } }, 'data'],
     ['data an array', { userIds: [231], body: 'hi', data: ['a'] }, 'data'],
+    ['a data key FCM reserves', { userIds: [231], body: 'hi', data: { 'google.c.a': 'x' } }, 'data'],
+    ['a payload over FCM’s 4 KB', { userIds: [231], body: 'hi', data: { blob: 'x'.repeat(4100) } }, '4096'],
   ])('%s: 400 naming the field, nothing sent', async (_name, body, field) => {
     await seedTokens(service(), 231, ['android']);
     const before = await recordedCount(service());
