@@ -48,6 +48,17 @@ describe('logins and sessions through the gateway (one school, one public addres
     expect((await login('teacher1@school.test', 'right-pass')).status).toBe(200);
   });
 
+  test('a well-formed client x-request-id comes back from the service through the gateway, on success and on error', async () => {
+    const id = 'client-7f3a9c.2026-11-23:42';
+    const ok = await request(gateway.url).post('/api/v2/auth/login').set('x-request-id', id).send({ email: 'teacher3@school.test', password: 'right-pass' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['x-request-id']).toBe(id);
+    const refused = await request(gateway.url).post('/api/v2/auth/login').set('x-request-id', id).send({ email: 'teacher3@school.test' });
+    expect(refused.status).toBe(400);
+    expect(refused.headers['x-request-id']).toBe(id);
+    expect(refused.body.requestId).toBe(id);
+  });
+
   test('after logout the access token is refused at the gateway within seconds', async () => {
     const pair = (await login('teacher2@school.test', 'right-pass')).body as { accessToken: string; refreshToken: string };
     const me = () => request(gateway.url).get('/api/v2/auth/me').set('authorization', `Bearer ${pair.accessToken}`);
