@@ -7,7 +7,7 @@
 // RabbitMQ and Redis, with a database of their own. Starts and stops what it needs; ~40 s.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
@@ -44,8 +44,10 @@ const shared = {
   REDIS_URL: testUrls.redis,
 };
 
-function startProcess(main: string, env: Record<string, string | undefined>): ChildProcess {
-  return spawn(process.execPath, [main], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...shared, ...env } });
+/** BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the incidents process there. */
+function startProcess(main: string, env: Record<string, string | undefined>, profile = false): ChildProcess {
+  const flags = profile && process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  return spawn(process.execPath, [...flags, main], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...shared, ...env } });
 }
 const incidentsProcess = startProcess('apps/incidents/src/main.ts', {
   PORT: String(incidentsPort),
@@ -57,7 +59,7 @@ const incidentsProcess = startProcess('apps/incidents/src/main.ts', {
   CACHE_KEY_PREFIX: uniqueName('bench_incidents'),
   FILES_DIR: filesDir,
   CHECK_INTERVAL_MS: '0',
-});
+}, true);
 const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
   PORT: String(gatewayPort),
   INCIDENTS_URL: `http://127.0.0.1:${incidentsPort}`,
@@ -70,6 +72,25 @@ const gateway = `http://127.0.0.1:${gatewayPort}`;
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
 // Stands for notifications, so the outbox relay's incident events are routable; keeps the newest only.
 const rabbit = await amqp.connect(testUrls.rabbitmq);
+
+/** CPU time (user + system, ms) a process has used so far: per request, a figure the machine's other load barely moves. */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+}
+interface CpuCost {
+  gateway: number;
+  incidents: number;
+}
+async function measuredCpu<T>(requests: () => number, work: () => Promise<T>): Promise<{ result: T; cpu: CpuCost }> {
+  const before = [cpuMs(gatewayProcess.pid), cpuMs(incidentsProcess.pid)];
+  const result = await work();
+  const count = Math.max(1, requests());
+  return {
+    result,
+    cpu: { gateway: (cpuMs(gatewayProcess.pid) - before[0]!) / count, incidents: (cpuMs(incidentsProcess.pid) - before[1]!) / count },
+  };
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -142,9 +163,19 @@ try {
     });
   console.log(`under load: ${LOAD_CONNECTIONS} clients, ${DURATION_S} s each…`);
   await load(() => '/api/v2/incident/1', 1); // warm-up
-  const cachedLoad = await load(() => '/api/v2/incident/1');
+  let cachedCount = 0;
+  const { result: cachedLoad, cpu: cachedCpu } = await measuredCpu(() => cachedCount, async () => {
+    const result = await load(() => '/api/v2/incident/1');
+    cachedCount = result.requests.total;
+    return result;
+  });
   // Past the seeded incidents (a machine faster than expected) ids wrap around: then some reads hit the cache, and the figures say so.
-  const uncachedLoad = await load(() => `/api/v2/incident/${nextFresh <= INCIDENTS ? freshId() : 2 + (nextFresh++ % (INCIDENTS - 1))}`);
+  let uncachedCount = 0;
+  const { result: uncachedLoad, cpu: uncachedCpu } = await measuredCpu(() => uncachedCount, async () => {
+    const result = await load(() => `/api/v2/incident/${nextFresh <= INCIDENTS ? freshId() : 2 + (nextFresh++ % (INCIDENTS - 1))}`);
+    uncachedCount = result.requests.total;
+    return result;
+  });
   const wrapped = nextFresh > INCIDENTS;
 
   // 3. Clock-in at 32 clients, each request a different employee (their own token).
@@ -164,7 +195,12 @@ try {
   ];
   await autocannon({ url: gateway, connections: CLOCK_CONNECTIONS, amount: 300, requests: clockRequests }); // warm-up: employees 1..300
   const clockStarted = performance.now();
-  const clock = await autocannon({ url: gateway, connections: CLOCK_CONNECTIONS, duration: DURATION_S, requests: clockRequests });
+  let clockCount = 0;
+  const { result: clock, cpu: clockCpu } = await measuredCpu(() => clockCount, async () => {
+    const result = await autocannon({ url: gateway, connections: CLOCK_CONNECTIONS, duration: DURATION_S, requests: clockRequests });
+    clockCount = result.requests.total;
+    return result;
+  });
   const clockSeconds = (performance.now() - clockStarted) / 1000;
   const [{ records }] = (await db.query<{ records: number }>('select count(*)::int as records from time_records')).rows as [{ records: number }];
 
@@ -192,6 +228,8 @@ try {
       'p99 ms': cachedLoad.latency.p99,
       'req/s': Math.round(cachedLoad.requests.average),
       errors: errors(cachedLoad),
+      'gateway cpu ms/req': +cachedCpu.gateway.toFixed(2),
+      'incidents cpu ms/req': +cachedCpu.incidents.toFixed(2),
       target: '',
       met: errors(cachedLoad) === 0,
     },
@@ -200,6 +238,8 @@ try {
       'p99 ms': uncachedLoad.latency.p99,
       'req/s': Math.round(uncachedLoad.requests.average),
       errors: errors(uncachedLoad),
+      'gateway cpu ms/req': +uncachedCpu.gateway.toFixed(2),
+      'incidents cpu ms/req': +uncachedCpu.incidents.toFixed(2),
       target: wrapped ? 'ids wrapped: partly cached' : '',
       met: errors(uncachedLoad) === 0,
     },
@@ -208,11 +248,15 @@ try {
       'p99 ms': clock.latency.p99,
       'req/s': Math.round(clock.requests.total / clockSeconds),
       errors: errors(clock),
+      'gateway cpu ms/req': +clockCpu.gateway.toFixed(2),
+      'incidents cpu ms/req': +clockCpu.incidents.toFixed(2),
       target: '≥ 500 req/s',
       met: clock.requests.total / clockSeconds >= 500 && errors(clock) === 0,
     },
   });
   console.log(`clock-ins recorded: ${records} (warm-up included); spec observed ~1–2 s uncached and 50–100 ms cached`);
+  console.log(`load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${os.cpus().length} cores`);
+  console.log('cpu ms/req: CPU time each process spent per request, which load from elsewhere on the machine barely changes; 2 cores for these two alone would serve at most about 2000 / (their sum) req/s (PostgreSQL and Redis need their share too)');
 } finally {
   await rabbit.close();
   await db.end();
