@@ -73,6 +73,9 @@ describe('the scheduled check', () => {
       await insertRecord(service(), present.employeeId, '2026-01-05T08:50:00Z', '2026-01-05T14:00:00Z');
       const nightShift = await seedEmployee(service());
       await insertRecord(service(), nightShift.employeeId, '2026-01-04T22:00:00Z', null);
+      // Clocked in after the deadline + grace: absent by the rule, whenever the check runs.
+      const lateComer = await seedEmployee(service());
+      await insertRecord(service(), lateComer.employeeId, '2026-01-05T09:45:00Z', '2026-01-05T14:00:00Z');
 
       await check(monday('09:20'));
       expect(await incidentsOf(employeeId, 'ABSENCE')).toEqual([]);
@@ -81,6 +84,7 @@ describe('the scheduled check', () => {
       expect(await incidentsOf(employeeId, 'ABSENCE')).toEqual([expect.objectContaining({ day: '2026-01-05', severity: 'high', time_record_id: null })]);
       expect(await incidentsOf(present.employeeId, 'ABSENCE')).toEqual([]);
       expect(await incidentsOf(nightShift.employeeId, 'ABSENCE')).toEqual([]);
+      expect((await incidentsOf(lateComer.employeeId, 'ABSENCE')).map((incident) => incident.day)).toEqual(['2026-01-05']);
 
       const late = await request(service().url).post('/api/v2/timerecord/clock-in').set(auth).send({ source: 'App' });
       expect(late.status).toBe(201);
