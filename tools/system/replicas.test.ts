@@ -211,7 +211,7 @@ describe('competing consumers', () => {
 });
 
 describe('incidents on two instances', () => {
-  test('the scheduled check runs on both instances and flags each open record once (RECORD_OPEN_TOO_LONG), never twice', async () => {
+  test('the scheduled check runs on both instances (each one alone flags a record) and flags each open record once (RECORD_OPEN_TOO_LONG), never twice when both run', async () => {
     // Four teachers clock in, two through each gateway, in waves.
     const sessions = await Promise.all([2, 3, 4, 6].map((n) => login(system.gateway, DEMO.teacher(n))));
     const records: number[] = [];
@@ -244,7 +244,24 @@ describe('incidents on two instances', () => {
     );
     process.stderr.write(`[replicas] scheduled check: runs that created incidents on instance 0: ${created[0]}, instance 1: ${created[1]}\n`);
     for (const session of sessions) await call(system.gateway, 'POST', '/api/v2/timerecord/clock-out', { token: session.accessToken, body: { source: 'Web' } });
-  }, 60_000);
+
+    // Each instance alone (the other one frozen with SIGSTOP) flags a new record: both run the check.
+    const [i0, i1] = instancesOf('incidents');
+    for (const [frozen, active, session] of [[i0, i1, sessions[0]], [i1, i0, sessions[1]]] as const) {
+      process.kill(frozen.pid!, 'SIGSTOP');
+      try {
+        const clocked = await call(system.gateways[active.instance], 'POST', '/api/v2/timerecord/clock-in', { token: session.accessToken, body: { source: 'App' } });
+        expect(clocked.status).toBe(201);
+        await eventually(`record ${clocked.body.data.id} flagged by instance ${active.instance} alone`, async () => {
+          const rows = await system.sql('incidents', "select id from incidents where kind = 'RECORD_OPEN_TOO_LONG' and time_record_id = $1", [clocked.body.data.id]);
+          return rows.length === 1 ? true : undefined;
+        }, 20_000);
+      } finally {
+        process.kill(frozen.pid!, 'SIGCONT');
+      }
+      await call(system.gateways[active.instance], 'POST', '/api/v2/timerecord/clock-out', { token: session.accessToken, body: { source: 'App' } });
+    }
+  }, 90_000);
 
   test('a Socket.IO client on instance A receives the incident_notification of a clock-in made through instance B (Redis adapter)', async () => {
     const employee = await login(system.gateway, DEMO.teacher(5));
