@@ -117,24 +117,27 @@ try {
     const errors = result.errors + result.timeouts + result.non2xx;
     const perOp = (before: number | null, after: number | null) => (before === null || after === null || result.requests.total === 0 ? undefined : (after - before) / result.requests.total);
     const cpuMsPerOp = perOp(cpuBefore, cpuAfter);
-    const dbCpuMsPerOp = perOp(dbBefore, dbAfter);
+    const dbCpuMsPerOp = perOp(0, databaseCpuDelta(dbBefore, dbAfter));
     const cpu = cpuMsPerOp === undefined ? '' : `, CPU per op: service ${cpuMsPerOp.toFixed(2)} ms, PostgreSQL ${dbCpuMsPerOp?.toFixed(2)} ms`;
     const commitsPerOp = result.requests.total ? (commitsAfter - commitsBefore) / result.requests.total : 0;
     console.log(`  service ${label}: ${Math.round(result.requests.average)} ops/s, p99 ${result.latency.p99} ms, ${errors} errors${cpu}, ${commitsPerOp.toFixed(2)} transactions per op (the request's and the outbox relay's)`);
     return { opsPerSec: result.requests.average, p99Ms: result.latency.p99, errors, cpuMsPerOp, dbCpuMsPerOp };
   };
 
-  /** CPU time of every PostgreSQL backend on the benchmark's database (the raw loop's sit idle while the service runs). */
-  const databaseCpuMs = async (): Promise<number | null> => {
+  /** CPU time of each PostgreSQL backend on the benchmark's database (the raw loop's sit idle while the service runs), by pid. */
+  const databaseCpuMs = async (): Promise<Map<number, number> | null> => {
     const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    let total = 0;
+    const byPid = new Map<number, number>();
     for (const { pid } of rows) {
       const ms = cpuMsOf(pid);
       if (ms === null) return null;
-      total += ms;
+      byPid.set(pid, ms);
     }
-    return total;
+    return byPid;
   };
+  /** CPU used between two snapshots by the backends alive at the second (a backend started meanwhile counts whole; one that exited is missed). */
+  const databaseCpuDelta = (before: Map<number, number> | null, after: Map<number, number> | null): number | null =>
+    before && after ? [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0) : null;
 
   /** Transactions committed in the benchmark's database so far (PostgreSQL's statistics, flushed within about a second). */
   const databaseCommits = async (): Promise<number> => {
