@@ -3,9 +3,9 @@
 // start the system the same way: `node apps/<service>/src/main.ts` with the service's environment,
 // output appended to one log file per process, readiness by `/readyz`, stop by pid.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot, waitFor } from '@academy/infra';
+import { repoRoot, tail, waitFor } from '@academy/infra';
 
 export interface LoggedChild {
   name: string;
@@ -51,9 +51,6 @@ export function stopChild(child: ChildProcess, graceMs = 15_000, signal: NodeJS.
   });
 }
 
-export function tail(file: string, lines = 15): string {
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n') : '';
-}
 
 /** True when `url` answers 2xx within a second. */
 export async function answersOk(url: string): Promise<boolean> {

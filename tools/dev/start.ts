@@ -7,9 +7,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { generateKeyPairFiles } from '@academy/auth';
 import { ensureDatabase } from '@academy/db';
-import { dataDir, ensureInfra, portIsOpen, repoRoot, stopInfra, urls, type ServerName } from '@academy/infra';
-import { DEV_KEYS_DIR, DEV_KID, SERVICES, MAIL, DEMO_LOGINS, pidAlive } from './system.ts';
-import { spawnLogged, spawnMailCatcher, spawnService, stopChild, tail, waitAllReady, type LoggedChild } from './processes.ts';
+import { dataDir, ensureInfra, pidAlive, portIsOpen, repoRoot, stopInfra, tail, urls, type ServerName } from '@academy/infra';
+import { DEMO_LOGINS } from '../../apps/academic/src/demo-logins.ts';
+import { DEV_KEYS_DIR, DEV_KID, SERVICES, MAIL } from './system.ts';
+import { spawnLogged, spawnMailCatcher, spawnService, stopChild, waitAllReady, type LoggedChild } from './processes.ts';
 
 const startedAt = Date.now();
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -102,7 +103,9 @@ Academy backend is up (ready in ${seconds} s).
   Logs           .local/dev/logs/<service>.log
 
 Demo logins (POST /api/v2/auth/login):
-${DEMO_LOGINS.map((l) => `  ${l.role.padEnd(6)} ${l.email.padEnd(28)} ${l.password}`).join('\n')}
+${DEMO_LOGINS.filter((l, i) => DEMO_LOGINS.findIndex((first) => first.role === l.role) === i)
+  .map((l) => `  ${l.role.padEnd(6)} ${l.email.padEnd(28)} ${l.password}`)
+  .join('\n')}
 
 Ctrl-C stops the services${infraStarted.length ? ' and the infrastructure started now' : ''}; \`npm run stop\` stops the infrastructure.`);
 } catch (error) {

@@ -1,7 +1,6 @@
 // `npm run stop`: stops a running `npm start` (its services) and the dev infrastructure, by pid.
 import { existsSync, readFileSync } from 'node:fs';
-import { dataDir, stopInfra } from '@academy/infra';
-import { pidAlive } from './system.ts';
+import { dataDir, pidAlive, stopInfra } from '@academy/infra';
 
 const runFile = dataDir('dev', 'start.pid');
 const pid = existsSync(runFile) ? Number(readFileSync(runFile, 'utf8')) : 0;

@@ -1,4 +1,4 @@
-// What `npm start` runs: one place for the local system's ports, names and demo logins.
+// What `npm start` runs: one place for the local system's ports and names (the demo logins are the seed's).
 import path from 'node:path';
 import { repoRoot } from '@academy/infra';
 
@@ -15,18 +15,3 @@ export const SERVICES = [
 ] as const;
 
 export const MAIL = { smtpPort: 1025, webPort: 1080 };
-
-/** Created by `npm run seed` (apps/academic/src/seed.ts). */
-export const DEMO_LOGINS = [
-  { role: 'admin', email: 'admin@academy.local', password: 'admin1234' },
-  { role: 'user', email: 'teacher1@academy.local', password: 'teacher1234' },
-];
-
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -14,8 +14,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { generateKeyPairFiles } from '@academy/auth';
 import { dropDatabase } from '@academy/db';
-import { freePort, repoRoot, startFaultRabbit, urls, waitFor, type RabbitInstance } from '@academy/infra';
-import { spawnLogged, spawnMailCatcher, spawnService, stopChild, tail, waitAllReady, hasExited, type LoggedChild } from '../dev/processes.ts';
+import { freePort, repoRoot, startFaultRabbit, tail, urls, waitFor, type RabbitInstance } from '@academy/infra';
+import { spawnLogged, spawnMailCatcher, spawnService, stopChild, waitAllReady, hasExited, type LoggedChild } from '../dev/processes.ts';
 import { SERVICES } from '../dev/system.ts';
 
 export type BackendName = 'academic' | 'hours-bank' | 'incidents' | 'notifications';

@@ -19,12 +19,7 @@ import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } fr
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
 import { intArray } from './shared/sql.ts';
 import { seedDemoBlocks } from './blocks/demo-blocks.ts';
-
-export const DEMO_LOGINS = [
-  { email: 'admin@academy.local', password: 'admin1234', role: 'admin' },
-  { email: 'admin2@academy.local', password: 'admin1234', role: 'admin' },
-  ...Array.from({ length: 6 }, (_, i) => ({ email: `teacher${i + 1}@academy.local`, password: 'teacher1234', role: 'user' })),
-] as const;
+import { DEMO_LOGINS } from './demo-logins.ts';
 
 const FIRST_NAMES = ['María', 'José', 'Lucía', 'Álvaro', 'Sofía', 'Martín', 'Paula', 'Hugo', 'Inés', 'Mateo', 'Ángela', 'Jesús', 'Elena', 'Raúl', 'Noelia', 'Óscar', 'Carmen', 'Iván', 'Begoña', 'Adrián'];
 const LAST_NAMES = ['García', 'Fernández', 'González', 'Rodríguez', 'López', 'Martínez', 'Sánchez', 'Pérez', 'Gómez', 'Martín', 'Jiménez', 'Ruiz', 'Hernández', 'Díaz', 'Moreno', 'Muñoz', 'Álvarez', 'Romero', 'Núñez', 'Ibáñez'];

@@ -3,7 +3,7 @@ import amqp, { type ChannelModel } from 'amqplib';
 import request from 'supertest';
 import { createEnvelope, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
 import type { RunningService } from '@academy/service';
-import { bearer, testUrls } from '@academy/testing';
+import { bearer, testUrls, waitFor } from '@academy/testing';
 import type { Config } from '../src/config.ts';
 import { sql, startHoursBank, stopHoursBank } from './support.ts';
 
@@ -11,16 +11,6 @@ const admin = bearer({ role: 'admin' });
 
 const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope =>
   createEnvelope(type, data, { source: 'academic', occurredAt });
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('replicas fed by academic events (hours-bank.replicas)', () => {
   let service: RunningService<Config>;
@@ -41,7 +31,7 @@ describe('replicas fed by academic events (hours-bank.replicas)', () => {
     await stopHoursBank(service);
   });
 
-  const processed = (id: string) => until(async () => ((await sql(service, 'select 1 from inbox where event_id = ?', [id])).length ? true : undefined));
+  const processed = (id: string) => waitFor(`event ${id} handled`, async () => (await sql(service, 'select 1 from inbox where event_id = ?', [id])).length > 0, 10_000, 50);
   const publish = async (event: EventEnvelope) => {
     await service.ctx.broker.publish([event]);
     await processed(event.id);
@@ -82,9 +72,9 @@ describe('replicas fed by academic events (hours-bank.replicas)', () => {
     const added = await addCompleted(503);
     const transactionId = added.body.data.transactionId as number;
     await request(service.url).delete(`/api/v2/hours-bank/transactions/${transactionId}`).set(admin).expect(200);
-    const recorded = await until(async () => published.find((e) => e.type === 'hours-bank.transaction.recorded' && (e.data as { transactionId: number }).transactionId === transactionId));
+    const recorded = await waitFor('hours-bank.transaction.recorded published', () => published.find((e) => e.type === 'hours-bank.transaction.recorded' && (e.data as { transactionId: number }).transactionId === transactionId));
     expect(recorded.data).toMatchObject({ employeeId: 503, type: 'COMPLETED', minutes: 60, schoolCourseId: 71, replacesTransactionId: null });
-    const reverted = await until(async () => published.find((e) => e.type === 'hours-bank.transaction.reverted' && (e.data as { transactionId: number }).transactionId === transactionId));
+    const reverted = await waitFor('hours-bank.transaction.reverted published', () => published.find((e) => e.type === 'hours-bank.transaction.reverted' && (e.data as { transactionId: number }).transactionId === transactionId));
     expect(reverted.data).toMatchObject({ employeeId: 503, type: 'COMPLETED', minutes: 60, cause: 'deleted', reversalTransactionId: expect.any(Number) });
     expect(reverted.source).toBe('hours-bank');
   });

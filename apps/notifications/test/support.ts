@@ -3,7 +3,7 @@ import amqp from 'amqplib';
 import { createEnvelope, type EventData, type EventType, type TypedEnvelope } from '@academy/contracts';
 import { dlqName, retryQueueName } from '@academy/messaging';
 import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import type { RuntimeOverrides } from '../src/runtime.ts';
 import { defineNotificationsService } from '../src/service.ts';
@@ -79,15 +79,9 @@ export async function sql<T = Record<string, unknown>>(service: Notifications, t
 
 export const envelope = <T extends EventType>(type: T, data: EventData<T>): TypedEnvelope<T> => createEnvelope(type, data, { source: 'test' });
 
-export async function until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** `waitFor` (libs/testing) with the probe first, as these tests read. */
+export const until = <T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> =>
+  waitFor(what, probe, timeoutMs, 50) as Promise<T>;
 
 /** Resolves once the consumer `queue` has handled (or skipped as a duplicate) the event. */
 export const handled = (service: Notifications, eventId: string, queue: string) =>

@@ -64,16 +64,22 @@ export function portIsOpen(port: number, host = '127.0.0.1', timeoutMs = 500): P
   });
 }
 
-export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/**
+ * The one polling helper of the tools and tests (`@academy/testing` re-exports it): calls `probe`
+ * every `intervalMs` until it returns a value other than `undefined`, `null` or `false`, and returns
+ * that value; past `timeoutMs`, throws naming `what`.
+ */
+export async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 100): Promise<Exclude<T, undefined | null | false>> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 150));
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value as Exclude<T, undefined | null | false>;
+    if (Date.now() >= deadline) throw new InfraError(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new InfraError(`${what} did not become ready within ${Math.round(timeoutMs / 1000)} s`);
 }
 
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -157,7 +163,8 @@ function gidOf(user: string): number {
   return Number(spawnSync('id', ['-g', user], { encoding: 'utf8' }).stdout.trim());
 }
 
-function tail(file: string, lines = 8): string {
+/** The last `lines` lines of a log file, for error messages. */
+export function tail(file: string, lines = 15): string {
   if (!existsSync(file)) return '(no log)';
   return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
 }

@@ -4,7 +4,7 @@ import amqp from 'amqplib';
 import { createEnvelope } from '@academy/contracts';
 import { createOrm } from '@academy/db';
 import { createLogger } from '@academy/kit';
-import { createTestDatabase, dropTestDatabase, uniqueName } from '@academy/testing';
+import { createTestDatabase, dropTestDatabase, uniqueName, waitFor } from '@academy/testing';
 import { assertEventsExchange, messagingEntities, recordEvent, unroutedName, type HandledEvent } from '../src/index.ts';
 
 export const silentLogger = createLogger('messaging-test', (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
@@ -73,13 +73,11 @@ export async function counts(orm: MikroORM): Promise<Counts> {
   return { inbox: Number(row.inbox), effects: Number(row.effects), distinctEffects: Number(row.distinct_effects), pending: Number(row.pending) };
 }
 
+/** `waitFor` (libs/testing) that returns how long the wait took, in ms. */
 export async function waitUntil(what: string, probe: () => Promise<boolean> | boolean, timeoutMs: number, intervalMs = 100): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await probe()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  await waitFor(what, probe, timeoutMs, intervalMs);
+  return Date.now() - started;
 }
 
 /** Publishes raw bodies (valid envelopes or garbage) straight to the exchange, with confirms. */

@@ -5,19 +5,11 @@ import { createEnvelope, type EventData, type EventEnvelope, type EventType } fr
 import { createOrm } from '@academy/db';
 import { createLogger } from '@academy/kit';
 import { createBroker, dlqName, messagingEntities, retryQueueName, type Broker, type Consumer } from '@academy/messaging';
-import { createTestDatabase, dropTestDatabase, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { createTestDatabase, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
 import { chosenSchoolCourseId, replicaEntities, subscribeReplicas } from '../src/index.ts';
 
 const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope =>
   createEnvelope(type, data, { source: 'academic', occurredAt });
-
-async function until(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('subscribeReplicas: one call keeps employees and school courses', () => {
   const exchange = uniqueName('academy.events.test');
@@ -50,7 +42,7 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
   const rows = (sql: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(sql, params, 'all');
   const publish = async (...events: EventEnvelope[]) => {
     await broker.publish(events);
-    for (const event of events) await until(async () => (await rows('select 1 from inbox where event_id = ?', [event.id])).length > 0);
+    for (const event of events) await waitFor(`event ${event.id} handled`, async () => (await rows('select 1 from inbox where event_id = ?', [event.id])).length > 0, 10_000, 50);
   };
 
   test('employee.upserted and employee.deleted keep the row, a deletion as a tombstone; an older event never undoes a newer one', async () => {

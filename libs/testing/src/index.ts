@@ -12,6 +12,8 @@ export const TEST_ISSUER = 'academy';
 export const TEST_AUDIENCE = 'academy-api';
 
 export { forgedTokens } from './forged-tokens.ts';
+/** Polls until a probe answers (the tools' and tests' one polling helper). */
+export { waitFor } from '@academy/infra';
 
 export function uniqueName(prefix: string): string {
   return `${prefix.replace(/\W/g, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
