@@ -14,6 +14,12 @@ export const AuthSettingsSchema = z.object({
   LOGIN_IP_BLOCK_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Redis key prefix of the login counters (the database name is appended). */
   LOGIN_LIMIT_KEY_PREFIX: z.string().min(1).default('academic:login'),
+  /**
+   * Proxies whose X-Forwarded-For is believed (Express "trust proxy"): the login limits key by the
+   * client address the gateway passes on. Loopback (`npm start`) and private networks (the gateway
+   * container under docker compose); academic is never exposed beyond them.
+   */
+  TRUST_PROXY: z.string().min(1).default('loopback, uniquelocal'),
 });
 export type AuthSettings = z.infer<typeof AuthSettingsSchema>;
 

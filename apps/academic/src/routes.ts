@@ -10,6 +10,8 @@ import { registerBlockRoutes } from './blocks/blocks.routes.ts';
 
 /** Mounts every feature's routes; a new feature adds its line here. */
 export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void {
+  // req.ip is the client the gateway saw, also when the gateway reaches academic over a private network.
+  app.set('trust proxy', ctx.config.TRUST_PROXY.split(',').map((entry) => entry.trim()));
   app.use('/api/v2/auth', authRouter(ctx));
   registerDirectoryRoutes(app, ctx);
   registerSchoolCourseRoutes(app, ctx);
