@@ -7,18 +7,24 @@
 //   2. POST /api/v2/blocks/student-block/:id/review (approve) at 16 clients, each on a distinct block
 //      (the open blocks are made pending first: 10,000 to review, half for the service, half for the baseline).
 // Baselines measured in the same run: a request the gateway proxies and academic answers without the
-// database (a 400 after the token check), and the approve's own SQL (the service's statement and
-// outbox insert, in a transaction) in a raw `pg` loop at the same concurrency.
+// database (a 400 after the token check), and the approve's own SQL (the service's read, then its
+// one-statement write with the outbox row) in a raw `pg` loop at the same concurrency.
+// Each run also reports the CPU time per request of the gateway, of academic and of the PostgreSQL
+// backends (read from /proc): on a machine shared with other work, latency and req/s move with the
+// load, CPU per request barely does.
 // BENCH_DURATION (seconds per run, default 3; the review runs take one more second).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
 import { testConfig, testUrls, tokenFor, uniqueName, dropTestDatabase } from '@academy/testing';
 import { AuthSettingsSchema } from '../../apps/academic/src/config.ts';
-import { APPROVE_SQL } from '../../apps/academic/src/blocks/review-block.ts';
+import { APPROVE_SQL, REVIEW_TARGET_SQL } from '../../apps/academic/src/blocks/review-block.ts';
 
 const CLIENTS = 16;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -37,6 +43,8 @@ const started = performance.now();
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq', 'redis']);
 const config = await testConfig('bench_blocks', AuthSettingsSchema);
 const children: ChildProcess[] = [];
+// Timestamps as PostgreSQL writes them (microseconds kept), as the service reads them: the review's write matches `closed_at` exactly.
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: CLIENTS });
 const rabbit = await amqp.connect(testUrls.rabbitmq);
 
@@ -56,7 +64,7 @@ const jwtEnv = {
 try {
   // The academic service migrates its database at start.
   const academicPort = await freePort();
-  startProcess('apps/academic/src/main.ts', {
+  const academicProcess = startProcess('apps/academic/src/main.ts', {
     ...jwtEnv,
     PORT: String(academicPort),
     DATABASE_URL: config.DATABASE_URL,
@@ -68,7 +76,7 @@ try {
   const academicUrl = `http://127.0.0.1:${academicPort}`;
   await waitFor('academic', async () => (await fetch(`${academicUrl}/readyz`).catch(() => null))?.ok ?? false, 60_000);
   const gatewayPort = await freePort();
-  startProcess('apps/gateway/src/main.ts', {
+  const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
     ...jwtEnv,
     PORT: String(gatewayPort),
     ACADEMIC_URL: academicUrl,
@@ -123,6 +131,37 @@ try {
   console.log(`\nData: ${counts!.total} student blocks, ${counts!.pending} pending (loaded in ${Math.round(performance.now() - loadStarted)} ms)`);
 
   const headers = { authorization: `Bearer ${tokenFor({ role: 'admin', sub: '1' }, 900)}` };
+
+  /** CPU time (user + system, ms) a process has used so far; 0 once it is gone. */
+  const cpuMs = (pid: number | undefined): number => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+    } catch {
+      return 0;
+    }
+  };
+  /** CPU time of each PostgreSQL backend on the benchmark's database, by pid. */
+  const postgresCpu = async (): Promise<Map<number, number>> => {
+    const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
+    return new Map(rows.map((row) => [row.pid, cpuMs(row.pid)]));
+  };
+  interface Cpu {
+    gateway: number;
+    academic: number;
+    postgres: number;
+  }
+  /** Runs `work` and divides the CPU the gateway, academic and the database's backends spent meanwhile by `count()` requests. */
+  const measured = async <T>(count: (result: T) => number, work: () => Promise<T>): Promise<{ result: T; cpu: Cpu }> => {
+    const before = { gateway: cpuMs(gatewayProcess.pid), academic: cpuMs(academicProcess.pid), postgres: await postgresCpu() };
+    const result = await work();
+    const after = await postgresCpu();
+    const n = Math.max(1, count(result));
+    let postgres = 0;
+    for (const [pid, ms] of after) postgres += ms - (before.postgres.get(pid) ?? 0);
+    return { result, cpu: { gateway: (cpuMs(gatewayProcess.pid) - before.gateway) / n, academic: (cpuMs(academicProcess.pid) - before.academic) / n, postgres: postgres / n } };
+  };
+  const cpuColumns = (cpu: Cpu) => ({ 'gateway cpu ms/req': +cpu.gateway.toFixed(2), 'academic cpu ms/req': +cpu.academic.toFixed(2), 'postgres cpu ms/req': +cpu.postgres.toFixed(2) });
   const figures = (result: autocannon.Result): Figures => ({
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -130,16 +169,20 @@ try {
     errors: result.errors + result.timeouts + result.non2xx,
   });
   /** GETs through the gateway; `pathOf(i)` gives the i-th request's path. */
-  const getRun = async (pathOf: (i: number) => string, connections: number, expectStatus = 200): Promise<Figures> => {
+  const getRun = async (pathOf: (i: number) => string, connections: number, expectStatus = 200): Promise<Figures & { cpu: Cpu }> => {
     let n = 0;
-    const result = await autocannon({
-      url: gateway,
-      connections,
-      duration: DURATION_S,
-      headers,
-      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }],
-    });
-    const run = figures(result);
+    const { result, cpu } = await measured(
+      (done: autocannon.Result) => done.requests.total,
+      () =>
+        autocannon({
+          url: gateway,
+          connections,
+          duration: DURATION_S,
+          headers,
+          requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }],
+        }),
+    );
+    const run = { ...figures(result), cpu };
     // The baseline answers 400 on purpose: count only the other statuses as errors.
     if (expectStatus !== 200) run.errors = result.errors + result.timeouts + (result.non2xx - (result.statusCodeStats?.[String(expectStatus) as '400']?.count ?? 0));
     return run;
@@ -171,6 +214,7 @@ try {
         'req/s': Math.round(run.rps),
         errors: run.errors,
         'vs baseline': baseline ? (run.rps / baseline).toFixed(2) : '-',
+        ...cpuColumns(run.cpu),
       });
     }
   }
@@ -189,7 +233,7 @@ try {
 
   console.log(`\n2. POST /api/v2/blocks/student-block/:id/review (approve), ${CLIENTS} clients, ${REVIEW_S} s, each on a distinct pending block`);
   let next = 0;
-  const reviewResult = await autocannon({
+  const { result: reviewResult, cpu: reviewCpu } = await measured((done: autocannon.Result) => done['2xx'], () => autocannon({
     url: gateway,
     connections: CLIENTS,
     duration: REVIEW_S,
@@ -204,20 +248,22 @@ try {
         }),
       },
     ],
-  });
+  }));
   const review = figures(reviewResult);
 
-  // Raw baseline: the service's approve statement and an outbox row, in a transaction, per block.
+  // Raw baseline: the service's own two statements per block (the read, then the conditional write
+  // with its outbox row), straight from pg. Its outbox rows are marked published so the relay leaves them.
   const positional = (sql: string) => {
     let n = 0;
     return sql.replace(/\?/g, () => `$${++n}`);
   };
-  const approveSql = positional(APPROVE_SQL);
+  const targetSql = positional(REVIEW_TARGET_SQL);
+  const approveSql = positional(APPROVE_SQL.replace('(event_id, type, envelope, created_at, available_at, attempts)', '(event_id, type, envelope, created_at, available_at, attempts, published_at)').replace('now(), now(), 0 from reviewed', 'now(), now(), 0, now() from reviewed'));
   const latencies: number[] = [];
   let rawErrors = 0;
   let rawNext = 0;
   const rawStarted = performance.now();
-  await Promise.all(
+  const { cpu: rawCpu } = await measured(() => latencies.length, () => Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       const connection = await db.connect();
       try {
@@ -225,30 +271,26 @@ try {
           const id = rawIds[i]!;
           const t0 = performance.now();
           try {
-            await connection.query('begin');
-            const { rows } = await connection.query(approveSql, [id, 1, id]);
-            await connection.query(`insert into outbox (event_id, type, envelope, created_at, available_at, published_at, attempts) values (gen_random_uuid(), 'block.approved', $1, now(), now(), now(), 0)`, [
-              JSON.stringify(rows[0]),
-            ]);
-            await connection.query('commit');
+            const { rows } = await connection.query<{ closedAt: string; nextBlockId: number | null }>(targetSql, [id]);
+            const written = await connection.query<{ reviewed: number }>(approveSql, [new Date().toISOString(), 1, id, rows[0]!.closedAt, rows[0]!.nextBlockId, randomUUID(), JSON.stringify({ data: rows[0] })]);
+            if (written.rows[0]!.reviewed !== 1) throw new Error(`block ${id} not reviewed`);
             latencies.push(performance.now() - t0);
           } catch {
             rawErrors++;
-            await connection.query('rollback').catch(() => undefined);
           }
         }
       } finally {
         connection.release();
       }
     }),
-  );
+  ));
   const rawSeconds = (performance.now() - rawStarted) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0) * 10) / 10;
   const raw = { p50: at(0.5), p99: at(0.99), rps: latencies.length / rawSeconds, errors: rawErrors };
   console.table([
-    { run: 'service via gateway', 'p50 ms': review.p50, 'p99 ms': review.p99, 'req/s': Math.round(review.rps), errors: review.errors },
-    { run: 'baseline: raw SQL, same statement + outbox row', 'p50 ms': raw.p50, 'p99 ms': raw.p99, 'req/s': Math.round(raw.rps), errors: raw.errors },
+    { run: 'service via gateway', 'p50 ms': review.p50, 'p99 ms': review.p99, 'req/s': Math.round(review.rps), errors: review.errors, ...cpuColumns(reviewCpu) },
+    { run: 'baseline: raw SQL, the same read and write', 'p50 ms': raw.p50, 'p99 ms': raw.p99, 'req/s': Math.round(raw.rps), errors: raw.errors, ...cpuColumns(rawCpu) },
   ]);
   const [check] = (
     await db.query<{ approved: number; events: number }>(
@@ -261,6 +303,11 @@ try {
   console.log(
     `review throughput: ${Math.round(review.rps)} req/s at ${CLIENTS} clients (target ≥ 300/s): ${review.errors > 0 ? `INVALID (${review.errors} errors)` : review.rps >= 300 ? 'MET' : 'NOT MET'}; ${Math.round((100 * review.rps) / raw.rps)}% of the raw SQL rate`,
   );
+  const reviewCpuTotal = reviewCpu.gateway + reviewCpu.academic + reviewCpu.postgres;
+  console.log(
+    `review CPU: ${reviewCpuTotal.toFixed(2)} ms per approval in the gateway, academic and PostgreSQL together: ${os.cpus().length} cores given to them alone would serve about ${Math.round((os.cpus().length * 1000) / reviewCpuTotal)} approvals/s`,
+  );
+  console.log(`load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${os.cpus().length} cores`);
   console.log(`\nbench:blocks finished in ${Math.round((performance.now() - started) / 1000)} s`);
 } finally {
   await rabbit.close().catch(() => undefined);
