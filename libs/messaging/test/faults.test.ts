@@ -6,13 +6,14 @@ import { consume, createBroker, startOutboxRelay, type Broker } from '../src/ind
 import { counts, createMessagingDb, recordEffect, silentLogger, testTopology, waitUntil, writeEvents, type TestDb } from './support.ts';
 
 // These tests stop and restart a broker: they start their OWN RabbitMQ on free ports (never the shared one).
+// Timeouts leave room for a loaded machine (the 10,000 events at 500/s alone take 20 s when it is idle).
 describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)', () => {
   let rabbit: RabbitInstance;
   let db: TestDb;
 
   beforeAll(async () => {
     [rabbit, db] = await Promise.all([startFaultRabbit('messaging'), createMessagingDb('messaging_faults')]);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await rabbit?.destroy();
     await db?.close();
@@ -54,7 +55,7 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
     } finally {
       await pipeline.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
   test('broker restarted twice while 10,000 events flow: 0 lost, 0 duplicate effects, relay and consumer back within 10 s', async () => {
     const pipeline = await startPipeline('restarts');
@@ -84,7 +85,7 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
     } finally {
       await pipeline.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
   test('a hung broker (SIGSTOP) pins no database connection: claimed rows are leased by committed statements, and published once it resumes', async () => {
     const pipeline = await startPipeline('hung');
@@ -110,5 +111,5 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
     } finally {
       await pipeline.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
