@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { generateKeyPairFiles } from '@academy/auth';
 import { dropDatabase } from '@academy/db';
@@ -79,6 +80,22 @@ export interface TestSystem {
   stop(): Promise<void>;
 }
 
+/** Deletes the run's own keys (cache entries, the Socket.IO stream, limit counters) from its Redis database. */
+async function dropRedisKeys(url: string, pattern: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      if (keys.length) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** Starts the system; on failure stops whatever it had started and throws with the failing log's tail. */
 export async function startTestSystem(options: SystemOptions): Promise<TestSystem> {
   const instances = options.instances ?? 1;
@@ -103,6 +120,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     await Promise.all([...pools.values()].map((pool) => pool.end().catch(() => undefined)));
     await rabbit?.destroy().catch(() => undefined);
     for (const url of Object.values(databaseUrls)) await dropDatabase(url).catch(() => undefined);
+    await dropRedisKeys(redisUrl, `${id}:*`).catch(() => undefined);
     if (process.env.SYSTEM_KEEP_DIR !== '1') rmSync(dir, { recursive: true, force: true });
   };
 
@@ -126,6 +144,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     const backendEnv = (service: BackendName): Record<string, string> => ({
       ...common,
       DATABASE_URL: databaseUrls[service],
+      ...(service === 'academic' ? { LOGIN_LIMIT_KEY_PREFIX: `${id}:login` } : {}),
       ...(service === 'incidents' ? { CACHE_KEY_PREFIX: `${id}:incidents`, FILES_DIR: path.join(dir, 'incidents-files') } : {}),
       ...(service === 'notifications'
         ? { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PUSH_NOTIFICATIONS_API_KEY: PUSH_API_KEY, SOCKET_STREAM: `${id}:socket.io`, SOCKET_STREAM_BLOCK_MS: '1000' }
