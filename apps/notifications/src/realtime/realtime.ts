@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import jwt from 'jsonwebtoken';
+import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
@@ -36,6 +37,23 @@ const RECOVERY_WINDOW_MS = 2 * 60_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const EXPIRY_NOTICE_GRACE_MS = 500;
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Each client connected and, for a subscriber, its SUBSCRIBE answered (a PING is answered after it),
+ * or `timeoutMs` passed. The stream reader is skipped: a PING would wait out its blocking XREAD.
+ */
+async function settle(clients: Redis[], timeoutMs: number): Promise<void> {
+  const ready = (client: Redis) => (client.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => client.once('ready', () => resolve())));
+  const settled = Promise.allSettled(
+    clients.map(async (client) => {
+      await ready(client);
+      if (client.mode === 'subscriber') await client.ping();
+    }),
+  );
+  await Promise.race([settled, sleep(timeoutMs)]);
+}
+
 /** `auth.token`, `?token=`, or the Authorization header (where the gateway moves `?token=`). */
 export function handshakeToken(handshake: Socket['handshake']): string | undefined {
   const fromAuth = (handshake.auth as { token?: unknown } | undefined)?.token;
@@ -59,6 +77,14 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   // adapter's blocking-read duplicates wait instead. 500 ms: a busy Redis should not cost cross-instance delivery.
   const redis = createSocketIoRedis(options.redisUrl, { blockTimeMs: options.streamBlockMs, commandTimeoutMs: 500, connectionName: 'notifications-socket.io' });
   redis.on('error', (error) => log.debug({ err: error }, 'socket.io redis error'));
+  // The adapter's own connections (stream reader, subscriber): close() lets them settle first.
+  const duplicates: Redis[] = [];
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = (override) => {
+    const client = duplicate(override);
+    duplicates.push(client);
+    return client;
+  };
   const io = new Server({
     path: '/socket.io',
     transports: ['websocket'],
@@ -149,6 +175,9 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     },
     async close() {
       clearInterval(sessionCheck);
+      // The adapter sends SUBSCRIBE without handling its failure: a stop right after the start
+      // would disconnect it in flight (an unhandled rejection). Wait, bounded, until it is answered.
+      await settle(duplicates, 1_000);
       // Also closes the HTTP server, which the service has closed already (its error is ignored).
       await io.close();
       // QUIT after the adapter's last commands (its close message): disconnect() would reject them
