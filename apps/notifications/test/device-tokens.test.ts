@@ -38,6 +38,24 @@ describe('device tokens', () => {
       expect(await tokensOf(12)).toEqual([{ user_id: 12, device_id: 'tablet', token: 'tok-shared', platform: 'android' }]);
     });
 
+    test('20 users registering one token at once: every request succeeds and the token ends with exactly one of them', async () => {
+      const users = Array.from({ length: 20 }, (_, i) => 51 + i);
+      const answers = await Promise.all(users.map((user) => register(bearer({ sub: String(user), role: 'user' }), { deviceId: `tablet-${user}`, token: 'tok-contested', platform: 'ios' })));
+      expect(answers.map((res) => res.status)).toEqual(users.map(() => 200));
+      const holders = await sql<{ user_id: number }>(service(), `select user_id from device_tokens where token = 'tok-contested'`);
+      expect(holders).toHaveLength(1);
+      expect(users).toContain(holders[0].user_id);
+    });
+
+    test('one device registered with 10 tokens at once keeps one row, with one of them', async () => {
+      const tokens = Array.from({ length: 10 }, (_, i) => `tok-race-${i}`);
+      const answers = await Promise.all(tokens.map((token) => register(bearer({ sub: '14', role: 'user' }), { deviceId: 'racing-phone', token, platform: 'android' })));
+      expect(answers.map((res) => res.status)).toEqual(tokens.map(() => 200));
+      const rows = await tokensOf(14);
+      expect(rows).toHaveLength(1);
+      expect(tokens).toContain(rows[0].token);
+    });
+
     test.each([
       ['without deviceId', { token: 't', platform: 'ios' }, 'deviceId'],
       ['without token', { deviceId: 'd', platform: 'ios' }, 'token'],

@@ -10,38 +10,29 @@ interface DeviceTokenRow {
   last_seen_at: Date;
 }
 
-const UNIQUE_VIOLATION = '23505';
-
 /**
  * Registers or updates the user's token for a device (one row per user and device). A token held by
  * another user or device moves here: FCM tokens belong to an app installation, and the last login
  * on that installation owns it.
  */
 export async function registerDeviceToken(em: EntityManager, userId: number, input: RegisterDeviceTokenBody) {
-  const save = () =>
-    em.fork().transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const context = tx.getTransactionContext();
-      await connection.execute(`delete from device_tokens where token = ? and not (user_id = ? and device_id = ?)`, [input.token, userId, input.deviceId], 'run', context);
-      const [row] = await connection.execute<DeviceTokenRow[]>(
-        `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at)
-         values (?, ?, ?, ?, now(), now(), now())
-         on conflict (user_id, device_id) do update set token = excluded.token, platform = excluded.platform, updated_at = now(), last_seen_at = now()
-         returning device_id, platform, created_at, updated_at, last_seen_at`,
-        [userId, input.deviceId, input.token, input.platform],
-        'all',
-        context,
-      );
-      return row;
-    });
-  let row: DeviceTokenRow;
-  try {
-    row = await save();
-  } catch (error) {
-    // The same token registered at the same moment for two devices: the second one moves it again.
-    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-    row = await save();
-  }
+  const row = await em.fork().transactional(async (tx) => {
+    const connection = tx.getConnection();
+    const context = tx.getTransactionContext();
+    // Registrations of one token wait for each other (the last one wins), instead of one failing on the unique key.
+    await connection.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`device-token:${input.token}`], 'all', context);
+    await connection.execute(`delete from device_tokens where token = ? and not (user_id = ? and device_id = ?)`, [input.token, userId, input.deviceId], 'run', context);
+    const [saved] = await connection.execute<DeviceTokenRow[]>(
+      `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at)
+       values (?, ?, ?, ?, now(), now(), now())
+       on conflict (user_id, device_id) do update set token = excluded.token, platform = excluded.platform, updated_at = now(), last_seen_at = now()
+       returning device_id, platform, created_at, updated_at, last_seen_at`,
+      [userId, input.deviceId, input.token, input.platform],
+      'all',
+      context,
+    );
+    return saved;
+  });
   return {
     deviceId: row.device_id,
     platform: row.platform,
