@@ -47,10 +47,28 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init(config);
 }
 
-/** Applies pending migrations; returns the names applied. */
+/**
+ * Key of the advisory lock held while migrating. PostgreSQL scopes advisory locks to a database,
+ * so one key serves every service (each has its own database).
+ */
+const MIGRATION_LOCK_KEY = 4_270_512_001;
+
+/**
+ * Applies pending migrations; returns the names applied. Instances starting at once (replicas,
+ * a rolling update) take turns through an advisory lock held on a connection of its own: one
+ * migrates, the others wait, then find nothing pending. The lock goes with its session, so an
+ * instance that dies while migrating releases it (and its migration transaction rolls back).
+ */
 export async function runMigrations(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((migration) => migration.name);
+  const lock = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const applied = await orm.migrator.up();
+    return applied.map((migration) => migration.name);
+  } finally {
+    await lock.end();
+  }
 }
 
 /** One EntityManager fork per HTTP request. */
