@@ -81,6 +81,19 @@ describe('POST /api/v2/push-notifications/send (recording provider: no Firebase 
     expect(await recordedCount(service())).toBe(before + 1);
   });
 
+  test('five sends with one idempotencyKey at once: the push goes out once; the others answer its result or 409 in progress', async () => {
+    await seedTokens(service(), 212, ['android']);
+    const before = await recordedCount(service());
+    const body = { userIds: [212], body: 'Concurrent', idempotencyKey: 'concurrent-key' };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(body)));
+    expect(await recordedCount(service())).toBe(before + 1);
+    for (const res of answers) {
+      if (res.status === 200) expect(res.body).toMatchObject({ tokensCount: 1, successCount: 1 });
+      else expect(res.body).toMatchObject({ success: false, code: 'IDEMPOTENCY_KEY_IN_PROGRESS' });
+    }
+    expect(answers.filter((res) => res.status === 200).length).toBeGreaterThanOrEqual(1);
+  });
+
   test.each([
     ['no x-api-key', null],
     ['a wrong x-api-key', 'not-the-key-0123456789'],
