@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/gl
 import { io as connect, type Socket } from 'socket.io-client';
 import type { EventData, IncidentNotification } from '@academy/contracts';
 import { Redis } from 'ioredis';
+import { startFaultRedis } from '@academy/infra';
 import { createSessionRevocations, createTokenSigner, loadKeyRing } from '@academy/auth';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, testUrls, tokenFor } from '@academy/testing';
 import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
@@ -227,5 +228,64 @@ describe('two notifications instances sharing Redis (Streams adapter)', () => {
     await reconnected;
     expect(employee.socket.recovered).toBe(true);
     await until(async () => employee.received.some((n) => n.eventId === missed.id), 5_000, 'the missed notification');
+  });
+});
+
+describe('Redis down and back (Socket.IO adapter)', () => {
+  let redis: Awaited<ReturnType<typeof startFaultRedis>>;
+  let first: Notifications;
+  let second: Notifications;
+
+  beforeAll(async () => {
+    redis = await startFaultRedis('notifications-socket-io');
+    const config = await notificationsConfig({ REDIS_URL: redis.url });
+    first = await startNotifications(config);
+    second = await startNotifications({ ...config });
+  });
+  afterAll(async () => {
+    await stopNotifications(second, false);
+    await stopNotifications(first);
+    await redis.destroy();
+  });
+
+  test('while Redis is down an event still reaches the sockets of the instance that handled it; once back, both instances again', async () => {
+    const onFirst = client(first.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
+    const onSecond = client(second.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
+    await Promise.all([connected(onFirst), connected(onSecond)]);
+    await sleep(400);
+
+    await redis.stop();
+    const during = envelope('incident.updated', incidentChange());
+    await first.ctx.broker.publish([during]);
+    const consumer = await until(
+      async () => {
+        for (const service of [first, second]) if ((await sql(service, 'select 1 from inbox where event_id = ?', [during.id])).length) return service;
+        return undefined;
+      },
+      10_000,
+      'the event handled',
+    );
+    const local = consumer === first ? onFirst : onSecond;
+    await until(async () => local.received.some((n) => n.eventId === during.id), 5_000, 'the local socket notified');
+    expect(onFirst.socket.connected && onSecond.socket.connected).toBe(true);
+
+    await redis.start();
+    // Until the adapter's connections are back an emit may stay local: publish until both sockets get one.
+    const after: string[] = [];
+    await until(
+      async () => {
+        const event = envelope('incident.updated', incidentChange());
+        after.push(event.id);
+        await first.ctx.broker.publish([event]);
+        await sleep(300);
+        return [onFirst, onSecond].every((entry) => entry.received.some((n) => after.includes(n.eventId)));
+      },
+      20_000,
+      'both instances delivering again',
+    );
+    // And then every event reaches both.
+    const last = envelope('incident.updated', incidentChange());
+    await first.ctx.broker.publish([last]);
+    await until(async () => [onFirst, onSecond].every((entry) => entry.received.some((n) => n.eventId === last.id)), 5_000, 'the last event on both');
   });
 });
