@@ -111,6 +111,16 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
   const pools = new Map<BackendName, pg.Pool>();
   const procs: (SystemProcess & { stopQuietly(): Promise<void>; readonly current: LoggedChild | null })[] = [];
   let mailCatcher: LoggedChild | null = null;
+  // freePort() checks a port is free now; ports handed out but not bound yet must not be handed out twice.
+  const given = new Set<number>();
+  const nextPort = async (): Promise<number> => {
+    for (;;) {
+      const port = await freePort();
+      if (given.has(port)) continue;
+      given.add(port);
+      return port;
+    }
+  };
   let rabbit: RabbitInstance | null = null;
 
   const cleanup = async () => {
@@ -125,7 +135,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
   };
 
   try {
-    const [smtpPort, webPort] = [await freePort(), await freePort()];
+    const [smtpPort, webPort] = [await nextPort(), await nextPort()];
     rabbit = await startFaultRabbit(options.name);
     log(`broker on ${rabbit.port}, data in ${dir}`);
     mailCatcher = spawnMailCatcher({ smtpPort, webPort }, { logFile: path.join(dir, 'maildev.log') });
@@ -198,7 +208,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     const sets: ReturnType<typeof makeProcess>[][] = [];
     for (let set = 0; set < instances; set++) {
       const started = [];
-      for (const service of backends) started.push(makeProcess(service, set, await freePort(), backendEnv(service)));
+      for (const service of backends) started.push(makeProcess(service, set, await nextPort(), backendEnv(service)));
       for (const p of started) p.spawn();
       await waitAllReady(
         [
@@ -210,7 +220,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
       sets.push(started);
       log(`instance set ${set} ready`);
     }
-    const unused = await freePort();
+    const unused = await nextPort();
     const gatewayEnv = (set: number, extra: Record<string, string> = {}) => {
       const upstream = (service: BackendName) => sets[set].find((p) => p.name === service)?.url ?? `http://127.0.0.1:${unused}`;
       return {
@@ -225,7 +235,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
       };
     };
     const gateways = [];
-    for (let set = 0; set < instances; set++) gateways.push(makeProcess('gateway', set, await freePort(), gatewayEnv(set)));
+    for (let set = 0; set < instances; set++) gateways.push(makeProcess('gateway', set, await nextPort(), gatewayEnv(set)));
     for (const g of gateways) g.spawn();
     await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}${readyPath('gateway')}`, process: g.current! })), 60_000);
 
@@ -266,7 +276,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
         return found;
       },
       async addGateway(set, env = {}) {
-        const gateway = makeProcess('gateway', 100 + procs.filter((p) => p.name === 'gateway').length, await freePort(), gatewayEnv(set, env));
+        const gateway = makeProcess('gateway', 100 + procs.filter((p) => p.name === 'gateway').length, await nextPort(), gatewayEnv(set, env));
         await gateway.start();
         return gateway;
       },
