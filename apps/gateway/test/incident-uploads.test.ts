@@ -2,11 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import amqp from 'amqplib';
 import request from 'supertest';
-import { dlqName, retryQueueName } from '@academy/messaging';
 import { startService, type RunningService } from '@academy/service';
-import { bearer, dropTestDatabase, testConfig, testUrls, uniqueQueueName } from '@academy/testing';
+import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueQueueName } from '@academy/testing';
 // The component test runs the real incidents service in-process behind the gateway.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { incidentsService } from '../../incidents/src/service.ts';
@@ -38,12 +36,7 @@ describe('gateway in front of the real incidents service: multipart uploads', ()
     if (incidents) {
       await dropTestDatabase(incidents.ctx.config.DATABASE_URL);
       rmSync(incidents.ctx.config.FILES_DIR, { recursive: true, force: true });
-      const connection = await amqp.connect(testUrls.rabbitmq);
-      const channel = await connection.createChannel();
-      const queue = incidents.ctx.config.REPLICAS_QUEUE;
-      for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
-      await channel.deleteExchange(incidents.ctx.config.EVENTS_EXCHANGE);
-      await connection.close();
+      await deleteTestQueues(incidents.ctx.config.EVENTS_EXCHANGE, [incidents.ctx.config.REPLICAS_QUEUE]);
     }
   });
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll } from '@jest/globals';
-import amqp from 'amqplib';
-import { dlqName, retryQueueName } from '@academy/messaging';
 import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig, testUrls, uniqueQueueName } from '@academy/testing';
+import { deleteTestQueues, dropTestDatabase, testConfig, uniqueQueueName } from '@academy/testing';
 import type { Config } from '../src/config.ts';
 import { hoursBankService } from '../src/service.ts';
 
@@ -34,15 +32,7 @@ export async function stopHoursBank(service: RunningService<Config>): Promise<vo
   await service.stop();
   await dropTestDatabase(service.ctx.config.DATABASE_URL);
   // The per-instance queues (and their retry queues and DLQ) would otherwise pile up on the shared test broker.
-  const connection = await amqp.connect(testUrls.rabbitmq);
-  try {
-    const channel = await connection.createChannel();
-    const queue = service.ctx.config.REPLICAS_QUEUE;
-    for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
-    await channel.deleteExchange(service.ctx.config.EVENTS_EXCHANGE);
-  } finally {
-    await connection.close();
-  }
+  await deleteTestQueues(service.ctx.config.EVENTS_EXCHANGE, [service.ctx.config.REPLICAS_QUEUE]);
 }
 
 export async function sql<T = Record<string, unknown>>(service: RunningService, text: string, params: unknown[] = []): Promise<T[]> {

@@ -2,10 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from '@jest/globals';
-import amqp from 'amqplib';
-import { dlqName, retryQueueName } from '@academy/messaging';
 import { startService, type RunningService } from '@academy/service';
-import { bearer, dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueName, uniqueQueueName } from '@academy/testing';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { incidentsService } from '../src/service.ts';
 import { incidentsOf, type Incidents } from '../src/shared/incidents-context.ts';
@@ -38,15 +36,7 @@ export async function stopIncidents(service: IncidentsService, options: { keepDa
   if (options.keepDatabase) return;
   await dropTestDatabase(service.ctx.config.DATABASE_URL);
   rmSync(service.ctx.config.FILES_DIR, { recursive: true, force: true });
-  const connection = await amqp.connect(testUrls.rabbitmq);
-  try {
-    const channel = await connection.createChannel();
-    const queue = service.ctx.config.REPLICAS_QUEUE;
-    for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
-    await channel.deleteExchange(service.ctx.config.EVENTS_EXCHANGE);
-  } finally {
-    await connection.close();
-  }
+  await deleteTestQueues(service.ctx.config.EVENTS_EXCHANGE, [service.ctx.config.REPLICAS_QUEUE]);
 }
 
 /** Starts the service before the tests of the enclosing `describe` and stops it after them. */

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll } from '@jest/globals';
-import amqp from 'amqplib';
 import { createEnvelope, type EventData, type EventType, type TypedEnvelope } from '@academy/contracts';
-import { dlqName, retryQueueName } from '@academy/messaging';
 import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
+import { deleteTestQueues, dropTestDatabase, testConfig, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import type { RuntimeOverrides } from '../src/runtime.ts';
 import { defineNotificationsService } from '../src/service.ts';
@@ -46,16 +44,7 @@ export async function stopNotifications(service: Notifications, cleanup = true):
   if (!cleanup) return;
   const config = service.ctx.config;
   await dropTestDatabase(config.DATABASE_URL);
-  const connection = await amqp.connect(testUrls.rabbitmq);
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of [config.EMAIL_QUEUE, config.REALTIME_QUEUE]) {
-      for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
-    }
-    await channel.deleteExchange(config.EVENTS_EXCHANGE);
-  } finally {
-    await connection.close();
-  }
+  await deleteTestQueues(config.EVENTS_EXCHANGE, [config.EMAIL_QUEUE, config.REALTIME_QUEUE]);
 }
 
 /** One instance for the tests of the enclosing describe. */

@@ -69,6 +69,9 @@ export interface Consumer {
 
 type Outcome = 'handled' | 'duplicate' | 'retried' | 'dead_lettered';
 
+/** Retry delays of a consumer that names none: a retry queue `<queue>.retry.<ms>ms` each. */
+export const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
+
 const STRIPPED_HEADERS = ['x-delivery-count'];
 
 /**
@@ -83,7 +86,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
   assertQueueName(queue);
   const prefetch = options.prefetch ?? 50;
   const maxAttempts = options.maxAttempts ?? 5;
-  const delays = options.retryDelaysMs ?? [1000, 5000, 30000];
+  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const deliveryLimit = options.deliveryLimit ?? 20;
   const stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
   const batchSize = options.batchSize ?? 1;

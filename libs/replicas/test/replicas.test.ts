@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import amqp from 'amqplib';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createEnvelope, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
 import { createOrm } from '@academy/db';
 import { createLogger } from '@academy/kit';
-import { createBroker, dlqName, messagingEntities, retryQueueName, type Broker, type Consumer } from '@academy/messaging';
-import { createTestDatabase, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
+import { createBroker, messagingEntities, type Broker, type Consumer } from '@academy/messaging';
+import { createTestDatabase, deleteTestQueues, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
 import { chosenSchoolCourseId, replicaEntities, subscribeReplicas } from '../src/index.ts';
 
 const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope =>
@@ -32,11 +31,7 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
     await broker.close();
     await orm.close();
     await dropTestDatabase(url);
-    const connection = await amqp.connect(testUrls.rabbitmq);
-    const channel = await connection.createChannel();
-    for (const name of [queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
-    await channel.deleteExchange(exchange);
-    await connection.close();
+    await deleteTestQueues(exchange, [queue]);
   });
 
   const rows = (sql: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(sql, params, 'all');

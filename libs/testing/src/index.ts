@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import amqp from 'amqplib';
 import { createTokenSigner, generateKeyPairFiles, loadKeyRing, type AccessClaims } from '@academy/auth';
 import { dataDir, urls } from '@academy/infra';
 import { dropDatabase, ensureDatabase } from '@academy/db';
+import { DEFAULT_RETRY_DELAYS_MS, dlqName, retryQueueName } from '@academy/messaging';
 import type { BaseConfig } from '@academy/service';
 
 /** Test servers of the "test" profile (started by Jest's global setup, never the dev ones). */
@@ -32,6 +34,23 @@ export async function createTestDatabase(prefix: string): Promise<string> {
 }
 
 export const dropTestDatabase = dropDatabase;
+
+/**
+ * Deletes what a test declared on the shared test broker: each consumer queue with its DLQ and its
+ * retry queues (at the consumer's default delays unless given), then the exchange.
+ */
+export async function deleteTestQueues(exchange: string, queues: string[], retryDelaysMs: number[] = DEFAULT_RETRY_DELAYS_MS): Promise<void> {
+  const connection = await amqp.connect(testUrls.rabbitmq);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of queues) {
+      for (const name of [queue, dlqName(queue), ...retryDelaysMs.map((delay) => retryQueueName(queue, delay))]) await channel.deleteQueue(name);
+    }
+    await channel.deleteExchange(exchange);
+  } finally {
+    await connection.close();
+  }
+}
 
 /** A service's own settings schema (beyond the base ones), whose defaults a test config takes. */
 export interface SettingsSchema<S> {
