@@ -135,8 +135,9 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
   };
 
   try {
-    const [smtpPort, webPort] = [await nextPort(), await nextPort()];
+    // The broker first: it binds the ports it picks at once, so later picks skip them.
     rabbit = await startFaultRabbit(options.name);
+    const [smtpPort, webPort] = [await nextPort(), await nextPort()];
     log(`broker on ${rabbit.port}, data in ${dir}`);
     mailCatcher = spawnMailCatcher({ smtpPort, webPort }, { logFile: path.join(dir, 'maildev.log') });
     const mailApi = `http://127.0.0.1:${webPort}`;
