@@ -54,8 +54,8 @@ export default tseslint.config(
     },
   },
   {
-    // scripts (start, benchmarks, dlq) drive apps in-process, by path
-    files: ['**/jest.config.js', 'tools/**'],
+    // scripts (start, benchmarks, dlq) drive apps in-process, by path; deploy's tests read each app's config schema
+    files: ['**/jest.config.js', 'tools/**', 'deploy/**'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
 );
