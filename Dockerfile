@@ -1,20 +1,25 @@
 # syntax=docker/dockerfile:1
-# One image per service: docker build --build-arg SERVICE=academic .
+# One image per app: docker build --build-arg SERVICE=<gateway|academic|hours-bank|incidents|notifications> -t <registry>/academy/<app>:<tag> .
+# (README "Running at scale": building, pushing, deploying.)
 FROM node:22-bookworm-slim AS deps
 WORKDIR /repo
 COPY package.json package-lock.json ./
 COPY libs ./libs
 RUN npm ci --no-audit --no-fund
 
+# Bundles every app (esbuild: dist/apps/<app>/main.js, migrate.js, seed.js; the workspace libs inlined).
 FROM deps AS build
 COPY . .
 RUN npx nx run-many -t build --projects=tag:type:app
 
+# Production dependencies only: no compiler, test runner, Nx or the `node` devDependency.
 FROM node:22-bookworm-slim AS prod-deps
 WORKDIR /repo
 COPY package.json package-lock.json ./
 COPY libs ./libs
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund \
+  # the workspace links point at libs/, which the bundles already carry
+  && rm -rf node_modules/@academy
 
 FROM node:22-bookworm-slim AS runtime
 ARG SERVICE
@@ -22,5 +27,11 @@ ENV NODE_ENV=production HOST=0.0.0.0 SERVICE=${SERVICE}
 WORKDIR /app
 COPY --from=prod-deps /repo/node_modules ./node_modules
 COPY --from=build /repo/dist/apps/${SERVICE} ./dist
-USER node
+# /data: the service's data folder (incidents keeps attachments there: FILES_DIR=/data/files), owned
+# by the runtime user so a fresh volume mounted there is writable.
+RUN mkdir -p /data && chown 1000:1000 /data
+# The image's `node` user, by number: Kubernetes' runAsNonRoot can only verify a numeric user.
+USER 1000:1000
+# node is PID 1 and handles SIGTERM itself (stop taking work, finish in-flight, close, exit 0).
+# `node dist/migrate.js` applies the migrations alone (the service also does at start, under a lock).
 CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
+import { parse } from 'yaml';
 import type { z } from 'zod';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -240,5 +242,15 @@ describe('overlays/production configuration', () => {
   test('every object lands in the academy namespace and every image comes from the registry with a tag', () => {
     for (const object of production.filter((entry) => entry.kind !== 'Namespace')) expect(`${object.kind}/${object.metadata.name} in ${object.metadata.namespace}`).toMatch(/ in academy$/);
     for (const app of APPS) expect(containerOf(named(production, 'Deployment', app)).image).toMatch(new RegExp(`^[\\w.-]+/academy/${app}:[\\w.-]+$`));
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(path.resolve(kubernetesDir, '../../docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment?: Record<string, unknown> }> };
+
+  test.each(APPS)('%s: every variable it sets is one the config schema knows, and they parse', (app) => {
+    const environment = Object.fromEntries(Object.entries(compose.services[app].environment ?? {}).map(([key, value]) => [key, String(value)]));
+    expect(Object.keys(environment).filter((key) => !(key in schemas[app].shape))).toEqual([]);
+    expect(schemas[app].safeParse(environment).success).toBe(true);
   });
 });
