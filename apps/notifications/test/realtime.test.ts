@@ -266,7 +266,7 @@ describe('Redis down and back (Socket.IO adapter)', () => {
       'the event handled',
     );
     const local = consumer === first ? onFirst : onSecond;
-    await until(async () => local.received.some((n) => n.eventId === during.id), 5_000, 'the local socket notified');
+    await until(async () => local.received.some((n) => n.eventId === during.id), 10_000, 'the local socket notified');
     expect(onFirst.socket.connected && onSecond.socket.connected).toBe(true);
 
     await redis.start();
@@ -280,12 +280,12 @@ describe('Redis down and back (Socket.IO adapter)', () => {
         await sleep(300);
         return [onFirst, onSecond].every((entry) => entry.received.some((n) => after.includes(n.eventId)));
       },
-      20_000,
+      30_000,
       'both instances delivering again',
     );
     // And then every event reaches both.
     const last = envelope('incident.updated', incidentChange());
     await first.ctx.broker.publish([last]);
-    await until(async () => [onFirst, onSecond].every((entry) => entry.received.some((n) => n.eventId === last.id)), 5_000, 'the last event on both');
-  });
+    await until(async () => [onFirst, onSecond].every((entry) => entry.received.some((n) => n.eventId === last.id)), 10_000, 'the last event on both');
+  }, 90_000);
 });
