@@ -15,7 +15,6 @@ export const preset = {
   testMatch: ['<rootDir>/{src,test}/**/*.test.ts'],
   globalSetup: path.join(root, 'libs/testing/src/global-setup.ts'),
   testTimeout: 30_000,
-  // A handle leaked by a failing test must not hang the run (CI has a time limit); suites close
-  // what they open in afterAll, which the service tests check.
-  forceExit: true,
+  // No forceExit: a suite that leaves a socket, timer or child open keeps Jest from exiting, so the
+  // leak shows (run with --detectOpenHandles to see where) and gets closed in the suite's afterAll.
 };
