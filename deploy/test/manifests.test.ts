@@ -73,8 +73,18 @@ function environmentOf(objects: K8sObject[], deployment: K8sObject) {
     }
   }
   for (const variable of containerOf(deployment).env ?? []) {
-    values[variable.name] = variable.value;
-    sources[variable.name] = 'env';
+    const ref = variable.valueFrom?.secretKeyRef ?? variable.valueFrom?.configMapKeyRef;
+    if (!ref) {
+      values[variable.name] = variable.value;
+      sources[variable.name] = 'env';
+      continue;
+    }
+    const kind = variable.valueFrom.secretKeyRef ? 'Secret' : 'ConfigMap';
+    const data = named(objects, kind, ref.name).data ?? {};
+    // Kubernetes refuses to start the container when the key is missing (optional is not set here).
+    if (!(ref.key in data)) throw new Error(`${deployment.metadata.name}: ${variable.name} names key ${ref.key}, missing from ${kind} ${ref.name}`);
+    values[variable.name] = kind === 'Secret' ? Buffer.from(String(data[ref.key]), 'base64').toString('utf8') : data[ref.key];
+    sources[variable.name] = `${kind}/${ref.name}`;
   }
   return { values, sources };
 }
@@ -194,8 +204,12 @@ describe('overlays/production configuration', () => {
     expect(Number(values.PORT)).toBe(containerOf(named(production, 'Deployment', app)).ports[0].containerPort);
   });
 
-  test.each(APPS)('%s: credentials and the push API key come from Secrets, never from a ConfigMap', (app) => {
-    const { sources } = environmentOf(production, named(production, 'Deployment', app));
+  test.each(APPS)('%s: credentials and the push API key come from Secrets key by key (a missing key stops the pod), never from a ConfigMap', (app) => {
+    const deployment = named(production, 'Deployment', app);
+    const { sources } = environmentOf(production, deployment);
+    for (const variable of containerOf(deployment).env ?? []) {
+      if (SECRET_VARIABLES.includes(variable.name)) expect(variable.valueFrom.secretKeyRef.optional).toBeUndefined();
+    }
     for (const variable of SECRET_VARIABLES.filter((name) => name in sources)) {
       expect(`${variable} from ${sources[variable]}`).toMatch(new RegExp(`^${variable} from Secret/`));
     }
