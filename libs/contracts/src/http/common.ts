@@ -26,8 +26,6 @@ export const SuccessErrorBody = z
   .object({ success: z.literal(false), message: z.string(), code: z.string().optional(), requestId: z.string().optional() })
   .meta({ id: 'SuccessError' });
 
-/** A response whose fields the spec does not show. */
-export const UnspecifiedObject = z.record(z.string(), z.unknown());
 
 const MAX_ID = 2_147_483_647;
 
