@@ -26,7 +26,6 @@ export const SuccessErrorBody = z
   .object({ success: z.literal(false), message: z.string(), code: z.string().optional(), requestId: z.string().optional() })
   .meta({ id: 'SuccessError' });
 
-
 const MAX_ID = 2_147_483_647;
 
 /** Ids are positive integers below 2^31: `0`, `-1`, `1.5`, `abc` and huge values are refused. */
