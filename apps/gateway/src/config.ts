@@ -36,6 +36,12 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_USER_PER_MINUTE: perMinute(300),
   /** Prefix of the Redis counters shared by every gateway instance. */
   RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('gateway:rl'),
+  /**
+   * Proxies in front of the gateway whose X-Forwarded-For is believed (Express "trust proxy"), so
+   * per-IP limits key by the client and not by the proxy: loopback for `npm start`; behind a
+   * Kubernetes ingress controller its pods' private addresses (`uniquelocal`).
+   */
+  TRUST_PROXY: z.string().min(1).default('loopback'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

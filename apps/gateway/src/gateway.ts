@@ -70,6 +70,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   const app = createHttpApp({
     logger,
     metrics,
+    trustProxy: config.TRUST_PROXY,
     readiness: [redisReadiness(redis), ...upstreamReadiness(upstreams)],
     beforeBody: (express) => {
       express.use(cors({ origin: config.CORS_ORIGINS, credentials: true, exposedHeaders: ['x-request-id', 'retry-after'], maxAge: 600 }));

@@ -50,6 +50,14 @@ describe('rate limits counted in Redis', () => {
     expect((await request(first.url).get('/api/v2/notifications/x').set(bearer({ sub: '78', role: 'user' })).set('x-forwarded-for', '10.1.0.6')).status).toBe(200);
   });
 
+  test('the per-IP limit keys by the forwarded client only when the proxy is trusted (TRUST_PROXY)', async () => {
+    const call = (gateway: RunningGateway, ip: string) => request(gateway.url).get('/api/v2/notifications/x').set('x-forwarded-for', ip);
+    const trusting = await start({ RATE_LIMIT_KEY_PREFIX: uniqueName('gw_rl_trust'), RATE_LIMIT_IP_PER_MINUTE: '1' });
+    expect([(await call(trusting, '10.3.0.1')).status, (await call(trusting, '10.3.0.2')).status]).toEqual([401, 401]);
+    const distrusting = await start({ RATE_LIMIT_KEY_PREFIX: uniqueName('gw_rl_distrust'), RATE_LIMIT_IP_PER_MINUTE: '1', TRUST_PROXY: '10.255.255.254' });
+    expect([(await call(distrusting, '10.3.0.1')).status, (await call(distrusting, '10.3.0.2')).status]).toEqual([401, 429]);
+  });
+
   test('an IP is limited even when its tokens are bad', async () => {
     const gateway = await start({ RATE_LIMIT_IP_PER_MINUTE: '2' });
     const call = () => request(gateway.url).get('/api/v2/blocks/pending').set('x-forwarded-for', '10.2.0.1').set('authorization', 'Bearer guess');

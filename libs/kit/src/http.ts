@@ -23,6 +23,8 @@ export interface HttpAppOptions {
   beforeBody?: (app: Express) => void;
   /** Per-request hook run first, e.g. MikroORM's RequestContext. */
   requestScope?: RequestHandler;
+  /** Proxies whose X-Forwarded-For is believed (Express "trust proxy"); loopback by default. */
+  trustProxy?: string;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -46,7 +48,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const { logger, metrics } = options;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', (options.trustProxy ?? 'loopback').split(',').map((entry) => entry.trim()));
   app.set('query parser', 'simple');
 
   app.use((req, res, next) => {

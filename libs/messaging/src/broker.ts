@@ -311,9 +311,14 @@ export class Broker extends EventEmitter {
     if (failures.length > 0) throw new PublishError(failures[0].reason, `${failures.length} of ${envelopes.length} message(s) not published: ${failures[0].message}`);
   }
 
+  /**
+   * Non-critical: with RabbitMQ away a service still answers and its writes wait in the outbox, so
+   * a broker outage must not take every pod out of its load balancer (degraded, still 200).
+   */
   readiness(): ReadinessCheck {
     return {
       name: 'broker',
+      critical: false,
       check: () => {
         if (!this.channel) throw new Error('not connected to RabbitMQ');
       },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startFaultRabbit, type RabbitInstance } from '@academy/infra';
+import { readinessHttpStatus, runReadiness } from '@academy/kit';
 import { consume, createBroker, startOutboxRelay, type Broker } from '../src/index.ts';
 import { counts, createMessagingDb, recordEffect, silentLogger, testTopology, waitUntil, writeEvents, type TestDb } from './support.ts';
 
@@ -39,11 +40,14 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
     };
   };
 
-  test('5,000 events written while the broker is stopped: once it starts, all 5,000 are consumed, each exactly once', async () => {
+  test('5,000 events written while the broker is stopped (readiness degraded, not failed): once it starts, all 5,000 are consumed, each exactly once', async () => {
     const pipeline = await startPipeline('outage');
     try {
       await rabbit.stop();
       await waitUntil('the broker to be seen down', () => !pipeline.broker.connected, 10_000);
+      // writes still land in the outbox, so readiness is degraded (200), not a pod out of rotation
+      const report = await runReadiness([pipeline.broker.readiness()]);
+      expect([report.status, readinessHttpStatus(report)]).toEqual(['degraded', 200]);
       await writeEvents(db.orm, 5000, 500);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await counts(db.orm)).toEqual({ inbox: 0, effects: 0, distinctEffects: 0, pending: 5000 });
