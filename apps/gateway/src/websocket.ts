@@ -16,8 +16,11 @@ function refuse(socket: Duplex, status: number, reason: string, body: Record<str
 }
 
 /**
- * WebSocket upgrades of `/socket.io` go to notifications once the token on the upgrade request
- * itself (header or `?token=`) verifies; anything else is refused before a byte reaches it.
+ * WebSocket upgrades of `/socket.io` go to notifications. A token on the upgrade request itself
+ * (header or `?token=`) is checked here and a bad one refused before a byte reaches it. An upgrade
+ * with no token at all is passed on: the Socket.IO client's `auth: { token }` travels in the
+ * CONNECT packet after the upgrade, where only notifications reads it, and notifications verifies
+ * every socket itself (signature, claims, ended sessions) before it joins a room.
  */
 export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; limits: RateLimits; proxy: ProxyHandler<Request, Response>; logger: Logger }): void {
   server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -34,7 +37,7 @@ export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; 
       socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfter}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }
-    if (!claims) return refuse(socket, 401, 'Unauthorized', { success: false, message: rule.unauthorizedMessage, code: 'UNAUTHORIZED' });
+    if (token && !claims) return refuse(socket, 401, 'Unauthorized', { success: false, message: rule.unauthorizedMessage, code: 'UNAUTHORIZED' });
     moveQueryTokenToHeader(req, token);
     const incoming = req.headers[REQUEST_ID_HEADER];
     if (typeof incoming !== 'string' || !incoming) req.headers[REQUEST_ID_HEADER] = randomUUID();

@@ -110,6 +110,17 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     expect(employee.received[0]).toMatchObject({ incidentId: data.incidentId, change: 'created' });
   });
 
+  test('the token in the handshake’s auth.token works through the gateway too', async () => {
+    const employee = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
+    await connected(employee);
+    const data = incidentChange();
+    await publish(data);
+    await until(async () => employee.received.length > 0, 5_000, 'received');
+    expect(employee.received[0]).toMatchObject({ incidentId: data.incidentId });
+    const expired = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }, -60), via: 'auth' });
+    expect(await refused(expired)).toBe('Unauthorized');
+  });
+
   test('without a token, or with an expired one, the connection is refused and nothing is received', async () => {
     const anonymous = client(gateway.url);
     const expired = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }, -60) });
