@@ -22,9 +22,20 @@ export function upstreamFailure(error: NodeJS.ErrnoException, service: ServiceNa
   return { status: 502, code: 'BAD_GATEWAY', message: `The ${service} service failed to answer` };
 }
 
+/** Safe to send twice: no body was consumed and the service changes nothing for them. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * Failures that happen before the service could have acted: refused (its pod is gone) or reset
+ * (a kept-alive socket that the service, or a pod being replaced, closed). A timeout is not
+ * retried: it would double the wait.
+ */
+const RETRIED_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET']);
+
 /**
  * One proxy per service over a keep-alive agent. A request silent for `timeoutMs` is aborted;
- * every failure becomes a JSON error in the route family's style, never a hang.
+ * every failure becomes a JSON error in the route family's style, never a hang. An idempotent
+ * request that failed before any answer is sent once more (in Kubernetes the Service picks
+ * another pod); any other request gets its 502/503 at once.
  */
 export function createServiceProxy(
   service: ServiceName,
@@ -35,7 +46,7 @@ export function createServiceProxy(
 ): RequestHandler<Request, Response> {
   // No maxSockets: a request never queues for a socket, where the upstream timeout would not yet run.
   const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
-  return createProxyMiddleware<Request, Response>({
+  const proxy: RequestHandler<Request, Response> = createProxyMiddleware<Request, Response>({
     target,
     agent,
     xfwd: true,
@@ -57,6 +68,14 @@ export function createServiceProxy(
           return;
         }
         const response = res as Response;
+        const attempt = req as Request & { upstreamRetried?: boolean };
+        const code = (error as NodeJS.ErrnoException).code ?? '';
+        if (IDEMPOTENT_METHODS.has(req.method) && RETRIED_FAILURES.has(code) && !attempt.upstreamRetried && !response.headersSent) {
+          attempt.upstreamRetried = true;
+          (req.log ?? logger).info({ err: error, service }, 'upstream failed before answering; idempotent request sent once more');
+          void proxy(req, response, () => undefined);
+          return;
+        }
         (req.log ?? logger).warn({ err: error, service }, 'upstream failed');
         onDone(service, failure.status, 0);
         if (response.headersSent) {
@@ -68,6 +87,7 @@ export function createServiceProxy(
       },
     },
   });
+  return proxy;
 }
 
 /**
