@@ -40,6 +40,17 @@ const text = () => z.string().regex(/^[^\u0000]*$/, { error: 'must not contain N
 const timestamp = z.string().describe('ISO 8601 UTC timestamp');
 const nullableTimestamp = timestamp.nullable();
 const grade = z.number().nullable().describe('0–10, two decimals at most; null while ungraded');
+/** Which student block a listing row is: the student, the block and its place in the subject. */
+const studentBlockOfSubject = {
+  studentBlockId: Id,
+  studentId: Id,
+  studentName: z.string(),
+  blockId: Id,
+  blockName: z.string(),
+  position: z.number().int(),
+  subjectId: Id,
+  subjectName: z.string(),
+};
 
 /** A grade from 0 to 10 with at most two decimals (7.12 passes, 7.123 does not). */
 export const BlockGrade = z
@@ -134,14 +145,7 @@ export const PendingRejectedQuery = z.object({
 export type PendingRejectedQuery = z.infer<typeof PendingRejectedQuery>;
 
 export const PendingRejectedItem = z.object({
-  studentBlockId: Id,
-  studentId: Id,
-  studentName: z.string(),
-  blockId: Id,
-  blockName: z.string(),
-  position: z.number().int(),
-  subjectId: Id,
-  subjectName: z.string(),
+  ...studentBlockOfSubject,
   state: z.enum(['pending', 'rejected']).describe('pending: awaiting review; rejected: back with the teacher, not closed again yet'),
   status: z.enum(['pending', 'open']),
   grade,
@@ -169,14 +173,7 @@ export const CompletedBlocksQuery = DirectoryPageQuery.omit({ search: true }).ex
 export type CompletedBlocksQuery = z.infer<typeof CompletedBlocksQuery>;
 
 export const CompletedBlockItem = z.object({
-  studentBlockId: Id,
-  studentId: Id,
-  studentName: z.string(),
-  blockId: Id,
-  blockName: z.string(),
-  position: z.number().int(),
-  subjectId: Id,
-  subjectName: z.string(),
+  ...studentBlockOfSubject,
   grade,
   employeeId: Id.nullable(),
   employeeName: z.string().nullable(),
