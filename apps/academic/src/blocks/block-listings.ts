@@ -74,6 +74,12 @@ interface ReviewQueueRow {
   rejectedAt: string | null;
 }
 
+/** The fields of STUDENT_BLOCK_COLUMNS that every listing row answers, picked by name. */
+function studentBlockFields(row: Omit<ReviewQueueRow, 'status' | 'rejectedAt' | 'closedAt'>) {
+  const { studentBlockId, studentId, studentName, blockId, blockName, position, subjectId, subjectName, grade, employeeId, employeeName } = row;
+  return { studentBlockId, studentId, studentName, blockId, blockName, position, subjectId, subjectName, grade, employeeId, employeeName };
+}
+
 const STUDENT_BLOCK_COLUMNS = `
   sb.id as "studentBlockId", sb.student_id as "studentId", coalesce(${fullNameSql('s')}, '') as "studentName",
   b.id as "blockId", b.name as "blockName", b.position, sub.id as "subjectId", sub.name as "subjectName",
@@ -102,19 +108,9 @@ export async function listPendingAndRejected(em: EntityManager, query: PendingRe
   const params = queues.flatMap(() => where.params);
   const rows = await em.execute<ReviewQueueRow[]>(`${queues.join(' union all ')} order by queue, since asc nulls last, "studentBlockId"`, params);
   const blocks = rows.map((row) => ({
-    studentBlockId: row.studentBlockId,
-    studentId: row.studentId,
-    studentName: row.studentName,
-    blockId: row.blockId,
-    blockName: row.blockName,
-    position: row.position,
-    subjectId: row.subjectId,
-    subjectName: row.subjectName,
+    ...studentBlockFields(row),
     state: row.status === 'pending' ? ('pending' as const) : ('rejected' as const),
     status: row.status,
-    grade: row.grade,
-    employeeId: row.employeeId,
-    employeeName: row.employeeName,
     closedAt: isoTime(row.closedAt),
     rejectedAt: isoTime(row.rejectedAt),
   }));
@@ -160,17 +156,7 @@ export async function listCompletedBlocks(em: EntityManager, query: CompletedBlo
     ok: true as const,
     schoolCourseId: course.id,
     data: rows.map((row) => ({
-      studentBlockId: row.studentBlockId,
-      studentId: row.studentId,
-      studentName: row.studentName,
-      blockId: row.blockId,
-      blockName: row.blockName,
-      position: row.position,
-      subjectId: row.subjectId,
-      subjectName: row.subjectName,
-      grade: row.grade,
-      employeeId: row.employeeId,
-      employeeName: row.employeeName,
+      ...studentBlockFields(row),
       closedAt: isoTime(row.closedAt),
       approvedAt: isoTime(row.approvedAt),
     })),
