@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { generateKeyPairFiles, loadKeyRing, type KeyRing, type TokenOptions } from '@academy/auth';
-import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID } from './index.ts';
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID } from './test-keys.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

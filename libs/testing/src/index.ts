@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { createTokenSigner, generateKeyPairFiles, loadKeyRing, type AccessClaims } from '@academy/auth';
-import { dataDir, urls } from '@academy/infra';
+import { urls } from '@academy/infra';
 import { dropDatabase, ensureDatabase } from '@academy/db';
 import { DEFAULT_RETRY_DELAYS_MS, dlqName, retryQueueName } from '@academy/messaging';
 import type { BaseConfig } from '@academy/service';
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID } from './test-keys.ts';
 
 /** Test servers of the "test" profile (started by Jest's global setup, never the dev ones). */
 export const testUrls = urls('test');
-export const TEST_KEYS_DIR = dataDir('test', 'keys');
-export const TEST_KID = 'test-1';
-export const TEST_ISSUER = 'academy';
-export const TEST_AUDIENCE = 'academy-api';
+export { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID };
 
 export { forgedTokens } from './forged-tokens.ts';
 /** Polls until a probe answers (the tools' and tests' one polling helper). */
