@@ -9,7 +9,7 @@ import { me } from './me.ts';
 import { refreshSession } from './refresh.ts';
 import { createLoginProtection } from './login-protection.ts';
 import { createSessionTokens } from './session-tokens.ts';
-import { createSessionEnder } from './sessions.ts';
+import { createSessionEnder } from '../shared/sessions.ts';
 
 const closers = new WeakMap<ServiceContext<Config>, () => void>();
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RefreshToken } from './refresh-token.entity.ts';
+import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
 import { hashRefreshToken } from './session-tokens.ts';
-import type { SessionEnder } from './sessions.ts';
+import type { SessionEnder } from '../shared/sessions.ts';
 
 /**
  * Revokes the session of a refresh token (the token and any successor) and ends its access tokens.

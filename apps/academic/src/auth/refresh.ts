@@ -2,9 +2,9 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { UnauthorizedError } from '@academy/kit';
 import type { TokenPair } from '@academy/contracts';
 import { User } from '../shared/entities/user.entity.ts';
-import { RefreshToken } from './refresh-token.entity.ts';
+import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
 import { hashRefreshToken, issueTokens, type SessionTokens } from './session-tokens.ts';
-import type { SessionEnder } from './sessions.ts';
+import type { SessionEnder } from '../shared/sessions.ts';
 
 type Outcome = { ok: true; pair: TokenPair } | { ok: false; error: UnauthorizedError; endedSession?: string };
 

@@ -4,7 +4,7 @@ import { createTokenSigner, loadKeyRing, type TokenSigner } from '@academy/auth'
 import type { AuthUser, TokenPair } from '@academy/contracts';
 import type { Config } from '../config.ts';
 import type { User } from '../shared/entities/user.entity.ts';
-import { RefreshToken } from './refresh-token.entity.ts';
+import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
 
 export interface SessionTokens {
   signer: TokenSigner;

@@ -27,7 +27,7 @@ import { requireAuth, requireRole } from '@academy/auth';
 import { requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
-import { createSessionEnder } from '../auth/sessions.ts';
+import { createSessionEnder } from '../shared/sessions.ts';
 import { directoryResource, itemOf, resourceRouter, type Resource, type Schemas } from './resource-router.ts';
 import { users } from './users.ts';
 import { employees } from './employees.ts';

@@ -6,7 +6,7 @@ import { TEST_KEYS_DIR, TEST_KID, dropTestDatabase, forgedTokens, testConfig, to
 import { academicService } from '../../src/service.ts';
 import { useAcademic } from '../support.ts';
 import { User } from '../../src/shared/entities/user.entity.ts';
-import { RefreshToken } from '../../src/auth/refresh-token.entity.ts';
+import { RefreshToken } from '../../src/shared/entities/refresh-token.entity.ts';
 import { hashRefreshToken } from '../../src/auth/session-tokens.ts';
 import { AuthSettingsSchema, type Config } from '../../src/config.ts';
 

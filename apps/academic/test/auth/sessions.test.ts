@@ -3,7 +3,7 @@ import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import { hashPassword } from '@academy/auth';
 import { User } from '../../src/shared/entities/user.entity.ts';
-import { RefreshToken } from '../../src/auth/refresh-token.entity.ts';
+import { RefreshToken } from '../../src/shared/entities/refresh-token.entity.ts';
 import { admin, em, useAcademic } from '../support.ts';
 
 /** Polls until `probe` answers `status` (revocations are honoured within the verifier's 2 s check interval). */

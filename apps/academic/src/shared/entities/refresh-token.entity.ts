@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { User } from '../shared/entities/user.entity.ts';
+import { User } from './user.entity.ts';
 
 /**
  * One refresh token of a login session. Only its SHA-256 is stored. A refresh marks the row used

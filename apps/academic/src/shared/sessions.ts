@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { CLOCK_SKEW_SECONDS, createSessionRevocations, revocationTtlSeconds } from '@academy/auth';
 import type { Logger } from '@academy/kit';
 import type { Config } from '../config.ts';
-import { RefreshToken } from './refresh-token.entity.ts';
+import { RefreshToken } from './entities/refresh-token.entity.ts';
 
 /**
  * Ends sessions for every verifier (gateway and services read the revocations from Redis through
