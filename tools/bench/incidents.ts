@@ -287,6 +287,8 @@ try {
     },
   });
   console.log(`clock-ins recorded: ${records} (warm-up included); spec observed ~1–2 s uncached and 50–100 ms cached`);
+  const answers = (result: autocannon.Result) => Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => `${status}×${count}`).join(' ');
+  console.log(`answers by status: clock-in ${answers(clock)}; clock-in/out ${answers(shift)} (errors ${shift.errors}, timeouts ${shift.timeouts})`);
   console.log(`load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${os.cpus().length} cores`);
   console.log('cpu ms/req: CPU time each process spent per request, which load from elsewhere on the machine barely changes; 2 cores for these two alone would serve at most about 2000 / (their sum) req/s (PostgreSQL and Redis need their share too)');
 } finally {
