@@ -1,7 +1,7 @@
 import type { Incidents } from '../shared/incidents-context.ts';
 import { isoSql } from '../shared/db.ts';
 import { describe } from '../incidents/incident-rules.ts';
-import { insertIncident, nextIncidentIdSql } from '../incidents/incident-store.ts';
+import { nextIncidentIdSql, recordIncident, type NewIncident } from '../incidents/incident-store.ts';
 import { ABSENCE_CANDIDATES, EMPLOYEE_USER_ID_OF_RECORD_SQL } from './check-sql.ts';
 
 export interface CheckResult {
@@ -31,27 +31,21 @@ async function flagOpenRecords(incidents: Incidents, now: Date): Promise<number>
     OPEN_TOO_LONG,
     [now.toISOString(), config.OPEN_RECORD_LIMIT_HOURS, config.PROPOSED_SHIFT_HOURS],
   );
-  const created: number[] = [];
-  for (const row of rows) {
-    const inserted = await insertIncident(
-      db.query,
-      {
-        id: row.incidentId,
-        employeeId: row.employeeId,
-        employeeUserId: row.employeeUserId,
-        kind: 'RECORD_OPEN_TOO_LONG',
-        description: describe.openTooLong(row.id, row.clockInAt, config.OPEN_RECORD_LIMIT_HOURS, row.proposedEndAt),
-        source: null,
-        deviceId: null,
-        timeRecordId: row.id,
-        day: null,
-        proposedEndAt: row.proposedEndAt,
-      },
-      null,
-    );
-    if (inserted) created.push(row.employeeId);
-  }
-  return finish(incidents, created);
+  return recordEach(
+    incidents,
+    rows.map((row) => ({
+      id: row.incidentId,
+      employeeId: row.employeeId,
+      employeeUserId: row.employeeUserId,
+      kind: 'RECORD_OPEN_TOO_LONG',
+      description: describe.openTooLong(row.id, row.clockInAt, config.OPEN_RECORD_LIMIT_HOURS, row.proposedEndAt),
+      source: null,
+      deviceId: null,
+      timeRecordId: row.id,
+      day: null,
+      proposedEndAt: row.proposedEndAt,
+    })),
+  );
 }
 
 /**
@@ -69,35 +63,28 @@ async function flagAbsences(incidents: Incidents, now: Date): Promise<number> {
     config.ABSENCE_GRACE_MINUTES,
     BATCH,
   ]);
-  const created: number[] = [];
-  for (const row of rows) {
-    const inserted = await insertIncident(
-      db.query,
-      {
-        id: row.incidentId,
-        employeeId: row.employeeId,
-        employeeUserId: row.employeeUserId,
-        kind: 'ABSENCE',
-        description: describe.absence(row.day, config.ABSENCE_DEADLINE, config.ABSENCE_GRACE_MINUTES, config.WORK_TIME_ZONE),
-        source: null,
-        deviceId: null,
-        timeRecordId: null,
-        day: row.day,
-        proposedEndAt: null,
-      },
-      null,
-    );
-    if (inserted) created.push(row.employeeId);
-  }
-  return finish(incidents, created);
+  return recordEach(
+    incidents,
+    rows.map((row) => ({
+      id: row.incidentId,
+      employeeId: row.employeeId,
+      employeeUserId: row.employeeUserId,
+      kind: 'ABSENCE',
+      description: describe.absence(row.day, config.ABSENCE_DEADLINE, config.ABSENCE_GRACE_MINUTES, config.WORK_TIME_ZONE),
+      source: null,
+      deviceId: null,
+      timeRecordId: null,
+      day: row.day,
+      proposedEndAt: null,
+    })),
+  );
 }
 
-async function finish(incidents: Incidents, employeeIds: number[]): Promise<number> {
-  if (employeeIds.length) {
-    incidents.relay.nudge();
-    await incidents.cache.invalidate(...[...new Set(employeeIds)].map((employee) => ({ employee })));
-  }
-  return employeeIds.length;
+/** Records each candidate (a no-op for one another instance recorded first); answers how many were new. */
+async function recordEach(incidents: Incidents, candidates: NewIncident[]): Promise<number> {
+  let created = 0;
+  for (const candidate of candidates) if (await recordIncident(incidents, candidate, null)) created += 1;
+  return created;
 }
 
 /**

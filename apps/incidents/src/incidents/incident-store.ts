@@ -1,5 +1,6 @@
 import { createEnvelope, type ClockSource, type EventData, type IncidentKind } from '@academy/contracts';
 import { isoSql, type Query } from '../shared/db.ts';
+import type { Incidents } from '../shared/incidents-context.ts';
 import { SEVERITY } from './incident-rules.ts';
 
 export const SOURCE = 'incidents';
@@ -92,3 +93,16 @@ export const SUMMARY_COLUMNS = `i.id, i.employee_id as "employeeId", i.kind, i.s
   i.device_id as "deviceId", i.time_record_id as "timeRecordId", i.day::text as day, ${isoSql('i.proposed_end_at')} as "proposedEndAt",
   (select count(*)::int from incident_messages m where m.incident_id = i.id) as "messageCount",
   ${isoSql('i.created_at')} as "createdAt", ${isoSql('i.updated_at')} as "updatedAt", ${isoSql('i.closed_at')} as "closedAt"`;
+
+/**
+ * Records an incident with its `incident.created` event (a no-op when its key exists) and, when it
+ * is new, wakes the relay and drops the employee's cached lists. Answers whether it was new.
+ */
+export async function recordIncident(incidents: Incidents, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
+  const inserted = await insertIncident(incidents.db.query, incident, byUserId, correlationId);
+  if (inserted) {
+    incidents.relay.nudge();
+    await incidents.cache.invalidate({ employee: incident.employeeId });
+  }
+  return inserted;
+}

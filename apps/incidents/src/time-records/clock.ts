@@ -3,7 +3,7 @@ import type { Actor } from '../shared/actor.ts';
 import { alreadyClockedOut, employeeInactive, noOpenRecord, recordAlreadyOpen } from '../shared/errors.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
 import { describe } from '../incidents/incident-rules.ts';
-import { incidentIdByKey, insertIncident, nextIncidentIdSql } from '../incidents/incident-store.ts';
+import { incidentIdByKey, nextIncidentIdSql, recordIncident } from '../incidents/incident-store.ts';
 import { RECORD_COLUMNS } from './time-record-sql.ts';
 import { isoSql } from '../shared/db.ts';
 
@@ -32,7 +32,7 @@ const OPEN_RECORD = `select ${RECORD_COLUMNS}, ${isoSql('now()')} as now, ${next
  * would invent its end. The partial unique index on open records decides races.
  */
 export async function clockIn(incidents: Incidents, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
-  const { db, cache, relay } = incidents;
+  const { db } = incidents;
   const deviceId = input.deviceId ?? null;
   // Twice at most: the open record that refused us may be clocked out before we read it.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -44,8 +44,8 @@ export async function clockIn(incidents: Incidents, employeeId: number, input: C
     if (!open) continue;
     const { now, incidentId, ...record } = open;
     const key = { timeRecordId: record.id, kind: 'CLOCK_IN_WHILE_OPEN' as const };
-    const inserted = await insertIncident(
-      db.query,
+    const inserted = await recordIncident(
+      incidents,
       {
         id: incidentId,
         employeeId,
@@ -61,10 +61,6 @@ export async function clockIn(incidents: Incidents, employeeId: number, input: C
       actor.userId,
       actor.correlationId,
     );
-    if (inserted) {
-      relay.nudge();
-      await cache.invalidate({ employee: employeeId });
-    }
     throw recordAlreadyOpen({ record, incidentId: inserted ? incidentId : await incidentIdByKey(db.query, key) });
   }
   throw new Error(`clock-in of employee ${employeeId} kept racing with clock-outs`);
@@ -89,7 +85,7 @@ select ${isoSql('now()')} as now, (now() at time zone $2)::date::text as day, ${
  * so an administrator can complete the record.
  */
 export async function clockOut(incidents: Incidents, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
-  const { db, cache, relay, config } = incidents;
+  const { db, config } = incidents;
   const deviceId = input.deviceId ?? null;
   const [closed] = await db.query<TimeRecord>(CLOCK_OUT, [employeeId, input.source, deviceId]);
   if (closed) return closed;
@@ -101,8 +97,8 @@ export async function clockOut(incidents: Incidents, employeeId: number, input: 
   const { now, day, incidentId, recentClockOutAt } = state!;
   if (recentClockOutAt) throw alreadyClockedOut({ lastClockOutAt: recentClockOutAt });
   const key = { employeeId, day, kind: 'CLOCK_OUT_WITHOUT_OPEN' as const };
-  const inserted = await insertIncident(
-    db.query,
+  const inserted = await recordIncident(
+    incidents,
     {
       id: incidentId,
       employeeId,
@@ -118,10 +114,6 @@ export async function clockOut(incidents: Incidents, employeeId: number, input: 
     actor.userId,
     actor.correlationId,
   );
-  if (inserted) {
-    relay.nudge();
-    await cache.invalidate({ employee: employeeId });
-  }
   throw noOpenRecord({ attemptedAt: now, incidentId: inserted ? incidentId : await incidentIdByKey(db.query, key) });
 }
 
