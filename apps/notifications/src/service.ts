@@ -27,6 +27,7 @@ export function defineNotificationsService(overrides: RuntimeOverrides = {}): Se
     subscriptions: (ctx) => subscriptions(ctx, runtimeOf(ctx)),
     routes: (app, ctx) => registerRoutes(app, ctx, () => runtimeOf(ctx).push),
     onListening: (server, ctx) => runtimeOf(ctx).realtime.attach(server),
+    beforeClose: (ctx) => runtimes.get(ctx)?.realtime.closeTransports(),
     onStop: async (ctx) => {
       await runtimes.get(ctx)?.close();
     },

@@ -33,6 +33,8 @@ export interface ServiceDefinition<C extends BaseConfig = BaseConfig> {
   subscriptions?: (ctx: ServiceContext<C>) => Promise<void>;
   /** Extra work after start (e.g. Socket.IO on the same server). */
   onListening?: (server: Server, ctx: ServiceContext<C>) => Promise<void> | void;
+  /** At stop, before the HTTP server closes: ends long-lived connections (WebSockets) that would hold that close for its whole grace period. */
+  beforeClose?: (ctx: ServiceContext<C>) => Promise<void> | void;
   onStop?: (ctx: ServiceContext<C>) => Promise<void> | void;
 }
 
@@ -97,6 +99,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
+        await definition.beforeClose?.(ctx);
         await closeServer(server);
         // Stop consuming and let in-flight handlers finish while the database is still open.
         await broker.stopConsuming();

@@ -55,4 +55,22 @@ describe('startService when a start-up step fails', () => {
     expect(rows[0].n).toBe(0);
     await dropTestDatabase(config.DATABASE_URL);
   });
+
+  test('beforeClose runs at stop while the server still listens, so long-lived connections end before it closes', async () => {
+    const seen: boolean[] = [];
+    const definition: ServiceDefinition = {
+      name: 'probe',
+      entities: [],
+      migrations: [],
+      routes: () => {},
+      beforeClose: () => {
+        seen.push(service.server.listening);
+      },
+    };
+    const config = await testConfig('service_before_close');
+    const service = await startService(definition, config);
+    await service.stop();
+    expect([seen, service.server.listening]).toEqual([[true], false]);
+    await dropTestDatabase(config.DATABASE_URL);
+  });
 });

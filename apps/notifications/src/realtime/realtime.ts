@@ -28,6 +28,8 @@ export interface SocketUser {
 export interface Realtime {
   io: Server;
   attach(server: HttpServer): void;
+  /** Ends every transport, so clients reconnect (to another instance, recovering their session) at once. */
+  closeTransports(): void;
   notifyIncident(notification: IncidentNotification, employeeUserId: number | null): void;
   close(): Promise<void>;
 }
@@ -160,14 +162,9 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     io,
     attach(httpServer) {
       io.attach(httpServer);
-      // The service closes its HTTP server before onStop; open WebSockets would hold that close for
-      // its whole grace period. Closing the transports first lets clients reconnect (to another
-      // instance, recovering their session) at once.
-      const closeHttp = httpServer.close.bind(httpServer);
-      httpServer.close = ((callback?: (error?: Error) => void) => {
-        io.engine.close();
-        return closeHttp(callback);
-      }) as HttpServer['close'];
+    },
+    closeTransports() {
+      io.engine.close();
     },
     notifyIncident(notification, employeeUserId) {
       const rooms = employeeUserId ? ['admins', `user:${employeeUserId}`] : ['admins'];
