@@ -273,7 +273,8 @@ describe('Redis down and back (Socket.IO adapter)', () => {
     expect(onFirst.socket.connected && onSecond.socket.connected).toBe(true);
 
     await redis.start();
-    // Until the adapter's connections are back an emit may stay local: publish until both sockets get one.
+    // Until the adapter's connections of BOTH instances are back an emit may stay local: publish
+    // until the last four events (the two instances' consumers share them) reached both sockets.
     const after: string[] = [];
     await until(
       async () => {
@@ -281,7 +282,8 @@ describe('Redis down and back (Socket.IO adapter)', () => {
         after.push(event.id);
         await first.ctx.broker.publish([event]);
         await sleep(300);
-        return [onFirst, onSecond].every((entry) => entry.received.some((n) => after.includes(n.eventId)));
+        const recent = after.slice(-4);
+        return recent.length === 4 && [onFirst, onSecond].every((entry) => recent.every((id) => entry.received.some((n) => n.eventId === id)));
       },
       30_000,
       'both instances delivering again',
