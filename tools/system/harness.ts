@@ -68,6 +68,8 @@ export interface TestSystem {
   gateway: string;
   processes: SystemProcess[];
   process(name: BackendName | 'gateway', instance?: number): SystemProcess;
+  /** The last lines of every process's log and of the broker's, for a failing test to print. */
+  logTails(lines?: number): string;
   /** Starts one more gateway in front of instance set `set`, with extra variables (e.g. its own rate limits). */
   addGateway(set: number, env?: Record<string, string>): Promise<SystemProcess>;
   mail: { smtpPort: number; api: string };
@@ -275,6 +277,10 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
         const found = procs.find((p) => p.name === name && p.instance === instance);
         if (!found) throw new Error(`no ${name}#${instance}`);
         return found;
+      },
+      logTails(lines = 20) {
+        const files = [...procs.map((p) => [`${p.name}#${p.instance}`, p.logFile] as const), ['rabbitmq', path.join(rabbit!.dir, 'rabbitmq.log')] as const];
+        return files.map(([name, file]) => `--- ${name}:\n${tail(file, lines)}`).join('\n');
       },
       async addGateway(set, env = {}) {
         const gateway = makeProcess('gateway', 100 + procs.filter((p) => p.name === 'gateway').length, await nextPort(), gatewayEnv(set, env));

@@ -364,10 +364,13 @@ describe('faults', () => {
 
     await system.rabbit.start();
     // Every outbox empties, and the new employee reaches both replicas.
+    let left: Record<BackendName, number> | undefined;
     await eventually('outboxes drained after the restart', async () => {
-      const counts = await outboxesDrained();
-      return Object.values(counts).every((n) => n === 0) ? counts : undefined;
-    }, 60_000);
+      left = await outboxesDrained();
+      return Object.values(left).every((n) => n === 0) ? left : undefined;
+    }, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}; unpublished: ${JSON.stringify(left)}\n${system.logTails(30)}`);
+    });
     for (const service of ['hours-bank', 'incidents'] as BackendName[]) {
       await eventually(`employee ${employeeId} in the ${service} replica`, async () => {
         const rows = await system.sql(service, 'select id from employees where id = $1', [employeeId]);

@@ -125,6 +125,8 @@ export class Broker extends EventEmitter {
     if (!url.searchParams.has('heartbeat')) url.searchParams.set('heartbeat', String(this.options.heartbeatSeconds ?? 10));
     const recovering = await amqp.connect(url.toString(), {
       clientProperties: { connection_name: this.options.service },
+      // A connection attempt that hangs (a broker still booting or shutting down) fails and is retried.
+      timeout: 10_000,
       recovery: { initialDelay: delays.initial, maxDelay: delays.max, waitForConnect: false, setup: (model: ChannelModel) => this.onConnection(model) },
     });
     if (this.closed) {
@@ -155,6 +157,7 @@ export class Broker extends EventEmitter {
   /** Runs on each new connection before it is announced: publishing channel, exchange, consumers. */
   private async onConnection(connection: ChannelModel): Promise<void> {
     connection.on('error', () => undefined);
+    connection.setMaxListeners(0); // each consumer watches the connection's close
     const channel = await this.openPublishChannel(connection);
     this.connection = connection;
     this.channel = channel;

@@ -333,7 +333,21 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     await ch?.close().catch(() => undefined);
   };
 
-  await broker.onConnect({ setup, stop });
+  // Run on every (re)connection. A consumer that cannot start now (its queue not available yet after a
+  // broker restart) retries on its own; it never fails the connection, so publishing resumes anyway.
+  const start = async (connection: ChannelModel) => {
+    let alive = true;
+    connection.once('close', () => {
+      alive = false;
+    });
+    try {
+      await setup(connection);
+    } catch (error) {
+      log.warn({ err: error }, 'could not start consuming; retrying');
+      scheduleSetup(connection, () => alive, 250);
+    }
+  };
+  await broker.onConnect({ setup: start, stop });
   return {
     queue,
     get inFlight() {

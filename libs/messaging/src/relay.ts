@@ -27,10 +27,13 @@ export interface RelayOptions {
   retentionMs?: number;
   /** How often pruning runs. */
   pruneIntervalMs?: number;
-  /** Backoff of a failed row: base doubles per attempt up to the cap (unroutable rows use a longer cap). */
+  /**
+   * Backoff of a failed row: base doubles per attempt up to the cap. Every failure gets the same short
+   * cap: with the catch-all `<exchange>.unrouted` in place even a returned message (a bound quorum queue
+   * still electing its leader after a broker restart) is a passing broker problem, not a missing consumer.
+   */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  unroutableRetryMaxMs?: number;
   /** `/readyz` reports the outbox degraded when its oldest unsent row is older than this. */
   staleAfterMs?: number;
 }
@@ -75,7 +78,6 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const retryBaseMs = options.retryBaseMs ?? 250;
   const retryMaxMs = options.retryMaxMs ?? 5_000;
-  const unroutableRetryMaxMs = options.unroutableRetryMaxMs ?? 300_000;
   const staleAfterMs = options.staleAfterMs ?? 60_000;
   const log: Logger = broker.logger.child({ component: 'outbox-relay' });
   const connection = () => orm.em.fork().getConnection();
@@ -114,14 +116,9 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     if (failed.length) {
       await connection().execute(
         `update outbox o set attempts = o.attempts + 1, last_error = f.error,
-           available_at = now() + least(? * power(2, least(o.attempts, 20)), f.max_ms) * interval '1 millisecond'
-         from json_to_recordset(?::json) as f(id bigint, error text, max_ms int) where o.id = f.id and o.published_at is null`,
-        [
-          retryBaseMs,
-          JSON.stringify(
-            failed.map((row) => ({ id: row.id, error: row.error.message.slice(0, 500), max_ms: row.error.reason === 'unroutable' ? unroutableRetryMaxMs : retryMaxMs })),
-          ),
-        ],
+           available_at = now() + least(? * power(2, least(o.attempts, 20)), ?) * interval '1 millisecond'
+         from json_to_recordset(?::json) as f(id bigint, error text) where o.id = f.id and o.published_at is null`,
+        [retryBaseMs, retryMaxMs, JSON.stringify(failed.map((row) => ({ id: row.id, error: row.error.message.slice(0, 500) })))],
         'run',
       );
       for (const row of failed) broker.metrics.publishFailed.inc({ reason: row.error.reason });

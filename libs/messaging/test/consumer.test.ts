@@ -222,6 +222,29 @@ describe('consumer and relay on the shared test broker', () => {
     await connection.close();
   });
 
+  test('a consumer that cannot start (its queue held by another connection) holds back neither the broker nor publishing, and starts on its own once it can', async () => {
+    await start('held');
+    const holder = await amqp.connect(url);
+    await (await holder.createChannel()).assertQueue(topology.queue, { exclusive: true });
+    try {
+      // Declaring the quorum queue fails (RESOURCE_LOCKED): the consumer retries on its own.
+      await startConsumer();
+      relay = startOutboxRelay({ orm: db.orm, broker });
+      await writeEvents(db.orm, 10, 10);
+      await waitUntil('10 published while the consumer is not consuming', async () => (await counts(db.orm)).pending === 0, 10_000);
+      expect(broker.connected).toBe(true);
+      expect((await counts(db.orm)).inbox).toBe(0);
+    } finally {
+      await holder.close();
+    }
+    // The exclusive queue went with its connection: the consumer declares its own and consumes.
+    await waitUntil('the consumer started', async () => {
+      await writeEvents(db.orm, 1, 1, 1000 + Math.floor(Math.random() * 1e6));
+      return (await counts(db.orm)).inbox > 0;
+    }, 20_000, 500);
+    expect(broker.connected).toBe(true);
+  });
+
   test('an event nothing can route (no queue bound, no catch-all queue) is returned, not marked published, and retried later', async () => {
     await start('unroutable');
     // Declared before the alternate exchange existed (kept as it is), and its catch-all queue deleted: see relay.test.ts for the catch-all.
