@@ -58,6 +58,8 @@ export interface SystemProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port and waits for its /readyz. */
   start(): Promise<void>;
+  /** Where its output goes. */
+  readonly logFile: string;
 }
 
 export interface TestSystem {
