@@ -1,6 +1,5 @@
 import http, { type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import cors from 'cors';
 import { Histogram } from 'prom-client';
 import { createSessionRevocations, revocationTtlSeconds, verifierFromConfig } from '@academy/auth';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
@@ -67,23 +66,23 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   >;
   const realtimeProxy = createServiceProxy('notifications', upstreams.notifications, config.LONG_POLL_TIMEOUT_MS, logger, onDone);
 
+  // Express serves the gateway's own routes only: probes, metrics, docs and the 404.
   const app = createHttpApp({
     logger,
     metrics,
     trustProxy: config.TRUST_PROXY,
     readiness: [redisReadiness(redis), ...upstreamReadiness(upstreams)],
-    beforeBody: (express) => {
-      express.use(cors({ origin: config.CORS_ORIGINS, credentials: true, exposedHeaders: ['x-request-id', 'retry-after'], maxAge: 600 }));
-      express.use(edgeHandler({ config, verifier, limits, proxies, realtimeProxy }));
-    },
     routes: (express) => {
       express.use('/api/docs', docsRouter());
     },
   });
+  const edge = edgeHandler({ config, verifier, limits, proxies, realtimeProxy, logger, metrics });
 
   // The parser allows 64 KB more than the gateway does, so headers just past MAX_HEADER_BYTES reach
   // the edge handler and get the route's JSON 431; past the parser's limit, clientError answers.
-  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES + 64 * 1024 }, app);
+  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES + 64 * 1024 }, (req, res) => {
+    if (!edge(req, res)) app(req, res);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   handleUpgrades(server, { verifier, limits, proxy: realtimeProxy, logger });
   await new Promise<void>((resolve, reject) => {

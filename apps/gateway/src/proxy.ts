@@ -1,14 +1,18 @@
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
-import type { Request, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
-import { errorBody, requestId, type ErrorStyle, type Logger } from '@academy/kit';
+import { AppError, type Logger } from '@academy/kit';
+import { answerError } from './answer.ts';
 import type { Config } from './config.ts';
 import type { ServiceName } from './route-table.ts';
 
 export type Upstreams = Record<ServiceName, string>;
+
+/** A request on its way through a service proxy (plain Node objects: the gateway's proxied routes run without Express). */
+export type ProxiedRequest = IncomingMessage & { log?: Logger; proxyStarted?: number; upstreamRetried?: boolean };
+export type ServiceProxy = RequestHandler<ProxiedRequest, ServerResponse>;
 
 export function upstreamsOf(config: Config): Upstreams {
   return { academic: config.ACADEMIC_URL, 'hours-bank': config.HOURS_BANK_URL, incidents: config.INCIDENTS_URL, notifications: config.NOTIFICATIONS_URL };
@@ -43,22 +47,22 @@ export function createServiceProxy(
   timeoutMs: number,
   logger: Logger,
   onDone: (service: ServiceName, status: number, seconds: number) => void,
-): RequestHandler<Request, Response> {
+): ServiceProxy {
   // No maxSockets: a request never queues for a socket, where the upstream timeout would not yet run.
   const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
-  const proxy: RequestHandler<Request, Response> = createProxyMiddleware<Request, Response>({
+  const proxy: ServiceProxy = createProxyMiddleware<ProxiedRequest, ServerResponse>({
     target,
     agent,
     xfwd: true,
     on: {
       proxyReq: (proxyReq, req) => {
-        (req as Request & { proxyStarted?: number }).proxyStarted = performance.now();
+        req.proxyStarted = performance.now();
         proxyReq.setTimeout(timeoutMs, () => {
           proxyReq.destroy(Object.assign(new Error(`no answer from ${service} within ${timeoutMs} ms`), { code: 'UPSTREAM_TIMEOUT' }));
         });
       },
       proxyRes: (proxyRes, req) => {
-        const started = (req as Request & { proxyStarted?: number }).proxyStarted;
+        const started = req.proxyStarted;
         if (started !== undefined) onDone(service, proxyRes.statusCode ?? 0, (performance.now() - started) / 1000);
       },
       error: (error, req, res) => {
@@ -67,23 +71,18 @@ export function createServiceProxy(
           (res as Socket).destroy();
           return;
         }
-        const response = res as Response;
-        const attempt = req as Request & { upstreamRetried?: boolean };
+        const response = res as ServerResponse;
         const code = (error as NodeJS.ErrnoException).code ?? '';
-        if (IDEMPOTENT_METHODS.has(req.method) && RETRIED_FAILURES.has(code) && !attempt.upstreamRetried && !response.headersSent) {
-          attempt.upstreamRetried = true;
-          (req.log ?? logger).info({ err: error, service }, 'upstream failed before answering; idempotent request sent once more');
+        const log = req.log ?? logger;
+        if (IDEMPOTENT_METHODS.has(req.method ?? '') && RETRIED_FAILURES.has(code) && !req.upstreamRetried && !response.headersSent) {
+          req.upstreamRetried = true;
+          log.info({ err: error, service }, 'upstream failed before answering; idempotent request sent once more');
           void proxy(req, response, () => undefined);
           return;
         }
-        (req.log ?? logger).warn({ err: error, service }, 'upstream failed');
+        log.warn({ err: error, service }, 'upstream failed');
         onDone(service, failure.status, 0);
-        if (response.headersSent) {
-          response.destroy();
-          return;
-        }
-        const style: ErrorStyle = response.locals?.errorStyle ?? 'default';
-        response.status(failure.status).json(errorBody(style, failure, requestId(req)));
+        answerError(req, response, new AppError(failure.status, failure.code, failure.message), logger);
       },
     },
   });

@@ -28,8 +28,11 @@ function limiter(redis: Redis, keyPrefix: string, points: number): RateLimiterRe
 }
 
 export interface RateLimits {
-  /** Throws a 429 with Retry-After when the caller is over one of its limits. */
-  check(input: { ip: string; userId?: string }): Promise<void>;
+  /**
+   * Throws a 429 with Retry-After when the caller is over one of its limits: a signed-in user's own
+   * limit (`userId`), an anonymous caller's address's (`ip`), or both when both are given.
+   */
+  check(input: { ip?: string; userId?: string }): Promise<void>;
 }
 
 export function createRateLimits(redis: Redis, config: Config, logger: Logger): RateLimits {
@@ -38,8 +41,9 @@ export function createRateLimits(redis: Redis, config: Config, logger: Logger): 
   const perUser = limiter(redis, `${prefix}:user`, config.RATE_LIMIT_USER_PER_MINUTE);
   return {
     async check({ ip, userId }) {
-      const pending = [perIp.consume(ip)];
-      if (userId) pending.push(perUser.consume(userId));
+      const pending: Promise<RateLimiterRes>[] = [];
+      if (ip !== undefined) pending.push(perIp.consume(ip));
+      if (userId !== undefined) pending.push(perUser.consume(userId));
       const results = await Promise.allSettled(pending);
       const waits: number[] = [];
       for (const result of results) {

@@ -2,11 +2,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Request, Response } from 'express';
 import type { TokenVerifier } from '@academy/auth';
 import { REQUEST_ID_HEADER, type Logger } from '@academy/kit';
-import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { moveQueryTokenToHeader, tokenOf } from './edge.ts';
+import type { ServiceProxy } from './proxy.ts';
 import { TooManyRequestsError, type RateLimits } from './rate-limit.ts';
 import { matchRoute } from './route-table.ts';
 
@@ -22,7 +21,7 @@ function refuse(socket: Duplex, status: number, reason: string, body: Record<str
  * CONNECT packet after the upgrade, where only notifications reads it, and notifications verifies
  * every socket itself (signature, claims, ended sessions) before it joins a room.
  */
-export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; limits: RateLimits; proxy: ProxyHandler<Request, Response>; logger: Logger }): void {
+export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; limits: RateLimits; proxy: ServiceProxy; logger: Logger }): void {
   server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', (error) => deps.logger.debug({ err: error }, 'websocket client socket error'));
     const path = (req.url ?? '/').split('?')[0];
@@ -31,7 +30,7 @@ export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; 
     const token = tokenOf(req, rule);
     const claims = token ? await deps.verifier.authenticate(token) : null;
     try {
-      await deps.limits.check({ ip: req.socket.remoteAddress ?? 'unknown', userId: claims?.sub });
+      await deps.limits.check(claims ? { userId: claims.sub } : { ip: req.socket.remoteAddress ?? 'unknown' });
     } catch (error) {
       const retryAfter = error instanceof TooManyRequestsError ? error.headers?.['retry-after'] : '1';
       socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfter}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
@@ -41,7 +40,6 @@ export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; 
     moveQueryTokenToHeader(req, token);
     const incoming = req.headers[REQUEST_ID_HEADER];
     if (typeof incoming !== 'string' || !incoming) req.headers[REQUEST_ID_HEADER] = randomUUID();
-    // The upgrade is an IncomingMessage, not an Express request; the proxy only reads its url and headers.
-    deps.proxy.upgrade(req as Request, socket as Socket, head);
+    deps.proxy.upgrade(req, socket as Socket, head);
   });
 }

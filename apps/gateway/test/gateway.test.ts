@@ -205,10 +205,20 @@ describe('gateway in front of the real academic service', () => {
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
     });
 
-    test('security headers are set by helmet', async () => {
+    test('security headers are set by helmet on the gateway\'s own answers, its refusals on proxied routes included', async () => {
       const res = await request(gateway.url).get('/healthz');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toBeDefined();
+      const refused = await request(gateway.url).get('/api/v2/auth/me');
+      expect(refused.status).toBe(401);
+      expect(refused.headers['x-content-type-options']).toBe('nosniff');
+      expect(refused.headers['content-security-policy']).toBeDefined();
+    });
+
+    test('CORS headers are on proxied answers for an allowed origin', async () => {
+      const res = await request(gateway.url).get('/api/v2/auth/me').set('origin', 'https://app.academy.test');
+      expect(res.headers['access-control-allow-origin']).toBe('https://app.academy.test');
+      expect(res.headers['access-control-expose-headers']).toContain('x-request-id');
     });
   });
 

@@ -50,6 +50,20 @@ describe('rate limits counted in Redis', () => {
     expect((await request(first.url).get('/api/v2/notifications/x').set(bearer({ sub: '78', role: 'user' })).set('x-forwarded-for', '10.1.0.6')).status).toBe(200);
   });
 
+  test('signed-in users behind one address (a school) count against their own limits only, not the address\'s', async () => {
+    const gateway = await start({ RATE_LIMIT_KEY_PREFIX: uniqueName('gw_rl_school'), RATE_LIMIT_IP_PER_MINUTE: '5', RATE_LIMIT_USER_PER_MINUTE: '3' });
+    const call = (sub: string) => request(gateway.url).get('/api/v2/notifications/x').set(bearer({ sub, role: 'user' })).set('x-forwarded-for', '10.4.0.1');
+    const statuses: number[] = [];
+    for (let user = 1; user <= 10; user++) for (let i = 0; i < 3; i++) statuses.push((await call(String(200 + user))).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(30);
+    // Each user still has their own limit, and the address's limit still holds for requests without a valid token.
+    expect((await call('201')).status).toBe(429);
+    const anonymous = () => request(gateway.url).get('/api/v2/notifications/x').set('x-forwarded-for', '10.4.0.1');
+    const anonymousStatuses: number[] = [];
+    for (let i = 0; i < 6; i++) anonymousStatuses.push((await anonymous()).status);
+    expect(anonymousStatuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
   test('the per-IP limit keys by the forwarded client only when the proxy is trusted (TRUST_PROXY)', async () => {
     const call = (gateway: RunningGateway, ip: string) => request(gateway.url).get('/api/v2/notifications/x').set('x-forwarded-for', ip);
     const trusting = await start({ RATE_LIMIT_KEY_PREFIX: uniqueName('gw_rl_trust'), RATE_LIMIT_IP_PER_MINUTE: '1' });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -32,8 +33,43 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 export const OPERATIONAL_PATHS = ['/healthz', '/readyz', '/metrics'];
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
-export function requestId(req: Request): string {
-  return (req as Request & { id: string }).id;
+export function requestId(req: IncomingMessage): string {
+  return (req as IncomingMessage & { id: string }).id;
+}
+
+/**
+ * The front of every request, on plain Node objects: the request id (a client's well-formed
+ * `x-request-id` kept, otherwise a new one, echoed back and passed on), the access log (pino-http,
+ * `req.log`), and the HTTP metrics, labelled by `route(req)` when the response finishes.
+ * `createHttpApp` mounts it first; the gateway runs it on the requests it proxies without Express.
+ */
+export function requestFront(logger: Logger, metrics: Metrics, route: (req: IncomingMessage) => string): (req: IncomingMessage, res: ServerResponse) => void {
+  const accessLog = pinoHttp({
+    logger,
+    genReqId: (req) => requestId(req),
+    autoLogging: { ignore: (req) => OPERATIONAL_PATHS.includes(req.url ?? '') },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+  });
+  return (req, res) => {
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    (req as IncomingMessage & { id: string }).id = id;
+    req.headers[REQUEST_ID_HEADER] = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    accessLog(req, res);
+    const end = metrics.httpDuration.startTimer();
+    res.once('finish', () => {
+      const labels = { method: req.method ?? '', route: route(req), status: String(res.statusCode) };
+      end(labels);
+      metrics.httpRequests.inc(labels);
+    });
+  };
+}
+
+/** The route label of an Express request: its matched route pattern, or `unmatched`. */
+function expressRoute(req: IncomingMessage): string {
+  const { route, baseUrl } = req as Request;
+  return route ? `${baseUrl}${route.path === '/' && baseUrl ? '' : route.path}` : 'unmatched';
 }
 
 /** Sets the error body style of every route mounted after it. */
@@ -51,30 +87,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('trust proxy', (options.trustProxy ?? 'loopback').split(',').map((entry) => entry.trim()));
   app.set('query parser', 'simple');
 
+  const front = requestFront(logger, metrics, expressRoute);
   app.use((req, res, next) => {
-    const incoming = req.headers[REQUEST_ID_HEADER];
-    const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-    (req as Request & { id: string }).id = id;
-    req.headers[REQUEST_ID_HEADER] = id;
-    res.setHeader(REQUEST_ID_HEADER, id);
-    next();
-  });
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => (req as unknown as { id: string }).id,
-      autoLogging: { ignore: (req) => OPERATIONAL_PATHS.includes(req.url ?? '') },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    }),
-  );
-  app.use((req, res, next) => {
-    const end = metrics.httpDuration.startTimer();
-    res.once('finish', () => {
-      const route = req.route ? `${req.baseUrl}${req.route.path === '/' && req.baseUrl ? '' : req.route.path}` : 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      end(labels);
-      metrics.httpRequests.inc(labels);
-    });
+    front(req, res);
     next();
   });
   app.use(helmet());
@@ -147,9 +162,23 @@ export function errorBody(style: ErrorStyle, response: ReturnType<typeof toError
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const response = toErrorResponse(error);
-    if (response.status >= 500) (req.log ?? logger).error({ err: error }, 'unhandled error');
-    for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
-    res.status(response.status).json(errorBody(res.locals.errorStyle ?? 'default', response, requestId(req)));
+    sendError(req, res, error, res.locals.errorStyle ?? 'default', logger);
   };
+}
+
+/** Answers `error` as JSON in the given style, on plain Node objects (a 5xx is logged). */
+export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, style: ErrorStyle, logger: Logger): void {
+  const response = toErrorResponse(error);
+  if (response.status >= 500) ((req as Request).log ?? logger).error({ err: error }, 'unhandled error');
+  for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+  sendJson(res, response.status, errorBody(style, response, requestId(req)));
+}
+
+/** A JSON answer on plain Node objects, with the headers Express's `res.json` would set. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(json));
+  res.end(json);
 }
