@@ -4,10 +4,13 @@ import { requireAuth, requireRole } from '@academy/auth';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { administrativeListing } from './administrative-listing.ts';
+import { ListingCache } from './listing-cache.ts';
 
 export function registerStudentListingRoutes(app: Express, ctx: ServiceContext<Config>): void {
+  const cache = new ListingCache(ctx.redis, ctx.logger);
   // Admin-only, as its name and the OpenAPI document say: a teacher gets 403 (they see their events' students instead).
   app.get('/api/students/administrative', requireAuth(ctx.verifier), requireRole('admin'), async (req, res) => {
-    res.json(await administrativeListing(ctx.orm.em, AdministrativeListingQuery.parse(req.query)));
+    const query = AdministrativeListingQuery.parse(req.query);
+    res.type('application/json').send(await cache.json(ctx.orm.em, query, () => administrativeListing(ctx.orm.em, query)));
   });
 }
