@@ -46,6 +46,19 @@ export function requestId(req: IncomingMessage): string {
 export function requestFront(logger: Logger, metrics: Metrics, route: (req: IncomingMessage) => string): (req: IncomingMessage, res: ServerResponse) => void {
   const accessLog = pinoHttp({
     logger,
+    // What an access line needs, not every header: pino-http binds the serialized request to a child
+    // logger on every request, whatever the level, so a lean one is cheaper and keeps cookies and
+    // tokens out of the logs by construction.
+    serializers: {
+      req: (req: { id: string; method: string; url: string; remoteAddress?: string; headers: Record<string, unknown> }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+        remoteAddress: req.remoteAddress,
+        userAgent: req.headers['user-agent'],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
     genReqId: (req) => requestId(req),
     autoLogging: { ignore: (req) => OPERATIONAL_PATHS.includes(req.url ?? '') },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),

@@ -100,3 +100,37 @@ describe('createHttpApp', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('access log', () => {
+  test('a request leaves one line with its id, method, url, status and user agent, and none of its headers (no token or cookie in a log)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const { pino } = await import('pino');
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const app = createHttpApp({
+      logger,
+      metrics: createMetrics('kit-log-test'),
+      readiness: [],
+      routes: (express) => {
+        express.get('/hello', (_req, res) => {
+          res.json({ ok: true });
+        });
+      },
+    });
+    const server = await listen(app, 0);
+    try {
+      await request(`http://127.0.0.1:${portOf(server)}`)
+        .get('/hello?x=1')
+        .set('authorization', 'Bearer secret-token')
+        .set('cookie', 'session=secret-cookie')
+        .set('user-agent', 'kit-test-agent')
+        .set('x-request-id', 'req-123')
+        .expect(200);
+    } finally {
+      await closeServer(server);
+    }
+    const access = lines.filter((line) => line.req !== undefined);
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({ req: { id: 'req-123', method: 'GET', url: '/hello?x=1', userAgent: 'kit-test-agent' }, res: { statusCode: 200 } });
+    expect(JSON.stringify(lines)).not.toMatch(/secret-token|secret-cookie|authorization|cookie/);
+  });
+});
