@@ -7,7 +7,7 @@ import { administrativeListing } from './administrative-listing.ts';
 import { ListingCache } from './listing-cache.ts';
 
 export function registerStudentListingRoutes(app: Express, ctx: ServiceContext<Config>): void {
-  const cache = new ListingCache(ctx.redis, ctx.logger);
+  const cache = new ListingCache();
   // Admin-only, as its name and the OpenAPI document say: a teacher gets 403 (they see their events' students instead).
   app.get('/api/students/administrative', requireAuth(ctx.verifier), requireRole('admin'), async (req, res) => {
     const query = AdministrativeListingQuery.parse(req.query);

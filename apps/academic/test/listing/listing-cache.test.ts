@@ -1,12 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { createLogger, createRedis } from '@academy/kit';
 import { admin, em, useAcademic } from '../support.ts';
 import { ListingCache } from '../../src/listing/listing-cache.ts';
 
 const PATH = '/api/students/administrative';
 
-describe('the administrative listing cache (Redis, keyed by the version the database keeps)', () => {
+describe('the administrative listing cache (in memory, keyed by the version the database keeps)', () => {
   const { service, f } = useAcademic();
   const list = (search: string) => request(service().url).get(PATH).query({ search }).set(admin);
   const version = async () => Number((await f.query<{ version: string }>(`select version from listing_versions where name = 'students'`))[0].version);
@@ -74,18 +73,19 @@ describe('the administrative listing cache (Redis, keyed by the version the data
     expect(await version()).toBe(before + 16);
   });
 
-  test('with Redis unreachable the listing answers from PostgreSQL', async () => {
-    const redis = createRedis('redis://127.0.0.1:1');
-    redis.on('error', () => undefined);
-    try {
-      const cache = new ListingCache(redis, createLogger('test', 'silent'));
-      let loads = 0;
-      const load = async () => ({ data: [++loads] });
-      expect(JSON.parse(await cache.json(em(service()), { q: 1 }, load))).toEqual({ data: [1] });
-      expect(JSON.parse(await cache.json(em(service()), { q: 1 }, load))).toEqual({ data: [2] });
-    } finally {
-      redis.disconnect();
-    }
-    expect((await list('nobody by this name')).status).toBe(200);
+  test('the cache keeps within its byte budget: the least recently used answers leave first', async () => {
+    const cache = new ListingCache({ maxBytes: 1000 });
+    const answer = (n: number) => async () => ({ n, padding: 'x'.repeat(180) });
+    for (let n = 0; n < 20; n++) await cache.json(em(service()), { n }, answer(n));
+    expect(cache.size).toBeLessThanOrEqual(1000);
+    let loads = 0;
+    const counted = (n: number) => async () => {
+      loads++;
+      return answer(n)();
+    };
+    await cache.json(em(service()), { n: 19 }, counted(19)); // recent: still kept
+    expect(loads).toBe(0);
+    await cache.json(em(service()), { n: 0 }, counted(0)); // oldest: gone
+    expect(loads).toBe(1);
   });
 });
