@@ -244,18 +244,28 @@ export class Broker extends EventEmitter {
       if (message.properties.messageId) returned.add(String(message.properties.messageId));
     };
     const settlers = new Set<(outcome: PublishOutcome) => void>();
+    let closedAlready = false;
     const onClose = () => {
+      closedAlready = true;
       for (const settle of [...settlers]) settle(new PublishError('channel_closed', 'channel closed before the broker confirmed'));
     };
     channel.on('return', onReturn);
     channel.once('close', onClose);
     const timeoutMs = this.confirmTimeoutMs;
+    // Ends every wait of this call: the confirms', and a wait for the socket to drain.
+    const deadline = new AbortController();
     const timer = setTimeout(() => {
       for (const settle of [...settlers]) settle(new PublishError('timeout', `no confirm within ${timeoutMs} ms`));
+      deadline.abort();
     }, timeoutMs);
     try {
       const outcomes: Promise<PublishOutcome>[] = [];
       for (const envelope of envelopes) {
+        // What is left once the channel closed or the deadline passed is not written at all.
+        if (closedAlready || deadline.signal.aborted) {
+          outcomes.push(Promise.resolve(closedAlready ? new PublishError('channel_closed', 'channel closed before the message was written') : new PublishError('timeout', `not written within ${timeoutMs} ms`)));
+          continue;
+        }
         let writable = true;
         outcomes.push(
           new Promise<PublishOutcome>((resolve) => {
@@ -288,9 +298,11 @@ export class Broker extends EventEmitter {
           }),
         );
         if (!writable && settlers.size > 0) {
-          // Backpressure: wait until the socket drains (or the channel closes) before writing more.
+          // Backpressure: wait until the socket drains, the channel closes (even before this wait
+          // began) or the deadline passes, before writing more.
           const abort = new AbortController();
-          await Promise.race([once(channel, 'drain', { signal: abort.signal }), once(channel, 'close', { signal: abort.signal })]).catch(() => undefined);
+          const signal = AbortSignal.any([abort.signal, deadline.signal]);
+          if (!closedAlready) await Promise.race([once(channel, 'drain', { signal }), once(channel, 'close', { signal }), once(signal, 'abort')]).catch(() => undefined);
           abort.abort();
         }
       }

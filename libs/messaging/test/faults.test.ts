@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startFaultRabbit, type RabbitInstance } from '@academy/infra';
 import { readinessHttpStatus, runReadiness } from '@academy/kit';
 import { consume, createBroker, startOutboxRelay, type Broker } from '../src/index.ts';
-import { counts, createMessagingDb, recordEffect, silentLogger, testTopology, waitUntil, writeEvents, type TestDb } from './support.ts';
+import { counts, createMessagingDb, recordEffect, silentLogger, testTopology, validEnvelope, waitUntil, writeEvents, type TestDb } from './support.ts';
 
 // These tests stop and restart a broker: they start their OWN RabbitMQ on free ports (never the shared one).
 // Timeouts leave room for a loaded machine (the 10,000 events at 500/s alone take 20 s when it is idle).
@@ -116,4 +116,25 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
       await pipeline.stop();
     }
   }, 120_000);
+
+  test('a publish held up by a broker that stopped reading (SIGSTOP) ends at its confirm deadline, even while it waits for the socket to drain', async () => {
+    const { exchange } = testTopology('drain');
+    // Heartbeats far apart, so only the deadline can end the wait (not a connection closed for missed heartbeats).
+    const broker = createBroker({ url: rabbit.url, service: 'faults-test', logger: silentLogger, exchange, confirmTimeoutMs: 1000, heartbeatSeconds: 120 });
+    await broker.start();
+    // 64 KB each: far more than the socket buffers hold, so publishing hits backpressure.
+    const envelopes = Array.from({ length: 2000 }, (_, i) => ({ ...validEnvelope(i + 1), padding: 'x'.repeat(65_536) }));
+    process.kill(beamPid(), 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const outcomes = await broker.publishEach(envelopes);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(outcomes).toHaveLength(2000);
+      expect(outcomes.every((outcome) => outcome !== null)).toBe(true);
+      expect(new Set(outcomes.map((outcome) => outcome?.reason))).toEqual(new Set(['timeout']));
+    } finally {
+      process.kill(beamPid(), 'SIGCONT');
+      await broker.close();
+    }
+  }, 60_000);
 });
