@@ -1,4 +1,6 @@
 import { EventEmitter, once } from 'node:events';
+import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import amqp, { type ChannelModel, type ConfirmChannel, type Message, type RecoveringChannelModel } from 'amqplib';
 import type { Registry } from 'prom-client';
 import type { EventEnvelope } from '@academy/contracts';
@@ -21,6 +23,8 @@ export interface BrokerOptions {
   /** A publish whose confirm has not arrived after this long counts as failed (it never hangs). */
   confirmTimeoutMs?: number;
   heartbeatSeconds?: number;
+  /** A connection whose setup (publish channel, topology, consumers) has not finished after this long is dropped and opened again. */
+  setupTimeoutMs?: number;
   /** Bounds of the catch-all queue of events no queue is bound for (default 100,000 events, 7 days). */
   unrouted?: UnroutedLimits;
 }
@@ -154,8 +158,34 @@ export class Broker extends EventEmitter {
     });
   }
 
-  /** Runs on each new connection before it is announced: publishing channel, exchange, consumers. */
+  /**
+   * Runs on each new connection before it is announced: publishing channel, exchange, consumers.
+   * A setup that fails or does not finish within `setupTimeoutMs` drops the connection's socket
+   * before it fails, so amqplib's recovery schedules the next attempt at once. Left to itself the
+   * recovery would close the connection politely and wait for the broker's CloseOk, which never
+   * comes when the broker is going down at that moment (it sends its own Close instead): the
+   * recovery then waited for ever, and the service never reconnected.
+   */
   private async onConnection(connection: ChannelModel): Promise<void> {
+    const timeoutMs = this.options.setupTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.setUpConnection(connection),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`connection setup did not finish within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'broker connection setup failed; connecting again');
+      await dropConnection(connection);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async setUpConnection(connection: ChannelModel): Promise<void> {
     connection.on('error', () => undefined);
     connection.setMaxListeners(0); // each consumer watches the connection's close
     const channel = await this.openPublishChannel(connection);
@@ -356,9 +386,26 @@ export class Broker extends EventEmitter {
     this.channel = null;
     const recovering = this.recovering;
     this.recovering = null;
-    await recovering?.close().catch(() => undefined);
+    // Bounded: a broker going down at the same moment may never answer the Close.
+    await Promise.race([recovering?.close().catch(() => undefined), delay(5000, undefined, { ref: false })]);
     this.starting?.catch(() => undefined);
   }
+}
+
+/**
+ * Closes a connection by destroying its socket (no Close/CloseOk exchange with the broker) and waits
+ * until amqplib has seen it closed (1 s at most), after which its `close()` answers at once.
+ */
+async function dropConnection(connection: ChannelModel): Promise<void> {
+  const socket = (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream;
+  if (!socket || socket.destroyed) return;
+  const closed = once(connection, 'close').then(
+    () => undefined,
+    () => undefined,
+  );
+  // With an error: amqplib treats it as a socket error and closes the connection on its side at once.
+  socket.destroy(new Error('connection dropped: its setup failed'));
+  await Promise.race([closed, delay(1000, undefined, { ref: false })]);
 }
 
 export function createBroker(options: BrokerOptions): Broker {

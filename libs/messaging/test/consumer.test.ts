@@ -222,6 +222,28 @@ describe('consumer and relay on the shared test broker', () => {
     await connection.close();
   });
 
+  test('a connection whose setup does not finish in time is dropped and opened again', async () => {
+    await start('slow-setup');
+    const exchange = `${topology.exchange}.slow`;
+    const slow = createBroker({ url, service: 'messaging-test-slow', logger: silentLogger, exchange, setupTimeoutMs: 500, reconnectDelayMs: { initial: 50, max: 200 } });
+    let calls = 0;
+    // The first setup hangs (an answer that never comes); the next one finishes.
+    await slow.onConnect(async () => {
+      calls++;
+      if (calls === 1) await new Promise(() => undefined);
+    });
+    const started = Date.now();
+    try {
+      await slow.start();
+      expect(calls).toBe(2);
+      expect(slow.connected).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await slow.close();
+      await deleteQueues(url, [], exchange);
+    }
+  });
+
   test('a consumer that cannot start (its queue held by another connection) holds back neither the broker nor publishing, and starts on its own once it can', async () => {
     await start('held');
     const holder = await amqp.connect(url);
