@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { ParsedMail } from 'mailparser';
@@ -198,5 +200,30 @@ describe('an SMTP server that keeps refusing', () => {
     }, 10_000, 'parked');
     expect(row).toMatchObject({ status: 'parked', attempts: 3, last_error: expect.stringContaining('try again later'), payload: expect.objectContaining({ to: 'teacher.parked@school.test' }) });
     expect(smtp.mails).toEqual([]);
+  });
+
+  test('`npm run mail -- replay <id>` puts a parked e-mail back: it is sent once when the SMTP server accepts again, and other rows are left alone', async () => {
+    const event = envelope('block.approved', approval('replayed', { student: { name: 'Ana Paz', email: null } }));
+    await service.ctx.broker.publish([event]);
+    const parked = await until(async () => {
+      const [found] = await sql<{ id: string; status: string }>(service, `select id::text as id, status from deliveries where event_id = ?`, [event.id]);
+      return found?.status === 'parked' ? found : undefined;
+    }, 10_000, 'parked');
+    smtp.refuseNext(0);
+    const replay = (...args: string[]) =>
+      spawnSync(process.execPath, [fileURLToPath(new URL('../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service.ctx.config.DATABASE_URL], { encoding: 'utf8' });
+    expect(replay('abc').status).toBe(2);
+    const done = replay(parked.id);
+    expect(done.stderr).toBe('');
+    expect(done.status).toBe(0);
+    expect(done.stdout).toContain(`1 parked e-mail(s) back to pending: ${parked.id}`);
+    await until(async () => {
+      const [found] = await sql<{ status: string }>(service, `select status from deliveries where id = ?`, [parked.id]);
+      return found?.status === 'sent' ? true : undefined;
+    }, 10_000, 'sent');
+    expect(smtp.mails.filter((mail) => recipientsOf(mail).includes('teacher.replayed@school.test'))).toHaveLength(1);
+    // The other parked row (the test above) was not named, so it stays parked; a second replay finds nothing.
+    expect((await sql<{ n: number }>(service, `select count(*)::int as n from deliveries where status = 'parked'`))[0].n).toBeGreaterThan(0);
+    expect(replay(parked.id).stdout).toContain('0 parked e-mail(s) back to pending');
   });
 });
