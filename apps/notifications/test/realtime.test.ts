@@ -4,7 +4,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { EventData, IncidentNotification } from '@academy/contracts';
 import { Redis } from 'ioredis';
 import { startFaultRedis } from '@academy/infra';
-import { createSessionRevocations, createTokenSigner, loadKeyRing } from '@academy/auth';
+import { createSessionRevocations, createTokenSigner, loadKeyRing, REVOCATION_KEY_PREFIX } from '@academy/auth';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, testUrls, tokenFor } from '@academy/testing';
 import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
 import { startGatewayProcess, type TestGateway } from './gateway.ts';
@@ -60,7 +60,8 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
   let gateway: TestGateway;
 
   beforeAll(async () => {
-    service = await startNotifications(await notificationsConfig());
+    // sockets checked against the revocations only every minute: a prompt end is the announcement's doing
+    service = await startNotifications(await notificationsConfig({ SOCKET_SESSION_CHECK_MS: 60_000 }));
     gateway = await startGatewayProcess(service.url);
   });
   afterAll(async () => {
@@ -148,7 +149,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     expect(reason).toBe('io server disconnect');
   });
 
-  test('a socket whose session is ended elsewhere (logout, deactivation) is told so and disconnected', async () => {
+  test('a socket whose session is ended elsewhere (logout, deactivation) is told so and disconnected at once, without waiting for the periodic check', async () => {
     const sid = randomUUID();
     const signer = createTokenSigner(loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID), { issuer: TEST_ISSUER, audience: TEST_AUDIENCE });
     const socket = client(gateway.url, { token: signer.sign({ sub: String(EMPLOYEE_USER), role: 'user', sid }, 900) });
@@ -162,8 +163,11 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     } finally {
       redis.disconnect();
     }
+    const started = Date.now();
     expect(await notice).toMatchObject({ reason: 'revoked' });
     expect(await disconnected).toBe('io server disconnect');
+    // this service checks every socket only every 60 s: the announcement did it
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   test('an admin reply pushes to the employee’s devices through the push send, once even if the event comes again', async () => {
@@ -219,6 +223,22 @@ describe('two notifications instances sharing Redis (Streams adapter)', () => {
     await until(async () => onFirst.received.length === 4 && onSecond.received.length === 4, 10_000, 'four notifications on each instance');
     expect(onFirst.received.map((n) => n.eventId).sort()).toEqual([...ids].sort());
     expect(onSecond.received.map((n) => n.eventId).sort()).toEqual([...ids].sort());
+  });
+
+  test('a revocation whose announcement was missed is caught by the periodic check, on whichever instance holds the socket', async () => {
+    const sid = randomUUID();
+    const signer = createTokenSigner(loadKeyRing(TEST_KEYS_DIR, [TEST_KID], TEST_KID), { issuer: TEST_ISSUER, audience: TEST_AUDIENCE });
+    const socket = client(second.url, { token: signer.sign({ sub: String(EMPLOYEE_USER), role: 'user', sid }, 900), via: 'auth' });
+    const notice = new Promise<{ reason: string }>((resolve) => socket.socket.once('session_expired', resolve));
+    await connected(socket);
+    const redis = new Redis(testUrls.redis);
+    try {
+      // the revocation's key alone, as if its announcement had been published while the instance was cut off
+      await redis.set(`${REVOCATION_KEY_PREFIX}:${sid}`, '1', 'EX', 900);
+    } finally {
+      redis.disconnect();
+    }
+    expect(await notice).toMatchObject({ reason: 'revoked' });
   });
 
   test('connection state recovery: a client cut off and back within the window gets what it missed, from the other instance', async () => {

@@ -12,6 +12,8 @@ export interface RevocableToken {
  * every service read, through the token verifier. Keys are session ids (random UUIDs), so they never
  * collide between deployments or test databases sharing a Redis. Entries live as long as a token may
  * (`ttlSeconds`, the maximum token lifetime plus the skew): by then every token they name has expired.
+ * Each revocation is also published on `revocationChannel`, so what holds a session open (a
+ * Socket.IO connection) can end it at once: see `onSessionsEnded`.
  */
 export interface SessionRevocations {
   /** Ends these sessions: their access tokens are refused from now on. */
@@ -22,6 +24,9 @@ export interface SessionRevocations {
 
 export const REVOCATION_KEY_PREFIX = 'auth:revoked-session';
 
+/** The Redis channel on which `revokeSessions` announces the sessions it ends (a JSON array of ids). */
+export const revocationChannel = (keyPrefix = REVOCATION_KEY_PREFIX) => `${keyPrefix}:ended`;
+
 export function createSessionRevocations(redis: Redis, options: { ttlSeconds: number; keyPrefix?: string }): SessionRevocations {
   const prefix = options.keyPrefix ?? REVOCATION_KEY_PREFIX;
   const key = (sid: string) => `${prefix}:${sid}`;
@@ -29,13 +34,64 @@ export function createSessionRevocations(redis: Redis, options: { ttlSeconds: nu
     async revokeSessions(sessionIds) {
       if (!sessionIds.length) return;
       const pipeline = redis.multi();
-      for (const sid of new Set(sessionIds)) pipeline.set(key(sid), '1', 'EX', options.ttlSeconds);
+      const ended = [...new Set(sessionIds)];
+      for (const sid of ended) pipeline.set(key(sid), '1', 'EX', options.ttlSeconds);
+      // Announced in the same transaction, after the keys: a listener that hears it and checks finds them.
+      pipeline.publish(revocationChannel(prefix), JSON.stringify(ended));
       const results = await pipeline.exec();
       const failed = results?.find(([error]) => error);
       if (failed) throw failed[0];
     },
     async isRevoked(token) {
       return token.sid ? (await redis.exists(key(token.sid))) === 1 : false;
+    },
+  };
+}
+
+export interface SessionsEndedListener {
+  /** Stops listening and unsubscribes (waiting 1 s at most); the connection stays the caller's. */
+  close(): Promise<void>;
+}
+
+/**
+ * Calls `onEnded` with the ids of the sessions each `revokeSessions` ends, anywhere in the deployment
+ * (Redis pub/sub). `subscriber` is a connection of its own (subscriber mode) that queues commands
+ * while it connects and resubscribes after a reconnection (ioredis's defaults). Pub/sub does not
+ * replay what was published while the connection was down: `onResubscribed` is called after each
+ * reconnection, for the caller to check its sessions against the revocations themselves.
+ */
+export function onSessionsEnded(
+  subscriber: Redis,
+  options: { keyPrefix?: string; onEnded: (sessionIds: string[]) => void; onResubscribed?: () => void; onError?: (error: unknown) => void },
+): SessionsEndedListener {
+  const channel = revocationChannel(options.keyPrefix);
+  const onMessage = (from: string, message: string) => {
+    if (from !== channel) return;
+    let ids: unknown;
+    try {
+      ids = JSON.parse(message);
+    } catch (error) {
+      options.onError?.(error);
+      return;
+    }
+    if (Array.isArray(ids)) options.onEnded(ids.filter((id): id is string => typeof id === 'string'));
+  };
+  let connections = 0;
+  const onReady = () => {
+    if (connections++ > 0) options.onResubscribed?.();
+  };
+  subscriber.on('message', onMessage);
+  subscriber.on('ready', onReady);
+  if (subscriber.status === 'ready') connections = 1;
+  subscriber.subscribe(channel).catch((error: unknown) => options.onError?.(error));
+  return {
+    async close() {
+      subscriber.off('message', onMessage);
+      subscriber.off('ready', onReady);
+      if (subscriber.status !== 'ready') return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([subscriber.unsubscribe(channel).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 1_000)))]);
+      clearTimeout(timer);
     },
   };
 }

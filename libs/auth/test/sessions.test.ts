@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import express from 'express';
 import request from 'supertest';
 import { Redis } from 'ioredis';
 import { urls } from '@academy/infra';
-import { createSessionRevocations, createTokenSigner, createTokenVerifier, generateKeyPairFiles, loadKeyRing, requireAuth, type SessionRevocations } from '../src/index.ts';
+import { createSessionRevocations, onSessionsEnded, createTokenSigner, createTokenVerifier, generateKeyPairFiles, loadKeyRing, requireAuth, type SessionRevocations } from '../src/index.ts';
 
 const options = { issuer: 'academy', audience: 'academy-api' };
 const dir = mkdtempSync(path.join(tmpdir(), 'auth-sessions-'));
@@ -125,5 +126,50 @@ describe('ended sessions (Redis)', () => {
     const verifier = cachedVerifier({ revocations: failing, onRevocationError: (error) => errors.push(error) });
     expect((await verifier.authenticate(signer.sign({ sub: '8', role: 'user', sid: randomUUID() }, 60)))?.sub).toBe('8');
     expect(errors).toHaveLength(1);
+  });
+
+  test('every revocation is announced to the listeners, who find its keys already written', async () => {
+    const subscriber = new Redis(urls('test').redis);
+    const heard: { ids: string[]; stored: number }[] = [];
+    const listener = onSessionsEnded(subscriber, {
+      keyPrefix,
+      onEnded: (ids) => void Promise.all(ids.map((sid) => revocations.isRevoked({ sid }))).then((found) => heard.push({ ids, stored: found.filter(Boolean).length })),
+    });
+    try {
+      await subscriber.ping(); // subscribed (answered after the SUBSCRIBE)
+      const [first, second] = [randomUUID(), randomUUID()];
+      await revocations.revokeSessions([first, second, first]);
+      const deadline = Date.now() + 2_000;
+      while (heard.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard).toEqual([{ ids: [first, second], stored: 2 }]);
+    } finally {
+      await listener.close();
+      subscriber.disconnect();
+    }
+  });
+
+  test('after its connection is lost and back, the listener is told to check everything again (pub/sub replays nothing)', async () => {
+    const subscriber = new Redis(urls('test').redis);
+    let resubscribed = 0;
+    const heard: string[][] = [];
+    const listener = onSessionsEnded(subscriber, { keyPrefix, onEnded: (ids) => heard.push(ids), onResubscribed: () => resubscribed++ });
+    try {
+      await subscriber.ping();
+      expect(resubscribed).toBe(0);
+      const back = new Promise((resolve) => subscriber.once('ready', resolve));
+      (subscriber as unknown as { stream: Socket }).stream.destroy();
+      await back;
+      expect(resubscribed).toBe(1);
+      // and it is subscribed again
+      await subscriber.ping();
+      const sid = randomUUID();
+      await revocations.revokeSessions([sid]);
+      const deadline = Date.now() + 2_000;
+      while (heard.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard).toEqual([[sid]]);
+    } finally {
+      await listener.close();
+      subscriber.disconnect();
+    }
   });
 });

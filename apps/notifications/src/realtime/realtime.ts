@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { bearerToken, type TokenVerifier } from '@academy/auth';
+import { bearerToken, onSessionsEnded, type TokenVerifier } from '@academy/auth';
 import type { IncidentNotification } from '@academy/contracts';
 import { createSocketIoRedis, type Logger } from '@academy/kit';
 
@@ -12,7 +12,10 @@ export interface RealtimeOptions {
   /** Redis stream (and key prefix) shared by every instance of the deployment. */
   stream: string;
   streamBlockMs: number;
-  /** How often the sessions of connected sockets are checked against the revocations. */
+  /**
+   * How often the sessions of connected sockets are checked against the revocations: the safety net
+   * behind the announcement of each revocation, which ends a session's sockets at once.
+   */
   sessionCheckMs: number;
   verifier: TokenVerifier;
   logger: Logger;
@@ -107,11 +110,14 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     const exp = claims && token ? (jwt.decode(token) as { exp?: number } | null)?.exp : undefined;
     if (!claims || !exp) return next(new Error('Unauthorized'));
     socket.data.user = { userId: Number(claims.sub), role: claims.role, exp } satisfies SocketUser;
+    sessionOf.set(socket, claims.sid);
     next();
   });
 
-  // Tokens of the sockets connected here (not in socket.data, which recovery stores in Redis).
+  // Tokens and sessions of the sockets connected here (not in socket.data, which recovery stores in Redis).
   const tokens = new Map<Socket, string>();
+  const sessionOf = new WeakMap<Socket, string | undefined>();
+  const socketsOfSession = new Map<string, Set<Socket>>();
   const closing = new Map<Socket, NodeJS.Timeout>();
 
   /** Nothing more reaches the socket; it is told why, then disconnected. */
@@ -133,6 +139,8 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   io.on('connection', (socket) => {
     const user = socket.data.user as SocketUser;
     tokens.set(socket, handshakeToken(socket.handshake)!);
+    const sid = sessionOf.get(socket);
+    if (sid) socketsOfSession.set(sid, (socketsOfSession.get(sid) ?? new Set()).add(socket));
     void socket.join(`user:${user.userId}`);
     if (user.role === 'admin') void socket.join('admins');
     const expiresInMs = Math.min(Math.max(user.exp * 1000 - Date.now(), 0), MAX_TIMER_MS);
@@ -142,12 +150,18 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       clearTimeout(closing.get(socket));
       closing.delete(socket);
       tokens.delete(socket);
+      const sockets = sid ? socketsOfSession.get(sid) : undefined;
+      sockets?.delete(socket);
+      if (sid && sockets?.size === 0) socketsOfSession.delete(sid);
     });
   });
 
-  // A session ended elsewhere (logout, deactivation) ends its sockets too, within one check interval.
+  // A session ended elsewhere (logout, a reused refresh token, deactivation) ends its sockets at
+  // once: academic announces each revocation (Redis pub/sub). The announcement is not replayed to a
+  // subscriber that was disconnected, so every socket is checked again after a reconnection, and
+  // every `sessionCheckMs` as the safety net.
   let checking = false;
-  const sessionCheck = setInterval(async () => {
+  const checkAll = async () => {
     if (checking) return;
     checking = true;
     try {
@@ -155,8 +169,19 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     } finally {
       checking = false;
     }
-  }, options.sessionCheckMs);
+  };
+  const sessionCheck = setInterval(() => void checkAll(), options.sessionCheckMs);
   sessionCheck.unref();
+  // Queues its SUBSCRIBE while it connects and resubscribes after a reconnection (a duplicate keeps an offline queue).
+  const subscriber = redis.duplicate();
+  subscriber.on('error', (error) => log.debug({ err: error }, 'revocation subscriber redis error'));
+  const ended = onSessionsEnded(subscriber, {
+    onEnded: (sessionIds) => {
+      for (const sid of sessionIds) for (const socket of socketsOfSession.get(sid) ?? []) endSession(socket, 'revoked');
+    },
+    onResubscribed: () => void checkAll(),
+    onError: (error) => log.warn({ err: error }, 'could not follow session revocations; sockets are checked every interval'),
+  });
 
   return {
     io,
@@ -175,6 +200,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       // The adapter sends SUBSCRIBE without handling its failure: a stop right after the start
       // would disconnect it in flight (an unhandled rejection). Wait, bounded, until it is answered.
       await settle(duplicates, 1_000);
+      await ended.close();
       // Also closes the HTTP server, which the service has closed already (its error is ignored).
       await io.close();
       // QUIT after the adapter's last commands (its close message): disconnect() would reject them
@@ -182,6 +208,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       const quit = redis.quit().catch(() => undefined);
       await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
       redis.disconnect();
+      subscriber.disconnect();
     },
   };
 }
