@@ -1,8 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { bearer, tokenFor, uniqueName } from '@academy/testing';
+import { Redis } from 'ioredis';
+import { bearer, testUrls, tokenFor, uniqueName } from '@academy/testing';
 import { startGateway, type RunningGateway } from '../src/gateway.ts';
+import { leaseSize } from '../src/rate-limit.ts';
 import { deadUrl, gatewayConfig, notificationsStandIn } from './helpers.ts';
 
 describe('rate limits counted in Redis', () => {
@@ -49,6 +51,38 @@ describe('rate limits counted in Redis', () => {
     expect(refused.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
     expect((await request(first.url).get('/api/v2/notifications/x').set(bearer({ sub: '78', role: 'user' })).set('x-forwarded-for', '10.1.0.6')).status).toBe(200);
   });
+
+  test('points are taken from Redis a sixtieth of the limit at a time, 1 to 10 (under 120 a minute counting stays exact)', () => {
+    expect([40, 119, 120, 300, 600, 100_000_000].map(leaseSize)).toEqual([1, 1, 2, 5, 10, 10]);
+  });
+
+  test('a busy user costs Redis one count per lease of 10 points, and two gateways together still admit exactly the limit', async () => {
+    const prefix = uniqueName('gw_rl_lease');
+    const settings = { RATE_LIMIT_KEY_PREFIX: prefix, RATE_LIMIT_USER_PER_MINUTE: '600', RATE_LIMIT_IP_PER_MINUTE: '100000' };
+    const first = await start(settings);
+    const second = await start(settings);
+    const call = (gateway: RunningGateway, sub: string) => request(gateway.url).get('/api/v2/notifications/x').set(bearer({ sub, role: 'user' }));
+    const redis = new Redis(testUrls.redis);
+    try {
+      // 25 requests, in parallel bursts: three leases of 10 (concurrent requests share one lease call)
+      for (let burst = 0; burst < 5; burst++) {
+        const statuses = await Promise.all(Array.from({ length: 5 }, () => call(first, '301').then((res) => res.status)));
+        expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      }
+      expect(await redis.get(`${prefix}:user:301`)).toBe('30');
+
+      const statuses: number[] = [];
+      for (let i = 0; i < 620; i++) statuses.push((await call(i % 2 ? second : first, '302')).status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(600);
+      expect(statuses.slice(600).every((status) => status === 429)).toBe(true);
+      // the refusals are answered from memory once a lease came back empty: the counter stopped moving
+      const counter = Number(await redis.get(`${prefix}:user:302`));
+      expect(counter).toBeLessThanOrEqual(620);
+      expect(counter).toBeGreaterThanOrEqual(600);
+    } finally {
+      redis.disconnect();
+    }
+  }, 30_000);
 
   test('signed-in users behind one address (a school) count against their own limits only, not the address\'s', async () => {
     const gateway = await start({ RATE_LIMIT_KEY_PREFIX: uniqueName('gw_rl_school'), RATE_LIMIT_IP_PER_MINUTE: '5', RATE_LIMIT_USER_PER_MINUTE: '3' });
