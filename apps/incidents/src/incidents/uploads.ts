@@ -60,6 +60,7 @@ export function parseMultipartMessage(req: Request, storage: FileStorage): Promi
       reject(malformedMultipart((error as Error).message));
       return;
     }
+    // By position in the request (saves finish in any order): the message lists its files as sent.
     const stored: StoredUpload[] = [];
     const saving: Promise<void>[] = [];
     let message: unknown;
@@ -91,11 +92,12 @@ export function parseMultipartMessage(req: Request, storage: FileStorage): Promi
       stream.on('limit', () => {
         truncated = true;
       });
+      const position = saving.length;
       saving.push(
         storage.save(stream.pipe(head)).then(
           async ({ key, sizeBytes }) => {
             const upload = { fileName: cleanFileName(info.filename), contentType: info.mimeType, sizeBytes, storageKey: key };
-            stored.push(upload);
+            stored[position] = upload;
             if (truncated) fail(fileTooLarge(INCIDENT_FILE_MAX_BYTES));
             else if (sizeBytes === 0) fail(malformedMultipart(`file "${upload.fileName}" is empty`));
             else if (sniffType(head.head) !== info.mimeType) fail(fileTypeNotAllowed(INCIDENT_FILE_TYPES));
@@ -120,10 +122,11 @@ export function parseMultipartMessage(req: Request, storage: FileStorage): Promi
       if (finished) return;
       finished = true;
       await Promise.all(saving);
+      const files = stored.filter((file) => file !== undefined);
       if (failure) {
-        await Promise.all(stored.map((file) => storage.remove(file.storageKey).catch(() => undefined)));
+        await Promise.all(files.map((file) => storage.remove(file.storageKey).catch(() => undefined)));
         reject(failure);
-      } else resolve({ message, files: stored });
+      } else resolve({ message, files });
     };
     // A client that goes away mid-upload: the parser is destroyed, which ends the file being stored (then removed).
     req.once('close', () => {
