@@ -169,6 +169,15 @@ export class Broker extends EventEmitter {
   private async onConnection(connection: ChannelModel): Promise<void> {
     const timeoutMs = this.options.setupTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
+    // amqplib's recovery listens for the connection's close only once the setup has succeeded: a
+    // connection that closes while its setup runs, and a setup that still succeeds (a consumer that
+    // could not start retries on its own), would leave the recovery holding a dead connection for
+    // ever. Such a setup fails instead, and the next attempt is scheduled.
+    let closed = false;
+    const onClose = () => {
+      closed = true;
+    };
+    connection.once('close', onClose);
     try {
       await Promise.race([
         this.setUpConnection(connection),
@@ -176,12 +185,14 @@ export class Broker extends EventEmitter {
           timer = setTimeout(() => reject(new Error(`connection setup did not finish within ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
+      if (closed) throw new Error('the connection closed while it was being set up');
     } catch (error) {
       this.logger.warn({ err: error }, 'broker connection setup failed; connecting again');
       await dropConnection(connection);
       throw error;
     } finally {
       clearTimeout(timer);
+      connection.off('close', onClose);
     }
   }
 
@@ -398,7 +409,7 @@ export class Broker extends EventEmitter {
  */
 async function dropConnection(connection: ChannelModel): Promise<void> {
   const socket = (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream;
-  if (!socket || socket.destroyed) return;
+  if (!socket || socket.destroyed) return; // closed already: amqplib has seen it
   const closed = once(connection, 'close').then(
     () => undefined,
     () => undefined,

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import type { Socket } from 'node:net';
 import amqp from 'amqplib';
 import { Registry } from 'prom-client';
 import { testUrls } from '@academy/testing';
@@ -240,6 +241,31 @@ describe('consumer and relay on the shared test broker', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await slow.close();
+      await deleteQueues(url, [], exchange);
+    }
+  });
+
+  test('a connection that closes while its setup runs, with a setup that still succeeds, is opened again (amqplib would keep the dead one)', async () => {
+    await start('closed-in-setup');
+    const exchange = `${topology.exchange}.closed`;
+    const broken = createBroker({ url, service: 'messaging-test-closed', logger: silentLogger, exchange, reconnectDelayMs: { initial: 50, max: 200 } });
+    let calls = 0;
+    // The first setup sees its connection die (as when the broker stops), then finishes without error.
+    await broken.onConnect(async (connection) => {
+      calls++;
+      if (calls > 1) return;
+      const closed = new Promise((resolve) => connection.once('close', resolve));
+      (connection as unknown as { connection: { stream: Socket } }).connection.stream.destroy(new Error('the broker went away'));
+      await closed;
+    });
+    try {
+      await broken.start();
+      expect(calls).toBe(2);
+      expect(broken.connected).toBe(true);
+      // and it publishes on the live connection
+      expect(await broken.publishEach([validEnvelope(1)])).toEqual([null]);
+    } finally {
+      await broken.close();
       await deleteQueues(url, [], exchange);
     }
   });
