@@ -1,7 +1,7 @@
 import http, { type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Histogram } from 'prom-client';
-import { createSessionRevocations, revocationTtlSeconds, verifierFromConfig } from '@academy/auth';
+import { createSessionRevocations, honourAnnouncedRevocations, revocationTtlSeconds, subscriberOf, verifierFromConfig } from '@academy/auth';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
 import type { Config } from './config.ts';
 import { docsRouter } from './docs.ts';
@@ -33,7 +33,8 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
 
   const redis = createRedis(config.REDIS_URL);
   // Keys are parsed once here; verified tokens are remembered briefly (never past exp), and whether
-  // their session was ended is asked of Redis at most every TOKEN_REVOCATION_CHECK_MS per token.
+  // their session was ended is asked of Redis at most every TOKEN_REVOCATION_CHECK_MS per token
+  // (an announced revocation is honoured at once, below).
   let revocationStoreDown = false;
   const verifier = verifierFromConfig(config, config.TOKEN_CACHE_MS, {
     revocations: createSessionRevocations(redis, { ttlSeconds: revocationTtlSeconds(config) }),
@@ -43,6 +44,10 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
       revocationStoreDown = true;
     },
   });
+  // An announced revocation (logout…) is honoured at once; the periodic check stays for missed ones.
+  const revocationSubscriber = subscriberOf(redis);
+  revocationSubscriber.on('error', (error) => logger.debug({ err: error }, 'revocation subscriber redis error'));
+  const announcedRevocations = honourAnnouncedRevocations(verifier, revocationSubscriber, (error) => logger.warn({ err: error }, 'could not follow announced revocations'));
   let redisDown = false;
   redis.on('error', (error) => {
     if (!redisDown) logger.warn({ err: error }, 'redis unavailable: rate limits counted in memory per instance');
@@ -99,6 +104,8 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   const stop = () =>
     (stopping ??= (async () => {
       await closeServer(server);
+      await announcedRevocations.close();
+      revocationSubscriber.disconnect();
       redis.disconnect();
     })());
   return { server, port, url: `http://127.0.0.1:${port}`, stop };

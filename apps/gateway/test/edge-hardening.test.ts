@@ -77,6 +77,23 @@ describe('gateway edge hardening', () => {
       expect(refused.body).toMatchObject({ success: false, message: 'Unauthorized' });
       expect((await me(other)).status).toBe(200);
     });
+
+    test('an announced revocation is honoured at once, even by a gateway that checks each token only every minute', async () => {
+      const patient = await startGateway(gatewayConfig({ NOTIFICATIONS_URL: notifications.url, ACADEMIC_URL: notifications.url, TOKEN_REVOCATION_CHECK_MS: '60000' }));
+      try {
+        const sid = randomUUID();
+        const token = signer.sign({ sub: '32', role: 'user', sid }, 600);
+        const me = () => request(patient.url).get('/api/v2/notifications/x').set('authorization', `Bearer ${token}`);
+        expect((await me()).status).toBe(200); // remembered as not revoked for a minute
+        await revocations.revokeSessions([sid]);
+        const deadline = Date.now() + 1_000;
+        let status = (await me()).status;
+        while (status === 200 && Date.now() < deadline) status = (await me()).status;
+        expect(status).toBe(401);
+      } finally {
+        await patient.stop();
+      }
+    });
   });
 
   describe('oversized headers', () => {

@@ -95,3 +95,22 @@ export function onSessionsEnded(
     },
   };
 }
+
+/**
+ * Makes a token verifier (`createTokenVerifier`) honour each announced revocation at once rather than at its next check (within
+ * `revocationCheckMs`), and check every remembered token again after the subscriber reconnects.
+ * `subscriber` is a connection of its own: see `subscriberOf`.
+ */
+export function honourAnnouncedRevocations(verifier: { sessionsEnded(ids: string[]): void; recheckSessions(): void }, subscriber: Redis, onError?: (error: unknown) => void): SessionsEndedListener {
+  return onSessionsEnded(subscriber, { onEnded: (ids) => verifier.sessionsEnded(ids), onResubscribed: () => verifier.recheckSessions(), onError });
+}
+
+/**
+ * A subscriber connection beside `redis`: it queues its SUBSCRIBE while it connects, waits rather
+ * than fails while Redis is away, and resubscribes after a reconnection (ioredis's defaults, which a
+ * fail-fast command client turns off). A hung Redis costs it only announcements, which the
+ * verifier's periodic checks make up for.
+ */
+export function subscriberOf(redis: Redis): Redis {
+  return redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, socketTimeout: undefined });
+}

@@ -47,6 +47,10 @@ export interface TokenVerifier {
   verify(token: string): AccessClaims | null;
   /** `verify`, then the session is checked against the revocations: null when ended (never throws). */
   authenticate(token: string): Promise<AccessClaims | null>;
+  /** These sessions were ended (an announced revocation): their remembered tokens are refused from now on. */
+  sessionsEnded(sessionIds: string[]): void;
+  /** Revocations may have been missed (announcements lost): every remembered token is checked again on its next use. */
+  recheckSessions(): void;
 }
 
 export function createTokenSigner(ring: KeyRing, options: TokenOptions): TokenSigner {
@@ -142,6 +146,13 @@ export function createTokenVerifier(ring: KeyRing, options: VerifierOptions): To
 
   return {
     verify: (token) => lookup(token)?.claims ?? null,
+    sessionsEnded(sessionIds) {
+      const ended = new Set(sessionIds);
+      for (const entry of cache.values()) if (entry.claims.sid && ended.has(entry.claims.sid)) entry.revoked = true;
+    },
+    recheckSessions() {
+      for (const entry of cache.values()) entry.checkedUntil = 0;
+    },
     async authenticate(token) {
       const entry = lookup(token);
       if (!entry) return null;

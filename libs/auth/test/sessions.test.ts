@@ -8,7 +8,7 @@ import express from 'express';
 import request from 'supertest';
 import { Redis } from 'ioredis';
 import { urls } from '@academy/infra';
-import { createSessionRevocations, onSessionsEnded, createTokenSigner, createTokenVerifier, generateKeyPairFiles, loadKeyRing, requireAuth, type SessionRevocations } from '../src/index.ts';
+import { createSessionRevocations, REVOCATION_KEY_PREFIX, honourAnnouncedRevocations, subscriberOf, onSessionsEnded, createTokenSigner, createTokenVerifier, generateKeyPairFiles, loadKeyRing, requireAuth, type SessionRevocations } from '../src/index.ts';
 
 const options = { issuer: 'academy', audience: 'academy-api' };
 const dir = mkdtempSync(path.join(tmpdir(), 'auth-sessions-'));
@@ -171,5 +171,38 @@ describe('ended sessions (Redis)', () => {
       await listener.close();
       subscriber.disconnect();
     }
+  });
+
+  test('a verifier following the announcements refuses a revoked session at once, long before its next check', async () => {
+    const verifier = cachedVerifier({ revocationCheckMs: 60_000 });
+    const subscriber = subscriberOf(redis);
+    const announced = honourAnnouncedRevocations(verifier, subscriber);
+    try {
+      await subscriber.ping();
+      const sid = randomUUID();
+      const token = signer.sign({ sub: '9', role: 'user', sid }, 60);
+      const sibling = signer.sign({ sub: '9', role: 'user', sid: randomUUID() }, 60);
+      expect((await verifier.authenticate(token))?.sub).toBe('9');
+      expect((await verifier.authenticate(sibling))?.sub).toBe('9');
+      await createSessionRevocations(redis, { ttlSeconds: 960, keyPrefix: REVOCATION_KEY_PREFIX }).revokeSessions([sid]);
+      const deadline = Date.now() + 1_000;
+      while ((await verifier.authenticate(token)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await verifier.authenticate(token)).toBeNull();
+      expect((await verifier.authenticate(sibling))?.sub).toBe('9');
+    } finally {
+      await announced.close();
+      subscriber.disconnect();
+    }
+  });
+
+  test('recheckSessions makes every remembered token ask the store again (after announcements may have been lost)', async () => {
+    const verifier = cachedVerifier({ revocationCheckMs: 60_000 });
+    const sid = randomUUID();
+    const token = signer.sign({ sub: '10', role: 'user', sid }, 60);
+    expect((await verifier.authenticate(token))?.sub).toBe('10');
+    await revocations.revokeSessions([sid]); // on this test's own prefix: no announcement reaches this verifier
+    expect((await verifier.authenticate(token))?.sub).toBe('10'); // remembered for a minute
+    verifier.recheckSessions();
+    expect(await verifier.authenticate(token)).toBeNull();
   });
 });

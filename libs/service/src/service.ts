@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
 import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations, type OrmOptions } from '@academy/db';
 import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
-import { createSessionRevocations, revocationTtlSeconds, verifierFromConfig, type TokenVerifier } from '@academy/auth';
+import { createSessionRevocations, honourAnnouncedRevocations, revocationTtlSeconds, subscriberOf, verifierFromConfig, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
@@ -71,11 +71,18 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     redis.on('error', (error) => logger.debug({ err: error }, 'redis error'));
     opened.push(() => redis.disconnect());
     // Verified tokens are remembered briefly (never past their exp): ES256 verification is the costliest step of a cheap request.
-    // A token of an ended session (logout, refresh reuse, deactivation) is refused within 2 s; with Redis away, tokens pass on signature and claims.
+    // A token of an ended session (logout, refresh reuse, deactivation) is refused at once when its revocation is
+    // announced, otherwise within 2 s; with Redis away, tokens pass on signature and claims.
     const verifier = verifierFromConfig(config, 30_000, {
       revocations: createSessionRevocations(redis, { ttlSeconds: revocationTtlSeconds(config) }),
       onRevocationError: (error) => logger.debug({ err: error }, 'token revocations unreadable'),
     });
+    // An announced revocation is honoured at once; the 2 s check stays for missed announcements.
+    const revocationSubscriber = subscriberOf(redis);
+    revocationSubscriber.on('error', (error) => logger.debug({ err: error }, 'revocation subscriber redis error'));
+    opened.push(() => revocationSubscriber.disconnect());
+    const announcedRevocations = honourAnnouncedRevocations(verifier, revocationSubscriber, (error) => logger.debug({ err: error }, 'could not follow announced revocations'));
+    opened.push(() => announcedRevocations.close());
     const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
 
     await definition.subscriptions?.(ctx);
@@ -106,6 +113,8 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
         await definition.onStop?.(ctx);
         await relay.stop();
         await broker.close();
+        await announcedRevocations.close();
+        revocationSubscriber.disconnect();
         redis?.disconnect();
         await orm.close();
       })());
