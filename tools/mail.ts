@@ -3,6 +3,7 @@
 // or the local dev one. See the deliveries listing (GET /api/v2/notifications/deliveries?status=parked).
 import { parseArgs } from 'node:util';
 import { urls } from '@academy/infra';
+import { readId } from '@academy/kit';
 import { replayParkedMail } from '../apps/notifications/src/deliveries/replay-parked-mail.ts';
 
 const usage = `usage: npm run mail -- replay [deliveryId…] [--url postgres://…]
@@ -15,7 +16,7 @@ if (values.help || command !== 'replay') {
   console.error(usage);
   process.exit(values.help ? 0 : 2);
 }
-const malformed = ids.filter((id) => !/^[1-9]\d{0,17}$/.test(id));
+const malformed = ids.filter((id) => readId(id) === undefined);
 if (malformed.length) {
   console.error(`not a delivery id: ${malformed.join(', ')}`);
   process.exit(2);

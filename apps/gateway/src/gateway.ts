@@ -1,7 +1,7 @@
 import http, { type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Histogram } from 'prom-client';
-import { createSessionRevocations, honourAnnouncedRevocations, revocationTtlSeconds, subscriberOf, verifierFromConfig } from '@academy/auth';
+import { createSessionRevocations, followRevocations, revocationTtlSeconds, verifierFromConfig } from '@academy/auth';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
 import type { Config } from './config.ts';
 import { docsRouter } from './docs.ts';
@@ -45,9 +45,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     },
   });
   // An announced revocation (logout…) is honoured at once; the periodic check stays for missed ones.
-  const revocationSubscriber = subscriberOf(redis);
-  revocationSubscriber.on('error', (error) => logger.debug({ err: error }, 'revocation subscriber redis error'));
-  const announcedRevocations = honourAnnouncedRevocations(verifier, revocationSubscriber, (error) => logger.warn({ err: error }, 'could not follow announced revocations'));
+  const revocationFeed = followRevocations(redis, verifier, (error) => logger.debug({ err: error }, 'revocation announcements: redis error'));
   let redisDown = false;
   redis.on('error', (error) => {
     if (!redisDown) logger.warn({ err: error }, 'redis unavailable: rate limits counted in memory per instance');
@@ -104,8 +102,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   const stop = () =>
     (stopping ??= (async () => {
       await closeServer(server);
-      await announcedRevocations.close();
-      revocationSubscriber.disconnect();
+      await revocationFeed.close();
       redis.disconnect();
     })());
   return { server, port, url: `http://127.0.0.1:${port}`, stop };

@@ -43,7 +43,7 @@ export function createRuntime(ctx: ServiceContext<Config>, overrides: RuntimeOve
     pollMs: config.MAIL_POLL_MS,
   });
 
-  const realtime = createRealtime({ redisUrl: config.REDIS_URL, stream: config.SOCKET_STREAM, streamBlockMs: config.SOCKET_STREAM_BLOCK_MS, sessionCheckMs: config.SOCKET_SESSION_CHECK_MS, verifier: ctx.verifier, logger });
+  const realtime = createRealtime({ redisUrl: config.REDIS_URL, stream: config.SOCKET_STREAM, streamBlockMs: config.SOCKET_STREAM_BLOCK_MS, sessionCheckMs: config.SOCKET_SESSION_CHECK_MS, verifier: ctx.verifier, revocationFeed: ctx.revocationFeed, logger });
 
   const maintain = async () => {
     try {

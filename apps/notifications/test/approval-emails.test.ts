@@ -204,11 +204,16 @@ describe('an SMTP server that keeps refusing', () => {
 
   test('`npm run mail -- replay <id>` puts a parked e-mail back: it is sent once when the SMTP server accepts again, and other rows are left alone', async () => {
     const event = envelope('block.approved', approval('replayed', { student: { name: 'Ana Paz', email: null } }));
-    await service.ctx.broker.publish([event]);
-    const parked = await until(async () => {
-      const [found] = await sql<{ id: string; status: string }>(service, `select id::text as id, status from deliveries where event_id = ?`, [event.id]);
-      return found?.status === 'parked' ? found : undefined;
-    }, 10_000, 'parked');
+    // Parked beside it and not named in the replay: it must stay parked.
+    const bystander = envelope('block.approved', approval('bystander', { student: { name: 'Eva Sol', email: null } }));
+    await service.ctx.broker.publish([event, bystander]);
+    const parkedRow = (eventId: string) =>
+      until(async () => {
+        const [found] = await sql<{ id: string; status: string }>(service, `select id::text as id, status from deliveries where event_id = ?`, [eventId]);
+        return found?.status === 'parked' ? found : undefined;
+      }, 10_000, 'parked');
+    const parked = await parkedRow(event.id);
+    await parkedRow(bystander.id);
     smtp.refuseNext(0);
     const replay = (...args: string[]) =>
       spawnSync(process.execPath, [fileURLToPath(new URL('../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service.ctx.config.DATABASE_URL], { encoding: 'utf8' });
@@ -222,7 +227,7 @@ describe('an SMTP server that keeps refusing', () => {
       return found?.status === 'sent' ? true : undefined;
     }, 10_000, 'sent');
     expect(smtp.mails.filter((mail) => recipientsOf(mail).includes('teacher.replayed@school.test'))).toHaveLength(1);
-    // The other parked row (the test above) was not named, so it stays parked; a second replay finds nothing.
+    // The bystander was not named, so it stays parked; a second replay finds nothing.
     expect((await sql<{ n: number }>(service, `select count(*)::int as n from deliveries where status = 'parked'`))[0].n).toBeGreaterThan(0);
     expect(replay(parked.id).stdout).toContain('0 parked e-mail(s) back to pending');
   });

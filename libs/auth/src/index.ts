@@ -5,4 +5,4 @@ export { safeEqual, requireApiKey } from './api-key.ts';
 export { hashPassword, verifyPassword, DUMMY_PASSWORD_HASH_PROMISE } from './passwords.ts';
 export { jwtConfigShape, verifierFromConfig, revocationTtlSeconds, type JwtConfig } from './config.ts';
 export { AccessTokenPayload, checkTimes, CLOCK_SKEW_SECONDS, ROLES, type Role } from './claims.ts';
-export { createSessionRevocations, honourAnnouncedRevocations, subscriberOf, onSessionsEnded, revocationChannel, REVOCATION_KEY_PREFIX, type SessionRevocations, type SessionsEndedListener, type RevocableToken } from './revocation.ts';
+export { createSessionRevocations, followRevocations, onSessionsEnded, revocationChannel, REVOCATION_KEY_PREFIX, type RevocationFeed, type SessionRevocations, type SessionsEndedListener, type RevocableToken } from './revocation.ts';

@@ -49,6 +49,8 @@ export function createSessionRevocations(redis: Redis, options: { ttlSeconds: nu
 }
 
 export interface SessionsEndedListener {
+  /** Settles once the SUBSCRIBE is answered (true), or failed (false, after `onError`). */
+  readonly subscribed: Promise<boolean>;
   /** Stops listening and unsubscribes (waiting 1 s at most); the connection stays the caller's. */
   close(): Promise<void>;
 }
@@ -83,8 +85,15 @@ export function onSessionsEnded(
   subscriber.on('message', onMessage);
   subscriber.on('ready', onReady);
   if (subscriber.status === 'ready') connections = 1;
-  subscriber.subscribe(channel).catch((error: unknown) => options.onError?.(error));
+  const subscribed = subscriber.subscribe(channel).then(
+    () => true,
+    (error: unknown) => {
+      options.onError?.(error);
+      return false;
+    },
+  );
   return {
+    subscribed,
     async close() {
       subscriber.off('message', onMessage);
       subscriber.off('ready', onReady);
@@ -96,21 +105,58 @@ export function onSessionsEnded(
   };
 }
 
-/**
- * Makes a token verifier (`createTokenVerifier`) honour each announced revocation at once rather than at its next check (within
- * `revocationCheckMs`), and check every remembered token again after the subscriber reconnects.
- * `subscriber` is a connection of its own: see `subscriberOf`.
- */
-export function honourAnnouncedRevocations(verifier: { sessionsEnded(ids: string[]): void; recheckSessions(): void }, subscriber: Redis, onError?: (error: unknown) => void): SessionsEndedListener {
-  return onSessionsEnded(subscriber, { onEnded: (ids) => verifier.sessionsEnded(ids), onResubscribed: () => verifier.recheckSessions(), onError });
+/** The revocation announcements of a process, shared by its verifier and whatever else holds sessions open. */
+export interface RevocationFeed {
+  /** Settles once subscribed (true), or when that failed (false). */
+  readonly subscribed: Promise<boolean>;
+  /** Calls `listener` with the ids of each announced revocation, after the verifier has marked them; returns its removal. */
+  onEnded(listener: (sessionIds: string[]) => void): () => void;
+  /** Calls `listener` after each reconnection (announcements may have been missed); returns its removal. */
+  onResubscribed(listener: () => void): () => void;
+  /** Unsubscribes and closes the feed's connection. */
+  close(): Promise<void>;
 }
 
 /**
- * A subscriber connection beside `redis`: it queues its SUBSCRIBE while it connects, waits rather
- * than fails while Redis is away, and resubscribes after a reconnection (ioredis's defaults, which a
- * fail-fast command client turns off). A hung Redis costs it only announcements, which the
- * verifier's periodic checks make up for.
+ * Follows the revocation announcements on a connection of its own beside `redis`, and makes the
+ * token verifier (`createTokenVerifier`) honour each at once rather than at its next check (within
+ * `revocationCheckMs`); after a reconnection every remembered token is checked again. Other holders
+ * of sessions (notifications' Socket.IO connections) listen on the same feed: one subscription per
+ * process.
+ *
+ * The connection queues its SUBSCRIBE while it connects, waits rather than fails while Redis is away,
+ * and resubscribes after a reconnection (ioredis's defaults, which the fail-fast command client turns
+ * off). A hung Redis costs it only announcements, which the periodic checks make up for.
  */
-export function subscriberOf(redis: Redis): Redis {
-  return redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, socketTimeout: undefined });
+export function followRevocations(redis: Redis, verifier: { sessionsEnded(ids: string[]): void; recheckSessions(): void }, onError?: (error: unknown) => void): RevocationFeed {
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, socketTimeout: undefined });
+  subscriber.on('error', (error) => onError?.(error));
+  const ended = new Set<(sessionIds: string[]) => void>();
+  const resubscribed = new Set<() => void>();
+  const listener = onSessionsEnded(subscriber, {
+    onEnded: (ids) => {
+      verifier.sessionsEnded(ids);
+      for (const notify of ended) notify(ids);
+    },
+    onResubscribed: () => {
+      verifier.recheckSessions();
+      for (const notify of resubscribed) notify();
+    },
+    onError,
+  });
+  return {
+    subscribed: listener.subscribed,
+    onEnded(notify) {
+      ended.add(notify);
+      return () => ended.delete(notify);
+    },
+    onResubscribed(notify) {
+      resubscribed.add(notify);
+      return () => resubscribed.delete(notify);
+    },
+    async close() {
+      await listener.close();
+      subscriber.disconnect();
+    },
+  };
 }

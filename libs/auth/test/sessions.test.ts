@@ -8,7 +8,7 @@ import express from 'express';
 import request from 'supertest';
 import { Redis } from 'ioredis';
 import { urls } from '@academy/infra';
-import { createSessionRevocations, REVOCATION_KEY_PREFIX, honourAnnouncedRevocations, subscriberOf, onSessionsEnded, createTokenSigner, createTokenVerifier, generateKeyPairFiles, loadKeyRing, requireAuth, type SessionRevocations } from '../src/index.ts';
+import { createSessionRevocations, REVOCATION_KEY_PREFIX, followRevocations, onSessionsEnded, createTokenSigner, createTokenVerifier, generateKeyPairFiles, loadKeyRing, requireAuth, type SessionRevocations } from '../src/index.ts';
 
 const options = { issuer: 'academy', audience: 'academy-api' };
 const dir = mkdtempSync(path.join(tmpdir(), 'auth-sessions-'));
@@ -175,10 +175,11 @@ describe('ended sessions (Redis)', () => {
 
   test('a verifier following the announcements refuses a revoked session at once, long before its next check', async () => {
     const verifier = cachedVerifier({ revocationCheckMs: 60_000 });
-    const subscriber = subscriberOf(redis);
-    const announced = honourAnnouncedRevocations(verifier, subscriber);
+    const feed = followRevocations(redis, verifier);
+    const heard: string[][] = [];
+    feed.onEnded((ids) => heard.push(ids));
     try {
-      await subscriber.ping();
+      await feed.subscribed;
       const sid = randomUUID();
       const token = signer.sign({ sub: '9', role: 'user', sid }, 60);
       const sibling = signer.sign({ sub: '9', role: 'user', sid: randomUUID() }, 60);
@@ -189,9 +190,10 @@ describe('ended sessions (Redis)', () => {
       while ((await verifier.authenticate(token)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(await verifier.authenticate(token)).toBeNull();
       expect((await verifier.authenticate(sibling))?.sub).toBe('9');
+      // the feed's other listeners (notifications' sockets) hear it too
+      expect(heard).toContainEqual([sid]);
     } finally {
-      await announced.close();
-      subscriber.disconnect();
+      await feed.close();
     }
   });
 

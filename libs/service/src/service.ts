@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
 import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations, type OrmOptions } from '@academy/db';
 import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
-import { createSessionRevocations, honourAnnouncedRevocations, revocationTtlSeconds, subscriberOf, verifierFromConfig, type TokenVerifier } from '@academy/auth';
+import { createSessionRevocations, followRevocations, revocationTtlSeconds, verifierFromConfig, type RevocationFeed, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
@@ -18,6 +18,8 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   broker: Broker;
   relay: OutboxRelay;
   verifier: TokenVerifier;
+  /** Announced revocations (the verifier already honours them): for what holds a session open, such as a socket. */
+  revocationFeed: RevocationFeed;
   redis: Redis | null;
 }
 
@@ -78,12 +80,9 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       onRevocationError: (error) => logger.debug({ err: error }, 'token revocations unreadable'),
     });
     // An announced revocation is honoured at once; the 2 s check stays for missed announcements.
-    const revocationSubscriber = subscriberOf(redis);
-    revocationSubscriber.on('error', (error) => logger.debug({ err: error }, 'revocation subscriber redis error'));
-    opened.push(() => revocationSubscriber.disconnect());
-    const announcedRevocations = honourAnnouncedRevocations(verifier, revocationSubscriber, (error) => logger.debug({ err: error }, 'could not follow announced revocations'));
-    opened.push(() => announcedRevocations.close());
-    const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, redis };
+    const revocationFeed = followRevocations(redis, verifier, (error) => logger.debug({ err: error }, 'revocation announcements: redis error'));
+    opened.push(() => revocationFeed.close());
+    const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, revocationFeed, redis };
 
     await definition.subscriptions?.(ctx);
 
@@ -113,8 +112,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
         await definition.onStop?.(ctx);
         await relay.stop();
         await broker.close();
-        await announcedRevocations.close();
-        revocationSubscriber.disconnect();
+        await revocationFeed.close();
         redis?.disconnect();
         await orm.close();
       })());

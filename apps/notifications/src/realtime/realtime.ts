@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { bearerToken, onSessionsEnded, type TokenVerifier } from '@academy/auth';
+import { bearerToken, type RevocationFeed, type TokenVerifier } from '@academy/auth';
 import type { IncidentNotification } from '@academy/contracts';
 import { createSocketIoRedis, type Logger } from '@academy/kit';
 
@@ -18,6 +18,8 @@ export interface RealtimeOptions {
    */
   sessionCheckMs: number;
   verifier: TokenVerifier;
+  /** The service's revocation announcements, which end a session's sockets at once. */
+  revocationFeed: Pick<RevocationFeed, 'onEnded' | 'onResubscribed'>;
   logger: Logger;
 }
 
@@ -172,16 +174,12 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   };
   const sessionCheck = setInterval(() => void checkAll(), options.sessionCheckMs);
   sessionCheck.unref();
-  // Queues its SUBSCRIBE while it connects and resubscribes after a reconnection (a duplicate keeps an offline queue).
-  const subscriber = redis.duplicate();
-  subscriber.on('error', (error) => log.debug({ err: error }, 'revocation subscriber redis error'));
-  const ended = onSessionsEnded(subscriber, {
-    onEnded: (sessionIds) => {
+  const stopFollowing = [
+    options.revocationFeed.onEnded((sessionIds) => {
       for (const sid of sessionIds) for (const socket of socketsOfSession.get(sid) ?? []) endSession(socket, 'revoked');
-    },
-    onResubscribed: () => void checkAll(),
-    onError: (error) => log.warn({ err: error }, 'could not follow session revocations; sockets are checked every interval'),
-  });
+    }),
+    options.revocationFeed.onResubscribed(() => void checkAll()),
+  ];
 
   return {
     io,
@@ -197,10 +195,10 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     },
     async close() {
       clearInterval(sessionCheck);
+      for (const stop of stopFollowing) stop();
       // The adapter sends SUBSCRIBE without handling its failure: a stop right after the start
       // would disconnect it in flight (an unhandled rejection). Wait, bounded, until it is answered.
       await settle(duplicates, 1_000);
-      await ended.close();
       // Also closes the HTTP server, which the service has closed already (its error is ignored).
       await io.close();
       // QUIT after the adapter's last commands (its close message): disconnect() would reject them
@@ -208,7 +206,6 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       const quit = redis.quit().catch(() => undefined);
       await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
       redis.disconnect();
-      subscriber.disconnect();
     },
   };
 }
