@@ -123,6 +123,27 @@ export const HoursTransactionReverted = z.object({
   byUserId: id.nullable(),
 });
 
+// payslips → notifications
+/**
+ * A payslip became visible to its employee (`payslip.published`), or a correction replaced an
+ * earlier one (`payslip.corrected`, `supersedesPayslipId` set). Carries what the push and the
+ * e-mail need and nothing more: no amounts, no file, no tax id. `employee.email` is null when the
+ * employee has no deliverable address; `employee.userId` is null while they have no login.
+ */
+export const PayslipPublished = z.object({
+  payslipId: id,
+  employeeId: id,
+  employee: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable() }),
+  label: z.string().min(1),
+  periodStart: z.iso.date(),
+  periodEnd: z.iso.date(),
+  issuedOn: z.iso.date(),
+  /** The payslip this one corrects (hidden from now on), or null for a first publication. */
+  supersedesPayslipId: id.nullable(),
+  /** The batch it came from, when published from a combined PDF. */
+  batchId: id.nullable(),
+});
+
 /** Event type → schema of its `data`. Producers and consumers both validate against it. */
 export const eventSchemas = {
   'employee.upserted': EmployeeUpserted,
@@ -136,6 +157,8 @@ export const eventSchemas = {
   'incident.updated': IncidentChanged,
   'hours-bank.transaction.recorded': HoursTransactionRecorded,
   'hours-bank.transaction.reverted': HoursTransactionReverted,
+  'payslip.published': PayslipPublished,
+  'payslip.corrected': PayslipPublished,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -164,6 +187,8 @@ export const eventVersions = {
   'incident.updated': 1,
   'hours-bank.transaction.recorded': 1,
   'hours-bank.transaction.reverted': 1,
+  'payslip.published': 1,
+  'payslip.corrected': 1,
 } as const satisfies Record<EventType, number>;
 
 /** Versions of each type a consumer reads, where it reads more than the current one. */
