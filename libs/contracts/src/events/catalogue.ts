@@ -28,6 +28,27 @@ export const SchoolCourseCreated = z
 /** A school course was deleted (version 1 also carried `latestSchoolCourseId`). */
 export const SchoolCourseDeleted = z.object({ id });
 
+// academic → incidents (a replica of the timetable). Times are instants with their offset; the
+// academy's day of a class is the replica's to work out in ACADEMY_TIME_ZONE.
+/**
+ * A class (calendar event) was created or changed (`calendar-event.created`, `calendar-event.updated`):
+ * its whole state, so a replica upserts it (ordered by the envelope's `occurredAt`). A class has no
+ * cancelled state: a cancelled class is deleted (`calendar-event.deleted`).
+ */
+export const CalendarEventChanged = z
+  .object({
+    id,
+    subjectId: id,
+    centerId: id,
+    /** The teacher who gives it; null while it has none. */
+    employeeId: id.nullable(),
+    startsAt: isoDateTime,
+    endsAt: isoDateTime,
+  })
+  .refine((event) => Date.parse(event.endsAt) > Date.parse(event.startsAt), { error: 'endsAt must be after startsAt', path: ['endsAt'] });
+/** A class was deleted (also how a class is cancelled): a replica keeps a tombstone. */
+export const CalendarEventDeleted = z.object({ id });
+
 // academic → notifications
 const person = z.object({ name: z.string(), email: z.email() });
 /** A teacher (or an admin) closed an open block for a student: it awaits review (`pending`). */
@@ -70,6 +91,75 @@ export const BlockRejected = z.object({
   employeeId: id.nullable(),
   reason: z.string().nullable(),
   rejectedAt: isoDateTime,
+});
+
+// academic (attendance) → notifications, and future reports
+/** An attendance status code of the academy's configurable set (`P`, `L`, `E`, `A` seeded). */
+const attendanceStatus = z.string().min(1).max(8);
+/**
+ * A class's attendance sheet was saved and something changed (a save that changes nothing records
+ * nothing). `changes` are the marks written: `from` null when the student had no mark before.
+ */
+export const AttendanceRecorded = z.object({
+  eventId: id,
+  subjectId: id,
+  centerId: id,
+  /** The class's teacher (not necessarily who saved: an admin may). */
+  employeeId: id.nullable(),
+  startsAt: isoDateTime,
+  /** The login that saved the sheet. */
+  byUserId: id,
+  recordedAt: isoDateTime,
+  changes: z
+    .array(
+      z.object({
+        studentId: id,
+        from: attendanceStatus.nullable(),
+        to: attendanceStatus,
+        minutesLate: z.number().int().min(0).nullable(),
+        remark: z.string().nullable(),
+      }),
+    )
+    .min(1),
+});
+/**
+ * A teacher's daily reminder: past classes of theirs (still within the editing window) with no
+ * attendance taken. One per teacher per academy day (`day`, in ACADEMY_TIME_ZONE), however many
+ * instances run the check. `teacher.email` is null when they have no deliverable address,
+ * `teacher.userId` null while they have no login; `classes` are the oldest first, at most 50 of
+ * `missingCount`.
+ */
+export const AttendanceMissing = z.object({
+  employeeId: id,
+  day: z.iso.date(),
+  teacher: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable() }),
+  missingCount: z.number().int().positive(),
+  classes: z
+    .array(z.object({ eventId: id, subjectId: id, subjectName: z.string(), centerId: id, centerName: z.string(), startsAt: isoDateTime, endsAt: isoDateTime }))
+    .min(1)
+    .max(50),
+});
+/**
+ * A student's weighted attendance in a subject dropped below the warning threshold (after at least
+ * the minimum number of sessions). Once per crossing: not again until it has risen to the threshold
+ * or above and dropped again. Carries the recipients (notifications has no directory): the
+ * student's active guardian with a deliverable address (or null) and the active admins with one.
+ */
+export const AttendanceThresholdCrossed = z.object({
+  studentId: id,
+  studentName: z.string(),
+  subjectId: id,
+  subjectName: z.string(),
+  /** Weighted attendance, 0–100, two decimals. */
+  percentage: z.number().min(0).max(100),
+  thresholdPercent: z.number().min(0).max(100),
+  /** Sessions counted (excused ones are not). */
+  sessions: z.number().int().positive(),
+  /** The class whose sheet made it cross. */
+  eventId: id,
+  crossedAt: isoDateTime,
+  guardian: person.nullable(),
+  admins: z.array(person),
 });
 
 // incidents → notifications
@@ -153,6 +243,12 @@ export const eventSchemas = {
   'block.closed': BlockClosed,
   'block.approved': BlockApproved,
   'block.rejected': BlockRejected,
+  'calendar-event.created': CalendarEventChanged,
+  'calendar-event.updated': CalendarEventChanged,
+  'calendar-event.deleted': CalendarEventDeleted,
+  'attendance.recorded': AttendanceRecorded,
+  'attendance.missing': AttendanceMissing,
+  'attendance.threshold-crossed': AttendanceThresholdCrossed,
   'incident.created': IncidentChanged,
   'incident.updated': IncidentChanged,
   'hours-bank.transaction.recorded': HoursTransactionRecorded,
@@ -183,6 +279,12 @@ export const eventVersions = {
   'block.closed': 1,
   'block.approved': 1,
   'block.rejected': 1,
+  'calendar-event.created': 1,
+  'calendar-event.updated': 1,
+  'calendar-event.deleted': 1,
+  'attendance.recorded': 1,
+  'attendance.missing': 1,
+  'attendance.threshold-crossed': 1,
   'incident.created': 1,
   'incident.updated': 1,
   'hours-bank.transaction.recorded': 1,
