@@ -52,6 +52,7 @@ export const ROUTES: RouteRule[] = [
   academic('/api/v2/auth/logout', 'public'),
   academic('/api/v2/auth'),
   academic('/api/v2/blocks'),
+  academic('/api/v2/attendance'),
   academic('/api/v2/registration', 'bearer', { errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token' }),
   academic('/api/v2/school-courses'),
   // the academic directory (admin): users, employees, students, guardians, subjects, centers, …

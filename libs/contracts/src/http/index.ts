@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { registerAcademicDocs } from './academic.ts';
+import { registerAttendanceDocs } from './attendance.ts';
 import { registerAuthDocs } from './auth.ts';
 import { registerBlocksDocs } from './blocks.ts';
 import { registerHoursBankDocs } from './hours-bank.ts';
@@ -8,6 +9,7 @@ import { registerNotificationsDocs } from './notifications.ts';
 
 export * from './common.ts';
 export * from './academic.ts';
+export * from './attendance.ts';
 export * from './auth.ts';
 export * from './blocks.ts';
 export * from './hours-bank.ts';
@@ -18,4 +20,4 @@ export * from './notifications.ts';
  * Every service's route documentation, one `register<Name>Docs` per file of this folder. The
  * gateway's OpenAPI document is built from this list: add a service's function here.
  */
-export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDocs, registerAcademicDocs, registerBlocksDocs, registerHoursBankDocs, registerIncidentsDocs, registerNotificationsDocs];
+export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDocs, registerAcademicDocs, registerBlocksDocs, registerAttendanceDocs, registerHoursBankDocs, registerIncidentsDocs, registerNotificationsDocs];
