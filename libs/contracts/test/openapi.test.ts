@@ -67,3 +67,49 @@ describe('auth and push schemas', () => {
     expect(PushSendBody.safeParse({ userIds: [1], body: 'hi', priority: 'urgent' }).success).toBe(false);
   });
 });
+
+describe('nullable references in the OpenAPI document', () => {
+  const document = buildOpenApiDocument();
+  type Node = Record<string, unknown>;
+  const isRef = (node: unknown): node is { $ref: string } => typeof (node as Node | null)?.$ref === 'string';
+  const allowsNull = (node: unknown) => {
+    const type = (node as Node | null)?.type;
+    return type === 'null' || (Array.isArray(type) && type.includes('null')) || (node as Node | null)?.nullable === true;
+  };
+  /** Every schema object in the document, with where it is. */
+  const schemas = (node: unknown, at: string, found: [string, Node][] = []): [string, Node][] => {
+    if (Array.isArray(node)) node.forEach((item, i) => schemas(item, `${at}/${i}`, found));
+    else if (node && typeof node === 'object') {
+      found.push([at, node as Node]);
+      for (const [key, value] of Object.entries(node)) schemas(value, `${at}/${key}`, found);
+    }
+    return found;
+  };
+  const all = schemas(document, '');
+
+  test('no $ref is combined by allOf with a nullable schema (allOf demands the referenced object too, so no null satisfies it)', () => {
+    const broken = all.filter(([, node]) => Array.isArray(node.allOf) && node.allOf.some(isRef) && node.allOf.some(allowsNull)).map(([at]) => at);
+    expect(broken).toEqual([]);
+  });
+
+  test('every nullable $ref is a choice between the reference and null, and the open record is one of them', () => {
+    const nullableRefs = all.filter(([, node]) => {
+      const options = (node.oneOf ?? node.anyOf) as unknown[] | undefined;
+      return Array.isArray(options) && options.some(isRef) && options.some(allowsNull);
+    });
+    for (const [at, node] of nullableRefs) {
+      const options = (node.oneOf ?? node.anyOf) as unknown[];
+      expect([at, options.length, options.filter(isRef).length]).toEqual([at, 2, 1]);
+      expect([at, options.find((option) => !isRef(option))]).toEqual([at, { type: 'null' }]);
+    }
+    expect(document.components?.schemas?.OpenRecord).toMatchObject({
+      properties: { record: { anyOf: [{ $ref: '#/components/schemas/TimeRecord' }, { type: 'null' }] } },
+      required: ['hasOpenRecord', 'record'],
+    });
+  });
+
+  test('the document is OpenAPI 3.1, where null is a type (not 3.0 `nullable`)', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(all.filter(([, node]) => 'nullable' in node).map(([at]) => at)).toEqual([]);
+  });
+});

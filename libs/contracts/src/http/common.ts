@@ -50,5 +50,13 @@ export const IdText = Object.assign(idText(MAX_ID), { max: (max: number, params?
 
 export const IdPathParam = (name: string) => z.object({ [name]: IdText });
 
+/**
+ * `schema` or null. Use it instead of `.nullable()` on a schema registered with `.meta({ id })`:
+ * zod-to-openapi 9 with zod 4 documents that as `allOf: [{$ref}, {type: ['object', 'null']}]`,
+ * which no null satisfies (the `$ref` half requires an object); this documents it as
+ * `anyOf: [{$ref}, {type: 'null'}]`, exactly one of which any value matches.
+ */
+export const nullableRef = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
 /** A JSON response of `schema`, for `registerPath` responses. */
 export const jsonContent = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, IdPathParam, IdText } from './common.ts';
+import { ErrorBody, IdPathParam, IdText, nullableRef } from './common.ts';
 
 // Time records (clock-in/out, history, monthly PDF) and their incidents (spec "Time-record
 // incidents", 1.1.2, 1.2.1, 1.2.2): request and response schemas of the incidents service.
@@ -45,7 +45,7 @@ export type TimeRecord = z.infer<typeof TimeRecord>;
 
 export const ClockInResponse = z.object({ message: z.string(), data: TimeRecord });
 export const ClockOutResponse = z.object({ message: z.string(), data: TimeRecord });
-export const OpenRecordResponse = z.object({ hasOpenRecord: z.boolean(), record: TimeRecord.nullable() }).meta({ id: 'OpenRecord' });
+export const OpenRecordResponse = z.object({ hasOpenRecord: z.boolean(), record: nullableRef(TimeRecord) }).meta({ id: 'OpenRecord' });
 
 /** `YYYY-MM-DD`, a real calendar day the database stores (years 1–9999: PostgreSQL has no year 0). */
 const calendarDay = z.iso
