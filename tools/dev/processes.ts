@@ -1,7 +1,8 @@
 // Child processes of a local system: the services, the mail catcher, the seed. Shared by `npm start`
 // (tools/dev/start.ts) and the system and replica test profiles (tools/system/harness.ts), so both
 // start the system the same way: `node apps/<service>/src/main.ts` with the service's environment,
-// output appended to one log file per process, readiness by `/readyz`, stop by pid.
+// output appended to one log file per process, readiness by `/readyz`, stop by pid; both run the
+// long-lived ones under a Supervisor (tools/dev/supervisor.ts), which restarts a crashed one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
@@ -61,15 +62,22 @@ export async function answersOk(url: string): Promise<boolean> {
   }
 }
 
+/** A started process as waitAllReady watches it (a Supervisor of tools/dev/supervisor.ts). */
+export interface Watched {
+  /** True once the process has exited since it was started, even if it was restarted since. */
+  readonly exitedSinceStart: boolean;
+  readonly logFile: string;
+}
+
 /**
  * Waits until every URL answers 2xx (a service's `/readyz`); fails at once, naming the log file,
- * when the process behind one exits first.
+ * when the process behind one exits first (a process that cannot start is not retried through a start).
  */
-export async function waitAllReady(entries: { name: string; url: string; process?: LoggedChild }[], timeoutMs = 90_000): Promise<void> {
+export async function waitAllReady(entries: { name: string; url: string; process?: Watched }[], timeoutMs = 90_000): Promise<void> {
   await Promise.all(
     entries.map(({ name, url, process: proc }) =>
       waitFor(`${name} (${url})`, async () => {
-        if (proc && hasExited(proc.child)) throw new Error(`${name} exited during start; last lines of ${path.relative(repoRoot, proc.logFile)}:\n${tail(proc.logFile)}`);
+        if (proc?.exitedSinceStart) throw new Error(`${name} exited during start; last lines of ${path.relative(repoRoot, proc.logFile)}:\n${tail(proc.logFile)}`);
         return answersOk(url);
       }, timeoutMs),
     ),

@@ -1,8 +1,8 @@
 // `npm start`: the whole system on this machine, without a Docker engine.
 // Infrastructure (PostgreSQL, RabbitMQ, Redis) from the machine's binaries, a mail catcher, the
-// databases, the five services (each migrates its database at start), demo data once. Ctrl-C
-// stops what this run started, by pid. `npm run stop` stops the infrastructure too.
-import type { ChildProcess } from 'node:child_process';
+// databases, the five services (each migrates its database at start), demo data once. A service
+// (or the mail catcher) that exits is started again after a backoff (tools/dev/supervisor.ts).
+// Ctrl-C stops what this run started, by pid, for good. `npm run stop` stops the infrastructure too.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateKeyPairFiles } from '@academy/auth';
@@ -11,6 +11,7 @@ import { dataDir, ensureInfra, pidAlive, portIsOpen, repoRoot, stopInfra, tail, 
 import { DEMO_LOGINS } from '../../apps/academic/src/demo-logins.ts';
 import { DEV_KEYS_DIR, DEV_KID, SERVICES, MAIL } from './system.ts';
 import { spawnLogged, spawnMailCatcher, spawnService, stopChild, waitAllReady, type LoggedChild } from './processes.ts';
+import { Supervisor } from './supervisor.ts';
 
 const startedAt = Date.now();
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -25,7 +26,8 @@ if (previous && pidAlive(previous)) {
 mkdirSync(dataDir('dev', 'logs'), { recursive: true });
 writeFileSync(runFile, String(process.pid));
 
-const children: LoggedChild[] = [];
+const supervised = new Map<string, Supervisor>();
+let seed: LoggedChild | null = null;
 let infraStarted: ServerName[] = [];
 let stopping = false;
 
@@ -33,7 +35,7 @@ async function stopAll(code: number): Promise<never> {
   if (stopping) process.exit(code);
   stopping = true;
   log('stopping…');
-  await Promise.all(children.map(({ child }) => stopChild(child)));
+  await Promise.all([...[...supervised.values()].map((supervisor) => supervisor.stop()), seed && stopChild(seed.child)]);
   if (infraStarted.length) await stopInfra('dev', infraStarted);
   rmSync(runFile, { force: true });
   log(`stopped${infraStarted.length ? ` (and ${infraStarted.join(', ')})` : ''}`);
@@ -47,14 +49,19 @@ function fail(message: string): Promise<never> {
   return stopAll(1);
 }
 
-/** Keeps track of a started child and reports an unexpected exit with the end of its log. */
-function track(started: LoggedChild, oneShot = false): ChildProcess {
-  const { name, child, logFile } = started;
-  children.push(started);
-  child.once('exit', (code, signal) => {
-    if (!stopping && (code !== 0 || !oneShot)) console.error(`[start] ${name} exited (${signal ?? `code ${code}`}); last lines of ${path.relative(repoRoot, logFile)}:\n${tail(logFile)}`);
+/**
+ * Starts a long-lived process under supervision: an exit is reported with the end of its log and
+ * the process comes back after the backoff (during the start, an exit fails the start instead).
+ */
+function supervise(name: string, spawn: () => LoggedChild): void {
+  const supervisor = new Supervisor({
+    spawn,
+    report: (line, exited) => {
+      console.error(`[start] ${line}\n  last lines of ${path.relative(repoRoot, exited.logFile)}:\n${tail(exited.logFile)}`);
+    },
   });
-  return child;
+  supervised.set(name, supervisor);
+  supervisor.start();
 }
 const logFileOf = (name: string) => dataDir('dev', 'logs', `${name}.log`);
 
@@ -69,26 +76,26 @@ try {
   infraStarted = infra.started;
   if (infra.reused.length) log(`reusing ${infra.reused.join(', ')} from an earlier start`);
 
-  track(spawnMailCatcher(MAIL, { logFile: logFileOf('maildev') }));
+  supervise('maildev', () => spawnMailCatcher(MAIL, { logFile: logFileOf('maildev') }));
 
   const pg = urls('dev').postgres;
   for (const service of SERVICES) if (service.database) await ensureDatabase(`${pg}/${service.database}`);
 
   const env = { JWT_KEYS_DIR: DEV_KEYS_DIR, JWT_KEY_IDS: DEV_KID };
-  for (const service of SERVICES) track(spawnService(service.name, { logFile: logFileOf(service.name), env }));
+  for (const service of SERVICES) supervise(service.name, () => spawnService(service.name, { logFile: logFileOf(service.name), env }));
 
   await waitAllReady(
     [...SERVICES.map((s) => ({ name: s.name, url: `http://127.0.0.1:${s.port}/readyz` })), { name: 'maildev', url: `http://127.0.0.1:${MAIL.webPort}/` }].map((entry) => ({
       ...entry,
-      process: children.find((c) => c.name === entry.name),
+      process: supervised.get(entry.name),
     })),
     90_000,
   );
 
   const seedScript = path.join(repoRoot, 'apps/academic/src/seed.ts');
   if (existsSync(seedScript)) {
-    const seed = track(spawnLogged('seed', process.execPath, [seedScript], { logFile: logFileOf('seed'), env }), true);
-    const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
+    const seeding = (seed = spawnLogged('seed', process.execPath, [seedScript], { logFile: logFileOf('seed'), env }));
+    const code = await new Promise<number | null>((resolve) => seeding.child.once('exit', resolve));
     if (code !== 0) await fail(`seeding demo data failed; see .local/dev/logs/seed.log`);
   }
 
@@ -107,6 +114,7 @@ ${DEMO_LOGINS.filter((l, i) => DEMO_LOGINS.findIndex((first) => first.role === l
   .map((l) => `  ${l.role.padEnd(6)} ${l.email.padEnd(28)} ${l.password}`)
   .join('\n')}
 
+A service that exits is started again (after 1 s, doubling up to 30 s) and the end of its log shown here.
 Ctrl-C stops the services${infraStarted.length ? ' and the infrastructure started now' : ''}; \`npm run stop\` stops the infrastructure.`);
 } catch (error) {
   await fail((error as Error).message);

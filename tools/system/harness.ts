@@ -1,5 +1,6 @@
 // The whole system started as `npm start` starts it (tools/dev/processes.ts: the same processes,
-// the same entry points, readiness by /readyz, the same seed), but for a test run: the test
+// the same entry points, readiness by /readyz, the same supervision that restarts a crashed process
+// with a backoff, the same seed), but for a test run: the test
 // PostgreSQL and Redis (fresh databases with unique names, a Redis database of the profile's own,
 // unique key prefixes), a RabbitMQ of its own (it is restarted during the run, and the shared test
 // broker must not be), every service and a mail catcher on free ports, a throwaway data folder.
@@ -16,7 +17,8 @@ import pg from 'pg';
 import { generateKeyPairFiles } from '@academy/auth';
 import { dropDatabase } from '@academy/db';
 import { freePort, repoRoot, startFaultRabbit, tail, urls, waitFor, type RabbitInstance } from '@academy/infra';
-import { spawnLogged, spawnMailCatcher, spawnService, stopChild, waitAllReady, hasExited, type LoggedChild } from '../dev/processes.ts';
+import { spawnLogged, spawnMailCatcher, spawnService, waitAllReady } from '../dev/processes.ts';
+import { Supervisor } from '../dev/supervisor.ts';
 import { SERVICES } from '../dev/system.ts';
 
 export type BackendName = 'academic' | 'hours-bank' | 'incidents' | 'notifications';
@@ -54,9 +56,13 @@ export interface SystemProcess {
   url: string;
   readonly running: boolean;
   readonly pid: number | undefined;
-  /** SIGKILL (a crash) or SIGTERM (a rolling update); resolves once the process is gone. */
+  /** Stops it with SIGKILL (a pod deleted) or SIGTERM (a rolling update), for good until start(); resolves once the process is gone. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts it again on the same port and waits for its /readyz. */
+  /** Signals it from outside (SIGKILL: a crash), as its supervisor did not ask; resolves once the process is gone, and the supervisor starts it again. */
+  crash(signal?: NodeJS.Signals): Promise<void>;
+  /** Times its supervisor started it again after it exited by itself. */
+  readonly restarts: number;
+  /** Starts it again on the same port (now, if a restart is pending) and waits for its /readyz. */
   start(): Promise<void>;
   /** Where its output goes. */
   readonly logFile: string;
@@ -113,8 +119,8 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
   generateKeyPairFiles(keys.dir, keys.kid);
   const databaseUrls = Object.fromEntries(BACKENDS.map((s) => [s, `${test.postgres}/t_${id}_${DATABASE_OF[s]}`])) as Record<BackendName, string>;
   const pools = new Map<BackendName, pg.Pool>();
-  const procs: (SystemProcess & { stopQuietly(): Promise<void>; readonly current: LoggedChild | null })[] = [];
-  let mailCatcher: LoggedChild | null = null;
+  const procs: (SystemProcess & { stopQuietly(): Promise<void>; readonly supervisor: Supervisor })[] = [];
+  let mailCatcher: Supervisor | null = null;
   // freePort() checks a port is free now; ports handed out but not bound yet must not be handed out twice.
   const given = new Set<number>();
   const nextPort = async (): Promise<number> => {
@@ -130,7 +136,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
   const cleanup = async () => {
     // Gateways first, then the services (they drain their consumers), then what they use.
     for (const group of [procs.filter((p) => p.name === 'gateway'), procs.filter((p) => p.name !== 'gateway')]) await Promise.all(group.map((p) => p.stopQuietly()));
-    if (mailCatcher) await stopChild(mailCatcher.child, 5000);
+    if (mailCatcher) await mailCatcher.stop(5000);
     await Promise.all([...pools.values()].map((pool) => pool.end().catch(() => undefined)));
     await rabbit?.destroy().catch(() => undefined);
     for (const url of Object.values(databaseUrls)) await dropDatabase(url).catch(() => undefined);
@@ -143,7 +149,8 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     rabbit = await startFaultRabbit(options.name);
     const [smtpPort, webPort] = [await nextPort(), await nextPort()];
     log(`broker on ${rabbit.port}, data in ${dir}`);
-    mailCatcher = spawnMailCatcher({ smtpPort, webPort }, { logFile: path.join(dir, 'maildev.log') });
+    mailCatcher = new Supervisor({ spawn: () => spawnMailCatcher({ smtpPort, webPort }, { logFile: path.join(dir, 'maildev.log') }), report: log });
+    mailCatcher.start();
     const mailApi = `http://127.0.0.1:${webPort}`;
 
     const common: Record<string, string> = {
@@ -170,38 +177,45 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     // A gateway is ready when every upstream is; with some services left out, it is only alive.
     const readyPath = (name: BackendName | 'gateway') => (name === 'gateway' && backends.length < BACKENDS.length ? '/healthz' : '/readyz');
     const makeProcess = (name: BackendName | 'gateway', instance: number, port: number, env: Record<string, string>) => {
-      let current: LoggedChild | null = null;
       const url = `http://127.0.0.1:${port}`;
       const logFile = path.join(dir, `${name}-${instance}.log`);
-      const spawnIt = () => {
-        current = spawnService(name, { logFile, env: { ...env, PORT: String(port) } });
-        return current;
-      };
+      const supervisor = new Supervisor({
+        spawn: () => spawnService(name, { logFile, env: { ...env, PORT: String(port) } }),
+        report: (line) => log(`${line} (instance ${instance})`),
+      });
       const proc = {
         name,
         instance,
         port,
         url,
         logFile,
+        supervisor,
         get running() {
-          return current !== null && !hasExited(current.child);
+          return supervisor.running;
         },
         get pid() {
-          return current?.child.pid;
+          return supervisor.current?.child.pid;
         },
-        spawn: spawnIt,
+        get restarts() {
+          return supervisor.restarts;
+        },
         async kill(signal: NodeJS.Signals = 'SIGKILL') {
-          if (current) await stopChild(current.child, 15_000, signal);
+          await supervisor.stop(15_000, signal);
+        },
+        async crash(signal: NodeJS.Signals = 'SIGKILL') {
+          const child = supervisor.current?.child;
+          if (!child || !supervisor.running) throw new Error(`${name}#${instance} is not running`);
+          const gone = new Promise((resolve) => child.once('exit', resolve));
+          child.kill(signal);
+          await gone;
         },
         async start() {
           if (proc.running) return;
-          await waitAllReady([{ name: `${name}#${instance}`, url: `${url}${readyPath(name)}`, process: spawnIt() }], 90_000);
+          supervisor.start();
+          await waitAllReady([{ name: `${name}#${instance}`, url: `${url}${readyPath(name)}`, process: supervisor }], 90_000);
         },
         async stopQuietly() {
-          if (current) await stopChild(current.child, 10_000);
-        },
-        get current() {
-          return current;
+          await supervisor.stop(10_000);
         },
       };
       procs.push(proc);
@@ -214,10 +228,10 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     for (let set = 0; set < instances; set++) {
       const started = [];
       for (const service of backends) started.push(makeProcess(service, set, await nextPort(), backendEnv(service)));
-      for (const p of started) p.spawn();
+      for (const p of started) p.supervisor.start();
       await waitAllReady(
         [
-          ...started.map((p) => ({ name: `${p.name}#${p.instance}`, url: `${p.url}/readyz`, process: p.current! })),
+          ...started.map((p) => ({ name: `${p.name}#${p.instance}`, url: `${p.url}/readyz`, process: p.supervisor })),
           ...(set === 0 ? [{ name: 'maildev', url: `${mailApi}/email`, process: mailCatcher }] : []),
         ],
         120_000,
@@ -241,8 +255,8 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     };
     const gateways = [];
     for (let set = 0; set < instances; set++) gateways.push(makeProcess('gateway', set, await nextPort(), gatewayEnv(set)));
-    for (const g of gateways) g.spawn();
-    await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}${readyPath('gateway')}`, process: g.current! })), 60_000);
+    for (const g of gateways) g.supervisor.start();
+    await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}${readyPath('gateway')}`, process: g.supervisor })), 60_000);
 
     if (options.seed ?? backends.includes('academic')) {
       // The demo academy, as `npm start` seeds it.
@@ -299,8 +313,8 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     };
   } catch (error) {
     const logs = procs
-      .filter((p) => p.current && hasExited(p.current.child))
-      .map((p) => `--- ${p.name}#${p.instance}:\n${tail(p.current!.logFile)}`)
+      .filter((p) => p.supervisor.exitedSinceStart)
+      .map((p) => `--- ${p.name}#${p.instance}:\n${tail(p.logFile)}`)
       .join('\n');
     await cleanup();
     throw new Error(`${(error as Error).message}${logs ? `\n${logs}` : ''}`, { cause: error });
