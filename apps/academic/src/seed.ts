@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { placeholderEmail } from '@academy/contracts';
+import { demoTaxId, placeholderEmail } from '@academy/contracts';
 import { hashPassword } from '@academy/auth';
 import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
@@ -83,7 +83,8 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
   for (const login of DEMO_LOGINS.filter((l) => l.role === 'admin')) em.create(User, { email: login.email, passwordHash: passwordHashes.get(login.password)!, role: 'admin' });
   const teachers = DEMO_LOGINS.filter((l) => l.role === 'user').map((login, i) => {
     const user = em.create(User, { email: login.email, passwordHash: passwordHashes.get(login.password)!, role: 'user' });
-    const employee = em.create(Employee, { name: FIRST_NAMES[(i * 7) % FIRST_NAMES.length], lastname: LAST_NAMES[(i * 3 + 5) % LAST_NAMES.length], email: login.email, kind: 'teacher' });
+    // teacherN's tax id is demoTaxId(N): the payslips demo prints the same ids on its combined PDF.
+    const employee = em.create(Employee, { name: FIRST_NAMES[(i * 7) % FIRST_NAMES.length], lastname: LAST_NAMES[(i * 3 + 5) % LAST_NAMES.length], email: login.email, kind: 'teacher', taxId: demoTaxId(i + 1) });
     return { user, employee };
   });
   const staff = em.create(Employee, { name: 'Rosa', lastname: 'Secretaría', email: 'secretaria@academy.local', kind: 'staff' });

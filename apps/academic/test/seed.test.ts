@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
+import { demoTaxId } from '@academy/contracts';
 import { seedDemoData } from '../src/seed.ts';
 import { republishAll } from '../src/republish.ts';
 import { admin, useAcademic } from './support.ts';
@@ -51,5 +52,19 @@ describe('demo seed and republish', () => {
     const after = await f.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox group by type order by type`);
     const delta = Object.fromEntries(after.map((row) => [row.type, row.n - (before.find((b) => b.type === row.type)?.n ?? 0)]));
     expect(delta).toEqual({ 'employee.upserted': employees, 'school-course.created': courses });
+  });
+
+  test('teacherN gets the demo tax id demoTaxId(N), and republish carries every employee\'s tax id and payroll code (version 2)', async () => {
+    const teachers = await f.query<{ email: string; tax_id: string }>(`select u.email, e.tax_id from users u join employees e on e.user_id = u.id where u.email like 'teacher%' order by e.id`);
+    expect(teachers.length).toBe(6);
+    for (const teacher of teachers) expect(teacher.tax_id).toBe(demoTaxId(Number(/^teacher(\d+)@/.exec(teacher.email)![1])));
+    await republishAll(service().ctx.orm, 'republish-tax-ids');
+    const events = await f.query<{ version: number; data: { id: number; taxId: string | null; payrollCode: string | null } }>(
+      `select envelope->'version' as version, envelope->'data' as data from outbox where type = 'employee.upserted' and envelope->>'correlationId' = 'republish-tax-ids'`,
+    );
+    const stored = await f.query<{ id: number; tax_id: string | null; payroll_code: string | null }>(`select id, tax_id, payroll_code from employees order by id`);
+    expect(events.map((event) => [event.version, event.data.id, event.data.taxId, event.data.payrollCode]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual(
+      stored.map((row) => [2, row.id, row.tax_id, row.payroll_code]),
+    );
   });
 });

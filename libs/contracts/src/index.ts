@@ -5,3 +5,4 @@ export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
 export { ROUTES, SERVICES, matchRoute, type RouteRule, type ServiceName } from './route-table.ts';
 export { createEnvelope, parseEnvelope, defineHandlers, type TypedEnvelope, type EnvelopeMeta, type ParsedEnvelope, type EnvelopeHandlers } from './events/typed.ts';
 export { LATEST_SCHOOL_COURSE_ORDER, latestSchoolCourseSql } from './school-course-rule.ts';
+export { demoTaxId, findSpanishTaxIds, isValidSpanishTaxId, normalizeTaxId } from './tax-id.ts';

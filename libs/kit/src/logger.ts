@@ -1,13 +1,16 @@
-import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 
 export type { Logger };
 
-export function createLogger(service: string, level: LevelWithSilent = 'info'): Logger {
-  return pino({
+/** `destination` defaults to stdout (tests pass a stream to read what was logged). */
+export function createLogger(service: string, level: LevelWithSilent = 'info', destination?: DestinationStream): Logger {
+  const options = {
     name: service,
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', '*.password', '*.refreshToken'], censor: '[redacted]' },
-  });
+    // Tax ids (employees' DNI/NIE) are personal data: never in a log, at whatever depth they are passed.
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', '*.password', '*.refreshToken', 'taxId', '*.taxId', '*.*.taxId', '*.*.*.taxId'], censor: '[redacted]' },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

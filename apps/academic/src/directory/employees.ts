@@ -16,12 +16,23 @@ const employeeItem = (employee: EmployeeRow) => ({
   lastname: employee.lastname,
   email: employee.email ?? null,
   kind: employee.kind,
+  taxId: employee.taxId ?? null,
+  payrollCode: employee.payrollCode ?? null,
   active: employee.active,
   createdAt: employee.createdAt.toISOString(),
 });
 
+/** The 409s of an employee write, by the unique key it hit. */
+const employeeConstraints = {
+  unique: 'This user is already linked to another employee',
+  uniqueByConstraint: {
+    employees_tax_id_unique: { code: 'TAX_ID_TAKEN', message: 'Another employee has this tax id' },
+    employees_payroll_code_unique: { code: 'PAYROLL_CODE_TAKEN', message: 'Another employee has this payroll code' },
+  },
+};
+
 export const employees = {
-  list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Employee, ['name', 'lastname', 'email'], query, employeeItem),
+  list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Employee, ['name', 'lastname', 'email', 'taxId', 'payrollCode'], query, employeeItem),
   get: (em: EntityManager, id: number) => findOr404(em, Employee, id, 'EMPLOYEE_NOT_FOUND', 'Employee not found'),
   item: employeeItem,
   async create(em: EntityManager, input: Input<typeof EmployeeCreateBody>, meta: Meta) {
@@ -37,7 +48,7 @@ export const employees = {
           await tx.refresh(employee);
           return employeeItem(employee);
         }),
-      { unique: 'This user is already linked to another employee' },
+      employeeConstraints,
     );
   },
   async update(em: EntityManager, id: number, input: Input<typeof EmployeeUpdateBody>, meta: Meta) {
@@ -58,7 +69,7 @@ export const employees = {
           if (!announced.has(id)) recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
           return employeeItem(employee);
         }),
-      { unique: 'This user is already linked to another employee' },
+      employeeConstraints,
     );
   },
   /** Deactivates; `employee.deleted` tells the replicas this employee no longer works here. */

@@ -4,15 +4,26 @@ import type { EventData } from '@academy/contracts';
 /** `source` of every event this service records. */
 export const SOURCE = 'academic';
 
-type EmployeeRecord = { id: number; userId?: number | null; name: string; lastname: string; email?: string | null; active: boolean };
+type EmployeeRecord = {
+  id: number;
+  userId?: number | null;
+  name: string;
+  lastname: string;
+  email?: string | null;
+  active: boolean;
+  taxId?: string | null;
+  payrollCode?: string | null;
+};
 
-/** Payload of `employee.upserted`: what the hours-bank and incidents replicas keep. */
+/** Payload of `employee.upserted` (version 2: always with `taxId` and `payrollCode`): what the replicas keep. */
 export const employeeUpsertedData = (employee: EmployeeRecord): EventData<'employee.upserted'> => ({
   id: employee.id,
   userId: employee.userId ?? null,
   name: `${employee.name} ${employee.lastname}`.trim(),
   email: employee.email ?? null,
   active: employee.active,
+  taxId: employee.taxId ?? null,
+  payrollCode: employee.payrollCode ?? null,
 });
 
 /** Payload of `school-course.created`: the course (each replica works out the current one itself). */

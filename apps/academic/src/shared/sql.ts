@@ -32,11 +32,17 @@ export const givenFilters = <T>(filters: Record<string, unknown>) => Object.from
  * a reference gone meanwhile) into 409s: the checks made before a write can lose a race, the
  * constraints cannot.
  */
-export async function guardConstraints<T>(write: () => Promise<T>, messages: { unique?: string; reference?: string } = {}): Promise<T> {
+export async function guardConstraints<T>(
+  write: () => Promise<T>,
+  messages: { unique?: string; reference?: string; uniqueByConstraint?: Record<string, { code: string; message: string }> } = {},
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) {
+      // The message never repeats the value (a tax id must not reach a response or a log).
+      const named = messages.uniqueByConstraint?.[(error as { constraint?: string }).constraint ?? ''];
+      if (named) throw new ConflictError(named.code, named.message);
       throw new ConflictError('ALREADY_EXISTS', messages.unique ?? 'A record with the same unique value already exists');
     }
     if (error instanceof ForeignKeyConstraintViolationException) {

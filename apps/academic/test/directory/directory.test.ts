@@ -35,8 +35,8 @@ describe('admin directory', () => {
     await api().delete(`/api/v2/employees/${id}`).set(admin).expect(200);
     const events = (await outbox()).filter((e) => e.envelope.data.id === id && e.type.startsWith('employee.'));
     expect(events.map((e) => [e.type, e.envelope.data])).toEqual([
-      ['employee.upserted', { id, userId: login.body.id, name: 'Marta Ruiz', email: 'marta@academy.local', active: true }],
-      ['employee.upserted', { id, userId: login.body.id, name: 'Marta Ruiz Gómez', email: 'marta@academy.local', active: true }],
+      ['employee.upserted', { id, userId: login.body.id, name: 'Marta Ruiz', email: 'marta@academy.local', active: true, taxId: null, payrollCode: null }],
+      ['employee.upserted', { id, userId: login.body.id, name: 'Marta Ruiz Gómez', email: 'marta@academy.local', active: true, taxId: null, payrollCode: null }],
       ['employee.deleted', { id }],
     ]);
     const read = await api().get(`/api/v2/employees/${id}`).set(admin);

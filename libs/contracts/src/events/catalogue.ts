@@ -1,11 +1,16 @@
 import { z } from 'zod';
+import { isValidSpanishTaxId } from '../tax-id.ts';
 
 const id = z.number().int().positive();
 const isoDateTime = z.iso.datetime({ offset: true });
 
 // academic → hours-bank, incidents. Replicas catch up with `npm run republish:academic`, which
 // records an employee.upserted per employee and a school-course.created per course.
-/** An employee was created or changed (also when linked to a login or reactivated). */
+/**
+ * An employee was created or changed (also when linked to a login or reactivated). Version 2 added
+ * `taxId` and `payrollCode` (null when the employee has none); version 1 lacks them, and a replica
+ * then keeps what it had. The tax id is personal data: consumers store it, never log it.
+ */
 export const EmployeeUpserted = z.object({
   id,
   /** The employee's login, when they have one. */
@@ -14,6 +19,10 @@ export const EmployeeUpserted = z.object({
   name: z.string().min(1),
   email: z.email().nullable(),
   active: z.boolean(),
+  /** DNI or NIE, normalized (`normalizeTaxId`). Absent only in version 1. */
+  taxId: z.string().refine(isValidSpanishTaxId, { error: 'must be a valid DNI or NIE' }).nullable().optional(),
+  /** The payroll software's code for the employee. Absent only in version 1. */
+  payrollCode: z.string().min(1).max(32).nullable().optional(),
 });
 /** The employee was deactivated (academic keeps the row for history): treat as gone. */
 export const EmployeeDeleted = z.object({ id });
@@ -272,7 +281,7 @@ export function isEventType(type: string): type is EventType {
  * so a producer deployed ahead of its consumers loses nothing: replay the DLQ after they catch up.
  */
 export const eventVersions = {
-  'employee.upserted': 1,
+  'employee.upserted': 2,
   'employee.deleted': 1,
   'school-course.created': 2,
   'school-course.deleted': 2,
@@ -299,9 +308,11 @@ export type EventVersions = { [T in EventType]?: readonly number[] };
 /**
  * Older versions that the current schema still reads as they are, so every consumer accepts them
  * too: version 1 of the school-course events only had one more field (`latestSchoolCourseId`), which
- * the current schema drops.
+ * the current schema drops; version 1 of `employee.upserted` lacks `taxId` and `payrollCode`, which
+ * the current schema leaves undefined.
  */
 export const readableOlderVersions: EventVersions = {
+  'employee.upserted': [1],
   'school-course.created': [1],
   'school-course.deleted': [1],
 };

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { ErrorBody, Id, IdText, StatusErrorBody } from './common.ts';
+import { isValidSpanishTaxId, normalizeTaxId } from '../tax-id.ts';
 
 /** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused): the shared id schemas. */
 export const AcademicId = Id;
@@ -87,12 +88,23 @@ export const UserItem = z.object({
 });
 
 export const EMPLOYEE_KIND_VALUES = ['teacher', 'staff'] as const;
+/** A Spanish DNI or NIE, stored normalized ("12.345.678-z" → "12345678Z"), with its control letter checked. */
+export const TaxId = z
+  .string()
+  .overwrite(normalizeTaxId)
+  .refine(isValidSpanishTaxId, { error: 'must be a Spanish DNI (8 digits and a letter) or NIE (X, Y or Z, 7 digits and a letter) with the right control letter' });
+/** The payroll software's code for an employee: letters, digits and . _ - /, at most 32. */
+export const PayrollCode = text().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,31}$/, { error: 'must be 1 to 32 letters, digits or . _ - / (starting with a letter or digit)' });
 export const EmployeeCreateBody = z.strictObject({
   name,
   lastname: name,
   email: email.nullable().optional(),
   kind: z.enum(EMPLOYEE_KIND_VALUES).optional(),
   userId: AcademicId.nullable().optional(),
+  /** Unique; answered to admins only. */
+  taxId: TaxId.nullable().optional(),
+  /** Unique when set. */
+  payrollCode: PayrollCode.nullable().optional(),
 });
 export const EmployeeUpdateBody = EmployeeCreateBody.partial().extend({ active: z.boolean().optional() }).strict().refine(...nonEmpty);
 export const EmployeeItem = z.object({
@@ -102,6 +114,9 @@ export const EmployeeItem = z.object({
   lastname: z.string(),
   email: z.string().nullable(),
   kind: z.enum(EMPLOYEE_KIND_VALUES),
+  /** DNI or NIE, normalized; the employee routes are admin-only. */
+  taxId: z.string().nullable(),
+  payrollCode: z.string().nullable(),
   active: z.boolean(),
   createdAt: timestamp,
 });

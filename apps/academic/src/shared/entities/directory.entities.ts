@@ -16,6 +16,10 @@ export const Employee = defineEntity({
     name: p.string().length(100),
     lastname: p.string().length(100),
     email: p.string().length(254).nullable(),
+    /** Spanish DNI or NIE, normalized (`normalizeTaxId`); shown to admins only, never logged. */
+    taxId: p.string().length(9).nullable().unique(),
+    /** The payroll software's code for the employee, when it prints one on payslips. */
+    payrollCode: p.string().length(32).nullable().unique(),
     kind: p.enum(EMPLOYEE_KINDS).default('teacher'),
     active: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),
