@@ -24,8 +24,16 @@ export const PORTS: Record<Profile, ProfilePorts> = {
   dev: { postgres: 5432, rabbitmq: 5672, rabbitmqDist: 25672, rabbitmqManagement: 15672, redis: 6379 },
   // Below Linux's ephemeral range (32768–60999): a probe of a port in it can connect to itself and
   // leave a TIME-WAIT socket that keeps the server from binding.
-  test: { postgres: 25432, rabbitmq: 25673, rabbitmqDist: 25674, rabbitmqManagement: null, redis: 26379 },
+  test: { postgres: 25432, rabbitmq: 25673, rabbitmqDist: 25674, rabbitmqManagement: null, redis: 26379, ...testPortsFromEnv() },
 };
+
+/**
+ * `ACADEMY_TEST_PORTS` (JSON, e.g. `{"postgres":21001,"rabbitmq":21002,"rabbitmqDist":21003,"redis":21004}`) moves the
+ * test servers, for a throwaway test profile beside the usual one (`npm run test:clocks`, with its own ACADEMY_LOCAL_DIR).
+ */
+function testPortsFromEnv(): Partial<ProfilePorts> {
+  return process.env.ACADEMY_TEST_PORTS ? (JSON.parse(process.env.ACADEMY_TEST_PORTS) as Partial<ProfilePorts>) : {};
+}
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const RABBIT_BIN = '/usr/lib/rabbitmq/bin/rabbitmq-server';
@@ -115,6 +123,15 @@ function ensureInstalled(log: (line: string) => void): void {
   }
 }
 
+/**
+ * Redis always runs on the real clock: Debian's redis-server links jemalloc, which hangs under libfaketime
+ * (wolfcw/libfaketime#130, `npm run test:clocks`); every key's expiry is relative (EX/PX), so its clock never meets ours.
+ */
+function redisEnv(): NodeJS.ProcessEnv {
+  const { LD_PRELOAD, ...env } = process.env;
+  return LD_PRELOAD?.includes('faketime') ? env : process.env;
+}
+
 function spawnDetached(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; logFile: string; cwd?: string }): number {
   const out = openSync(opts.logFile, 'a');
   const child = spawn(cmd, args, { detached: true, stdio: ['ignore', out, out], env: opts.env ?? process.env, cwd: opts.cwd });
@@ -175,7 +192,8 @@ async function startRabbit(profile: Profile): Promise<void> {
   if (profile === 'test') rmSync(dataDir(profile, 'rabbitmq', 'mnesia'), { recursive: true, force: true });
   await launchRabbit({
     dir: dataDir(profile, 'rabbitmq'),
-    nodeName: `academy-${profile}@localhost`,
+    // a moved test profile runs beside the usual test broker: one Erlang node name each
+    nodeName: `academy-${profile}${profile === 'test' && process.env.ACADEMY_TEST_PORTS ? `-${ports.rabbitmq}` : ''}@localhost`,
     port: ports.rabbitmq,
     distPort: ports.rabbitmqDist,
     managementPort: ports.rabbitmqManagement,
@@ -344,7 +362,7 @@ export async function startFaultRedis(name: string): Promise<RedisInstance> {
   let paused = false;
   const start = async () => {
     if (pid) return;
-    const started = spawnDetached(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { logFile: path.join(dir, 'redis.log') });
+    const started = spawnDetached(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { logFile: path.join(dir, 'redis.log'), env: redisEnv() });
     pid = started;
     await waitFor(`Redis on port ${port}`, async () => {
       if (!pidAlive(started)) throw new InfraError(`Redis exited: ${tail(path.join(dir, 'redis.log'))}`);
@@ -406,6 +424,7 @@ async function startRedis(profile: Profile): Promise<void> {
   const port = PORTS[profile].redis;
   const pid = spawnDetached(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', profile === 'test' ? '' : '60 1', '--appendonly', 'no'], {
     logFile: dataDir(profile, 'redis.log'),
+    env: redisEnv(),
   });
   writeFileSync(pidFile(profile, 'redis'), String(pid));
   await waitFor(`Redis on port ${port}`, async () => {
