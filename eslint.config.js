@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 const libraryLayers = {
   'scope:contracts': [],
   'scope:kit': ['scope:contracts'],
+  'scope:files': ['scope:contracts', 'scope:kit'],
   'scope:auth': ['scope:contracts', 'scope:kit'],
   'scope:db': ['scope:contracts', 'scope:kit'],
   'scope:messaging': ['scope:contracts', 'scope:kit', 'scope:db'],

@@ -67,6 +67,11 @@ describe('replicas fed by academic events (hours-bank.replicas)', () => {
     expect(await sql(service, 'select name, active, deleted from employees where id = 502')).toEqual([{ name: 'New name', active: true, deleted: false }]);
   });
 
+  test('employee.upserted version 2 fills the replica\'s tax_id and payroll_code columns (from the service\'s migration)', async () => {
+    await publish(envelope('employee.upserted', { id: 504, userId: null, name: 'Iván Pop', email: null, active: true, taxId: 'X1234567L', payrollCode: 'P-504' }));
+    expect(await sql(service, 'select tax_id, payroll_code from employees where id = 504')).toEqual([{ tax_id: 'X1234567L', payroll_code: 'P-504' }]);
+  });
+
   test('recorded and reverted events reach the exchange through the outbox relay', async () => {
     await publish(envelope('employee.upserted', { id: 503, userId: 3, name: 'Eva', email: null, active: true }));
     const added = await addCompleted(503);

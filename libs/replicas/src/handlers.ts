@@ -11,15 +11,21 @@ async function run(em: EntityManager, sql: string, params: unknown[]): Promise<v
   await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
 }
 
+/**
+ * Version 2 carries `taxId` and `payrollCode` (null: none); version 1 lacks them, and the row then
+ * keeps the ones it has.
+ */
 export const onEmployeeUpserted: EventHandler<'employee.upserted'> = async (em, event) => {
-  const { id, userId, name, email, active } = event.data;
+  const { id, userId, name, email, active, taxId, payrollCode } = event.data;
   await run(
     em,
-    `insert into employees (id, user_id, name, email, active, deleted, source_version) values (?, ?, ?, ?, ?, false, ?)
+    `insert into employees (id, user_id, name, email, tax_id, payroll_code, active, deleted, source_version) values (?, ?, ?, ?, ?, ?, ?, false, ?)
      on conflict (id) do update set user_id = excluded.user_id, name = excluded.name, email = excluded.email, active = excluded.active,
+       tax_id = case when ? then excluded.tax_id else employees.tax_id end,
+       payroll_code = case when ? then excluded.payroll_code else employees.payroll_code end,
        deleted = false, source_version = excluded.source_version
      where employees.source_version <= excluded.source_version`,
-    [id, userId, name, email, active, event.occurredAt],
+    [id, userId, name, email, taxId ?? null, payrollCode ?? null, active, event.occurredAt, taxId !== undefined, payrollCode !== undefined],
   );
 };
 

@@ -55,6 +55,25 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
     expect(await rows('select active, deleted from employees where id = 7')).toEqual([{ active: false, deleted: true }]);
   });
 
+  test('employee.upserted version 2 stores taxId and payrollCode; a version 1 event after it keeps them; null clears them', async () => {
+    const now = Date.now();
+    const base = { id: 8, userId: null, name: 'Eva Gil', email: null, active: true };
+    await publish(envelope('employee.upserted', { ...base, taxId: '12345678Z', payrollCode: 'EMP-8' }, new Date(now)));
+    const stored = () => rows('select name, tax_id, payroll_code from employees where id = 8');
+    expect(await stored()).toEqual([{ name: 'Eva Gil', tax_id: '12345678Z', payroll_code: 'EMP-8' }]);
+
+    // An academic instance not yet upgraded still records version 1, without the two fields.
+    await publish({ ...envelope('employee.upserted', { ...base, name: 'Eva Gil Ruiz' }, new Date(now + 1000)), version: 1 });
+    expect(await stored()).toEqual([{ name: 'Eva Gil Ruiz', tax_id: '12345678Z', payroll_code: 'EMP-8' }]);
+
+    await publish(envelope('employee.upserted', { ...base, name: 'Eva Gil Ruiz', taxId: null, payrollCode: null }, new Date(now + 2000)));
+    expect(await stored()).toEqual([{ name: 'Eva Gil Ruiz', tax_id: null, payroll_code: null }]);
+
+    // A version 1 event of a new employee leaves both null.
+    await publish({ ...envelope('employee.upserted', { ...base, id: 9 }), version: 1 });
+    expect(await rows('select tax_id, payroll_code from employees where id = 9')).toEqual([{ tax_id: null, payroll_code: null }]);
+  });
+
   test('the current school course: greatest start date, ties by greatest id, deleted ones ignored; a named course only while it lives', async () => {
     expect(await chosenSchoolCourseId(orm.em.fork())).toBeNull();
     const course = (id: number, startDate: string) =>

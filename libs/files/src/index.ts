@@ -1,0 +1,3 @@
+export { diskStorage, removeFiles, type FileStorage } from './storage.ts';
+export { parseMultipart, cleanFileName, type MultipartOptions, type ParsedMultipart, type StoredUpload } from './multipart.ts';
+export { bodyStalled, fieldTooLarge, fileTooLarge, fileTypeNotAllowed, malformedMultipart, notMultipart, tooManyFiles } from './errors.ts';
