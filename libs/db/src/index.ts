@@ -1,2 +1,3 @@
 export { createOrm, runMigrations, requestContext, dbReadiness, ensureDatabase, dropDatabase, type OrmOptions } from './orm.ts';
 export { migrationCli } from './migration-cli.ts';
+export { Sql, type Query } from './sql.ts';

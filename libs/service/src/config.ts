@@ -15,6 +15,8 @@ export function baseConfigSchema(defaults: { port: number; database: string }) {
     REDIS_URL: env.url('redis://127.0.0.1:6379'),
     ...jwtConfigShape,
     BODY_LIMIT: z.string().default('100kb'),
+    /** How long a write's `Idempotency-Key` is remembered with its answer. */
+    IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   });
 }
 

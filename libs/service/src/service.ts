@@ -3,11 +3,12 @@ import type { Express } from 'express';
 import type { Constructor, MikroORM, EntitySchema } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
 import type { Redis } from 'ioredis';
-import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
-import { createOrm, dbReadiness, ensureDatabase, migrationCli, requestContext, runMigrations, type OrmOptions } from '@academy/db';
+import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, listen, portOf, redisReadiness, systemClock, type Clock, type Logger, type Metrics, type ReadinessCheck } from '@academy/kit';
+import { createOrm, dbReadiness, ensureDatabase, migrationCli, runMigrations, type OrmOptions } from '@academy/db';
 import { createBroker, messagingEntities, startOutboxRelay, type Broker, type OutboxRelay } from '@academy/messaging';
 import { createSessionRevocations, followRevocations, revocationTtlSeconds, verifierFromConfig, type RevocationFeed, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
+import { idempotencyEntities, pruneIdempotencyKeys, requestScope } from './idempotency.ts';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   name: string;
@@ -21,6 +22,13 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   /** Announced revocations (the verifier already honours them): for what holds a session open, such as a socket. */
   revocationFeed: RevocationFeed;
   redis: Redis | null;
+  /** "Now" for every rule that depends on the date or the hour: the system clock, or the one a test pinned. */
+  clock: Clock;
+}
+
+export interface StartOptions {
+  /** A test pins the service's clock (`fixedClock` from `@academy/kit`); the system clock otherwise. */
+  clock?: Clock;
 }
 
 export interface ServiceDefinition<C extends BaseConfig = BaseConfig> {
@@ -53,7 +61,8 @@ export interface RunningService<C extends BaseConfig = BaseConfig> {
  * config → database (created if missing, migrated) → broker (connects in the background, so an
  * outage delays events instead of blocking start) → outbox relay and consumers → HTTP.
  */
-export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C): Promise<RunningService<C>> {
+export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C, options: StartOptions = {}): Promise<RunningService<C>> {
+  const clock = options.clock ?? systemClock;
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const metrics = createMetrics(definition.name);
   const orm = await openServiceOrm(definition, config.DATABASE_URL, { logger, poolMax: config.DATABASE_POOL_MAX });
@@ -82,7 +91,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     // An announced revocation is honoured at once; the 2 s check stays for missed announcements.
     const revocationFeed = followRevocations(redis, verifier, (error) => logger.debug({ err: error }, 'revocation announcements: redis error'));
     opened.push(() => revocationFeed.close());
-    const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, revocationFeed, redis };
+    const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, revocationFeed, redis, clock };
 
     await definition.subscriptions?.(ctx);
 
@@ -93,9 +102,14 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       metrics,
       readiness,
       bodyLimit: config.BODY_LIMIT,
-      requestScope: requestContext(orm),
+      requestScope: requestScope({ orm, verifier, logger, ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => clock.now() }),
       routes: (express) => definition.routes(express, ctx),
     });
+    // Keys past their time are forgotten every quarter of an hour (a replay needs them for IDEMPOTENCY_TTL_HOURS only).
+    const pruneKeys = setInterval(() => {
+      pruneIdempotencyKeys(orm.em.fork(), clock.now()).catch((error: unknown) => logger.warn({ err: error }, 'idempotency keys: prune failed'));
+    }, 15 * 60_000).unref();
+    opened.push(() => clearInterval(pruneKeys));
     const server = await listen(app, config.PORT, config.HOST);
     opened.push(() => closeServer(server, 0));
     const port = portOf(server);
@@ -109,6 +123,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
         await closeServer(server);
         // Stop consuming and let in-flight handlers finish while the database is still open.
         await broker.stopConsuming();
+        clearInterval(pruneKeys);
         await definition.onStop?.(ctx);
         await relay.stop();
         await broker.close();
@@ -127,7 +142,7 @@ type OrmParts = Pick<ServiceDefinition, 'entities' | 'migrations'>;
 
 /** The service's ORM (its entities with the outbox and inbox) on a database. */
 function serviceOrm(definition: OrmParts, clientUrl: string, options: Partial<OrmOptions> = {}): Promise<MikroORM> {
-  return createOrm({ clientUrl, entities: [...definition.entities, ...messagingEntities], migrations: definition.migrations, ...options });
+  return createOrm({ clientUrl, entities: [...definition.entities, ...messagingEntities, ...idempotencyEntities], migrations: definition.migrations, ...options });
 }
 
 /** Creates the database if missing, connects and applies pending migrations (closing again on failure). */

@@ -35,6 +35,7 @@ describe('startService and the event backbone', () => {
       JWT_ISSUER: 'academy',
       JWT_AUDIENCE: 'academy-api',
       BODY_LIMIT: '100kb',
+      IDEMPOTENCY_TTL_HOURS: 24,
     };
     // The outbox and inbox come with each service's migrations; this test service has none.
     await ensureDatabase(config.DATABASE_URL);

@@ -79,6 +79,7 @@ export async function testConfig(name: string, settings?: SettingsSchema<object>
     JWT_ISSUER: TEST_ISSUER,
     JWT_AUDIENCE: TEST_AUDIENCE,
     BODY_LIMIT: '100kb',
+    IDEMPOTENCY_TTL_HOURS: 24,
   };
 }
 

@@ -1,4 +1,5 @@
-import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Sql } from '@academy/db';
 import type { EventEnvelope } from '@academy/contracts';
 import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
 
@@ -16,16 +17,15 @@ import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
 
 const preparedTexts = new Map<string, string>();
 
-async function query<T>(em: EntityManager, name: string, sql: string, params: unknown[]): Promise<T[]> {
-  let text = preparedTexts.get(name);
+/** `?` placeholders become `$n` once per statement; `Sql` prepares it once per connection (or joins the request's transaction). */
+async function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  let text = preparedTexts.get(sql);
   if (text === undefined) {
     let index = 0;
     text = sql.replace(/\?/g, () => `$${++index}`);
-    preparedTexts.set(name, text);
+    preparedTexts.set(sql, text);
   }
-  const pool = await (em.getConnection() as PostgreSqlConnection).getNativeClient();
-  const result = await pool.query({ name: `hours-bank.${name}`, text, values: params });
-  return result.rows as T[];
+  return new Sql(em).query<T>(text, params);
 }
 
 /** Written into an addition's event by its statement: ids only the statement knows. */
@@ -68,7 +68,6 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
     n2: number | null;
   }>(
     em,
-    'add-to-bank',
     `with input as (select ?::int as employee_id, ?::int as delta),
      emp as (select e.id from employees e, input where e.id = input.employee_id and not e.deleted),
      course as (${CHOSEN_SCHOOL_COURSE_SQL}),
@@ -176,7 +175,6 @@ export async function findTransaction(em: EntityManager, transactionId: number, 
     new_ids: number[];
   }>(
     em,
-    'find-transaction',
     `select t.id, t.hours_bank_id, b.employee_id, b.school_course_id, t.type, t.total_minutes, t.is_active, t.reason,
        t.transaction_date::text as transaction_date,
        array(select nextval('hours_transactions_id_seq')::int from generate_series(1, ?::int)) as new_ids
@@ -258,7 +256,6 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
   const [first, second] = change.rows;
   const [row] = await query<{ n0: number; n1: number; n2: number }>(
     em,
-    `apply-change-${change.rows.length}-${change.events.length}`,
     `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ?::int for update),
      original as (
        update hours_transactions set is_active = false

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { CompiledQuery, type Transaction } from 'kysely';
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Pool, PoolClient } from 'pg';
+
+/** Runs one SQL statement (`$1…` placeholders) and returns its rows. */
+export type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
+
+/**
+ * Plain SQL on MikroORM's own `pg` pool, for write and read paths written as one statement each
+ * (a CTE that checks, changes and writes its outbox row together): statements are prepared once per
+ * connection (named by their text).
+ *
+ * Inside a request whose EntityManager carries a transaction (a write with an `Idempotency-Key`,
+ * see `@academy/service`), statements join that transaction instead, and `transaction()` becomes a
+ * savepoint in it: the write and the key commit together.
+ */
+/** Prepared statements are named by their text, so every `Sql` of a process agrees on the names. */
+const statementNames = new Map<string, string>();
+let savepoints = 0;
+
+export class Sql {
+  private pool: Pool | null = null;
+  private readonly em: EntityManager;
+
+  /** `em`: the service's (global) EntityManager, which resolves to the current request's. */
+  constructor(em: EntityManager) {
+    this.em = em;
+  }
+
+  private async getPool(): Promise<Pool> {
+    this.pool ??= await (this.em.getConnection() as PostgreSqlConnection).getNativeClient();
+    return this.pool;
+  }
+
+  /** The transaction of the current request's EntityManager, if it has one. */
+  private ambient(): Transaction<unknown> | undefined {
+    return this.em.getTransactionContext<Transaction<unknown>>();
+  }
+
+  private nameOf(text: string): string {
+    let name = statementNames.get(text);
+    if (name === undefined) {
+      name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      statementNames.set(text, name);
+    }
+    return name;
+  }
+
+  private readonly run = async <T>(client: Pool | PoolClient, text: string, values: unknown[]): Promise<T[]> => {
+    const result = await client.query({ name: this.nameOf(text), text, values });
+    return result.rows as T[];
+  };
+
+  private readonly inTransaction =
+    (trx: Transaction<unknown>): Query =>
+    async <T>(text: string, values: unknown[] = []) =>
+      (await trx.executeQuery(CompiledQuery.raw(text, values))).rows as T[];
+
+  /** One statement, its own transaction (or a part of the request's). */
+  readonly query: Query = async (text, values = []) => {
+    const trx = this.ambient();
+    return trx ? this.inTransaction(trx)(text, values) : this.run(await this.getPool(), text, values);
+  };
+
+  /** Several statements in one transaction (committed when `work` resolves, rolled back when it throws). */
+  async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
+    const trx = this.ambient();
+    if (trx) return this.savepoint(trx, work);
+    const client = await (await this.getPool()).connect();
+    try {
+      await client.query('begin');
+      const result = await work((text, values = []) => this.run(client, text, values));
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async savepoint<T>(trx: Transaction<unknown>, work: (query: Query) => Promise<T>): Promise<T> {
+    const query = this.inTransaction(trx);
+    const name = `sql_${++savepoints}`;
+    await query(`savepoint ${name}`);
+    try {
+      const result = await work(query);
+      await query(`release savepoint ${name}`);
+      return result;
+    } catch (error) {
+      await query(`rollback to savepoint ${name}`).catch(() => undefined);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler, Response } from 'express';
+import { defineEntity, p, RequestContext, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { AppError, BadRequestError, type Logger } from '@academy/kit';
+import { bearerToken, type TokenVerifier } from '@academy/auth';
+
+// `Idempotency-Key` (Stripe's API; the IETF httpapi draft): a write sent again with the same key
+// returns the first outcome instead of happening twice.
+//
+// A keyed write runs in one database transaction that the request's EntityManager carries (MikroORM's
+// RequestContext): the route's writes, ORM or raw SQL through `@academy/db`'s `sql`, join it, and the
+// key with the answer is inserted into it just before it commits, when the answer is known. So the
+// effect and the key commit together or not at all: a 5xx, or a crash before the commit, leaves
+// neither, and the retry runs. While it runs, the transaction holds an advisory lock on the key: the
+// same key meanwhile is 409 with `Retry-After: 1`, never a second execution.
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** 1 to 255 printable ASCII characters (space to tilde). */
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/** A key remembered with the answer of its first request; the lib owns the table. */
+export const IdempotencyRecord = defineEntity({
+  name: 'IdempotencyRecord',
+  tableName: 'idempotency_keys',
+  properties: {
+    /** Whose key, on which route: `u:<userId> <METHOD> <path>` (anonymous writes: `a:<fingerprint> …`). */
+    scope: p.string().length(600).primary(),
+    key: p.string().length(255).primary(),
+    /** SHA-256 of method, path and body: the same key with another request is refused. */
+    fingerprint: p.string().length(64),
+    status: p.integer(),
+    contentType: p.string().nullable(),
+    body: p.text(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime().index(),
+  },
+});
+
+export const idempotencyEntities = [IdempotencyRecord];
+
+export interface IdempotencyOptions {
+  orm: MikroORM;
+  verifier: TokenVerifier;
+  logger: Logger;
+  ttlHours: number;
+  now: () => Date;
+}
+
+const badKey = () =>
+  new BadRequestError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 printable ASCII characters (no control characters)');
+
+/** The key of a write, or null when it has none; a malformed key throws a 400 naming the header. */
+export function idempotencyKeyOf(req: IncomingMessage): string | null {
+  const header = req.headers[IDEMPOTENCY_HEADER];
+  if (header === undefined) return null;
+  if (Array.isArray(header) || !KEY_PATTERN.test(header)) throw badKey();
+  return header;
+}
+
+/** What identifies a request: method, path with query, and its body (JSON as parsed; other bodies by type and length). */
+export function requestFingerprint(req: IncomingMessage & { body?: unknown; originalUrl?: string }): string {
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const body = req.body !== undefined ? req.body : { mediaType, length: req.headers['content-length'] ?? null };
+  return createHash('sha256')
+    .update(JSON.stringify([req.method, req.originalUrl ?? req.url, body]))
+    .digest('hex');
+}
+
+interface StoredAnswer {
+  fingerprint: string;
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+/**
+ * The request scope of a service: every request gets its own EntityManager (MikroORM's
+ * RequestContext); a write with an `Idempotency-Key` gets one in a transaction that records the key
+ * with its answer, as described above.
+ */
+export function requestScope(options: IdempotencyOptions): RequestHandler {
+  const { orm } = options;
+  return (req, res, next) => {
+    if (!WRITE_METHODS.has(req.method)) return RequestContext.create(orm.em, next);
+    let key: string | null;
+    try {
+      key = idempotencyKeyOf(req);
+    } catch (error) {
+      return next(error);
+    }
+    if (key === null) return RequestContext.create(orm.em, next);
+    RequestContext.create(orm.em, () => {
+      runKeyed(options, key, req, res, next).catch(next);
+    });
+  };
+}
+
+async function runKeyed(options: IdempotencyOptions, key: string, req: Parameters<RequestHandler>[0], res: Response, next: (error?: unknown) => void): Promise<void> {
+  const fingerprint = requestFingerprint(req);
+  const token = bearerToken(req.headers.authorization);
+  const claims = token ? options.verifier.verify(token) : null;
+  // Two users' equal keys never meet; a write without a user (a login) is scoped by its own content.
+  const scope = `${claims ? `u:${claims.sub}` : `a:${fingerprint}`} ${req.method} ${req.path}`;
+
+  // The request's own EntityManager carries the transaction: its flushes and `Sql`'s statements join it.
+  const em = (RequestContext.getEntityManager() as EntityManager | undefined) ?? options.orm.em.fork();
+  await em.begin();
+  const trx = em.getTransactionContext();
+  const connection = em.getConnection();
+  let settled = false;
+  const rollback = async () => {
+    if (settled) return;
+    settled = true;
+    await em.rollback().catch((error: unknown) => options.logger.warn({ err: error }, 'idempotency: rollback failed'));
+  };
+  try {
+    const [row] = await connection.execute<{ locked: boolean; stored: StoredAnswer | null }[]>(
+      `select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked,
+              (select json_build_object('fingerprint', fingerprint, 'status', status, 'contentType', content_type, 'body', body)
+                 from idempotency_keys where scope = ? and key = ? and expires_at > ?) as stored`,
+      [`${scope}\n${key}`, scope, key, options.now()],
+      'all',
+      trx,
+    );
+    if (!row.locked) {
+      await rollback();
+      throw new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', {
+        headers: { 'Retry-After': '1' },
+      });
+    }
+    if (row.stored) {
+      await rollback();
+      if (row.stored.fingerprint !== fingerprint) {
+        throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+      }
+      res.setHeader(REPLAYED_HEADER, 'true');
+      if (row.stored.contentType) res.setHeader('content-type', row.stored.contentType);
+      res.status(row.stored.status).send(row.stored.body);
+      return;
+    }
+  } catch (error) {
+    await rollback();
+    throw error;
+  }
+
+  commitWithTheAnswer(res, async (status, body, replayable) => {
+    if (settled) return;
+    if (status >= 500) return rollback();
+    const now = options.now();
+    if (replayable) await connection.execute(
+      `insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [scope, key, fingerprint, status, headerText(res.getHeader('content-type')), body, now, new Date(now.getTime() + options.ttlHours * 3_600_000)],
+      'run',
+      trx,
+    );
+    settled = true;
+    await em.commit();
+  });
+  next();
+}
+
+function headerText(value: ReturnType<Response['getHeader']>): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/**
+ * Holds the answer back until `commit(status, body)` has finished: the client hears of the write
+ * only once it (and its key) are committed. A commit that fails turns the answer into a 500 (the
+ * write did not happen, so the retry runs). An answer streamed in several writes is committed
+ * without being remembered for replay.
+ */
+function commitWithTheAnswer(res: Response, commit: (status: number, body: string, replayable: boolean) => Promise<void>): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  const chunks: Buffer[] = [];
+  let streamed = false;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  res.write = ((...args: unknown[]) => {
+    streamed = true;
+    return write(...args);
+  }) as Response['write'];
+  res.end = ((...args: unknown[]) => {
+    const [chunk, encoding] = args;
+    if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    else if (Buffer.isBuffer(chunk) || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+    const body = Buffer.concat(chunks).toString('utf8');
+    commit(res.statusCode, body, !streamed).then(
+      () => end(...args),
+      (error: unknown) => {
+        (res.req as { log?: Logger }).log?.error({ err: error }, 'idempotency: commit failed');
+        if (res.headersSent) return end();
+        const failure = JSON.stringify({ code: 'INTERNAL_ERROR', message: 'Internal server error' });
+        res.statusCode = 500;
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.setHeader('content-length', Buffer.byteLength(failure));
+        end(failure);
+      },
+    );
+    return res;
+  }) as Response['end'];
+}
+
+/** Forgets keys past their time (run from a service's timer). */
+export async function pruneIdempotencyKeys(em: EntityManager, now: Date): Promise<number> {
+  const result = await em.getConnection().execute<{ affectedRows?: number }>('delete from idempotency_keys where expires_at <= ?', [now], 'run');
+  return result.affectedRows ?? 0;
+}

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { defineEntity, p, type MikroORM } from '@mikro-orm/postgresql';
+import { Sql, createOrm, dropDatabase } from '@academy/db';
+import { BadRequestError } from '@academy/kit';
+import { messagingEntities, recordEvent } from '@academy/messaging';
+import { bearer, testConfig } from '@academy/testing';
+import { idempotencyEntities, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
+
+// A service with one write of each kind: through the ORM (with its outbox event), through raw SQL
+// (`Sql`, as hours-bank and incidents write), one that refuses after writing (4xx), one that fails
+// after writing (5xx), and one slow enough to be repeated while it runs.
+const Thing = defineEntity({
+  name: 'Thing',
+  tableName: 'things',
+  properties: { id: p.integer().primary().autoincrement(), label: p.string() },
+});
+
+describe('Idempotency-Key on writes', () => {
+  let config: BaseConfig;
+  let service: RunningService;
+  let orm: MikroORM;
+  const alice = bearer({ sub: '101', role: 'user' });
+  const bob = bearer({ sub: '102', role: 'user' });
+
+  beforeAll(async () => {
+    config = await testConfig('t_idem');
+    // The test service brings its schema itself (a service's migrations create these tables).
+    const setup = await createOrm({ clientUrl: config.DATABASE_URL, entities: [Thing, ...messagingEntities, ...idempotencyEntities], migrations: [] });
+    await setup.schema.create();
+    await setup.close();
+    const definition: ServiceDefinition = {
+      name: 'svc-idem',
+      entities: [Thing],
+      migrations: [],
+      routes: (app, ctx) => {
+        const sql = new Sql(ctx.orm.em);
+        app.post('/things', async (req, res) => {
+          const em = ctx.orm.em;
+          const thing = em.create(Thing, { label: String(req.body.label) });
+          recordEvent(em, 'employee.deleted', { id: 7 }, { source: 'svc-idem' });
+          await em.flush();
+          res.status(201).json({ id: thing.id, label: thing.label });
+        });
+        app.post('/raw', async (req, res) => {
+          const [row] = await sql.transaction((query) => query<{ id: number }>('insert into things (label) values ($1) returning id', [String(req.body.label)]));
+          res.status(201).json(row);
+        });
+        app.post('/refuse', async (req) => {
+          await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
+          throw new BadRequestError('NOPE', 'refused');
+        });
+        app.post('/fail', async (req) => {
+          await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
+          throw new Error('boom');
+        });
+        app.post('/slow', async (req, res) => {
+          await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          res.status(201).json({ ok: true });
+        });
+      },
+    };
+    service = await startService(definition, config);
+    orm = service.ctx.orm;
+  });
+  afterAll(async () => {
+    await service.stop();
+    await dropDatabase(config.DATABASE_URL);
+  });
+
+  const count = async (label: string) => {
+    const [row] = await orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from things where label = ?', [label]);
+    return row.n;
+  };
+  const outboxCount = async () => {
+    const [row] = await orm.em.fork().getConnection().execute<{ n: number }[]>("select count(*)::int as n from outbox where type = 'employee.deleted'");
+    return row.n;
+  };
+  const keys = async (key: string) => {
+    const [row] = await orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from idempotency_keys where key = ?', [key]);
+    return row.n;
+  };
+
+  test('a retry after the first commit returns the same body, replayed, with no second row or event', async () => {
+    const events = await outboxCount();
+    const first = await request(service.url).post('/things').set(alice).set('Idempotency-Key', 'k-orm-1').send({ label: 'orm-once' });
+    const again = await request(service.url).post('/things').set(alice).set('Idempotency-Key', 'k-orm-1').send({ label: 'orm-once' });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await count('orm-once')).toBe(1);
+    expect(await outboxCount()).toBe(events + 1);
+  });
+
+  test('raw SQL writes join the keyed transaction: a retry writes nothing', async () => {
+    const first = await request(service.url).post('/raw').set(alice).set('Idempotency-Key', 'k-raw-1').send({ label: 'raw-once' });
+    const again = await request(service.url).post('/raw').set(alice).set('Idempotency-Key', 'k-raw-1').send({ label: 'raw-once' });
+    expect(first.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await count('raw-once')).toBe(1);
+  });
+
+  test('without a key, each request writes', async () => {
+    await request(service.url).post('/raw').set(alice).send({ label: 'no-key' }).expect(201);
+    await request(service.url).post('/raw').set(alice).send({ label: 'no-key' }).expect(201);
+    expect(await count('no-key')).toBe(2);
+  });
+
+  test('20 concurrent requests with one key run once: one executed, the others replayed or 409 with Retry-After', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => request(service.url).post('/slow').set(alice).set('Idempotency-Key', 'k-race').send({ label: 'raced' })),
+    );
+    const executed = answers.filter((res) => res.status === 201 && res.headers['idempotent-replayed'] === undefined);
+    const busy = answers.filter((res) => res.status === 409);
+    expect(executed).toHaveLength(1);
+    for (const res of busy) {
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    }
+    expect(answers.every((res) => res.status === 409 || res.status === 201)).toBe(true);
+    expect(await count('raced')).toBe(1);
+  });
+
+  test('the same key with another body is 422 naming the key, and changes nothing', async () => {
+    await request(service.url).post('/raw').set(alice).set('Idempotency-Key', 'k-other').send({ label: 'first-body' }).expect(201);
+    const res = await request(service.url).post('/raw').set(alice).set('Idempotency-Key', 'k-other').send({ label: 'second-body' });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(res.body.message).toMatch(/Idempotency-Key/);
+    expect(await count('second-body')).toBe(0);
+  });
+
+  test("another user's equal key does not replay the first user's answer", async () => {
+    const first = await request(service.url).post('/raw').set(alice).set('Idempotency-Key', 'k-shared').send({ label: 'shared' });
+    const other = await request(service.url).post('/raw').set(bob).set('Idempotency-Key', 'k-shared').send({ label: 'shared' });
+    expect(other.status).toBe(201);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.body.id).not.toBe(first.body.id);
+    expect(await count('shared')).toBe(2);
+  });
+
+  test('a 4xx is remembered: the retry gets the same 4xx', async () => {
+    const first = await request(service.url).post('/refuse').set(alice).set('Idempotency-Key', 'k-4xx').send({ label: 'refused' });
+    const again = await request(service.url).post('/refuse').set(alice).set('Idempotency-Key', 'k-4xx').send({ label: 'refused' });
+    expect(first.status).toBe(400);
+    expect(again.status).toBe(400);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.code).toBe('NOPE');
+    expect(await keys('k-4xx')).toBe(1);
+  });
+
+  test('a write that fails with a 5xx rolls back and leaves no key, so the retry runs', async () => {
+    const first = await request(service.url).post('/fail').set(alice).set('Idempotency-Key', 'k-5xx').send({ label: 'failed' });
+    expect(first.status).toBe(500);
+    expect(await count('failed')).toBe(0);
+    expect(await keys('k-5xx')).toBe(0);
+    const again = await request(service.url).post('/fail').set(alice).set('Idempotency-Key', 'k-5xx').send({ label: 'failed' });
+    expect(again.status).toBe(500);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  test.each([
+    ['empty', ''],
+    ['over 255 characters', 'k'.repeat(256)],
+    ['with a control character', 'bad\tkey'],
+  ])('a key %s is 400 naming the header, and nothing is written', async (_name, key) => {
+    const res = await request(service.url).post('/raw').set(alice).set('Idempotency-Key', key).send({ label: `bad-key-${_name}` });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/Idempotency-Key/);
+    expect(await count(`bad-key-${_name}`)).toBe(0);
+  });
+});
