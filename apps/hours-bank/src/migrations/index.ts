@@ -3,5 +3,6 @@ import { Migration20261122053240_initial } from './Migration20261122053240_initi
 import { Migration20261122054252_hours_bank } from './Migration20261122054252_hours_bank.ts';
 import { Migration20261122062532_one_side_check } from './Migration20261122062532_one_side_check.ts';
 import { Migration20261125144537_replica_employee_tax_id } from './Migration20261125144537_replica_employee_tax_id.ts';
+import { Migration20261125150000_idempotency_keys } from './Migration20261125150000_idempotency_keys.ts';
 
-export const migrations = [Migration20261122053240_initial, Migration20261122054252_hours_bank, Migration20261122062532_one_side_check, Migration20261125144537_replica_employee_tax_id];
+export const migrations = [Migration20261122053240_initial, Migration20261122054252_hours_bank, Migration20261122062532_one_side_check, Migration20261125144537_replica_employee_tax_id, Migration20261125150000_idempotency_keys];
