@@ -7,3 +7,4 @@ export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, re
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
 export { createRedis, createSocketIoRedis, redisReadiness, type RedisClientOptions } from './redis.ts';
 export { idParam, readId } from './params.ts';
+export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';
