@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { IncidentDetail, IncidentPage, ThreadsResponse } from '@academy/contracts';
+import { clockFrom } from '@academy/kit';
 import { adminAuth, outboxEvents, seedEmployee, sql, useIncidents, type IncidentsService } from './support.ts';
 
 const base = '/api/v2/incident';
@@ -20,8 +21,11 @@ function storedFiles(service: IncidentsService): string[] {
   return walk(root);
 }
 
+/** The service's clock starts here (a Wednesday morning), whatever the hour of the run: "today" is this day. */
+const PINNED = '2027-01-06T10:00:00Z';
+
 describe('incident endpoints', () => {
-  const service = useIncidents();
+  const service = useIncidents({}, { clock: clockFrom(PINNED) });
   const api = () => request(service().url);
 
   /** An employee with one incident (a clock-out without clock-in). */
@@ -93,8 +97,8 @@ describe('incident endpoints', () => {
       // A high-severity one, written as the scheduled check would.
       await sql(
         service(),
-        `insert into incidents (employee_id, kind, severity, status, description, day, created_at, updated_at) values ($1, 'ABSENCE', 'high', 'open', 'No clock-in', '2026-01-05', now(), now())`,
-        [a.employeeId],
+        `insert into incidents (employee_id, kind, severity, status, description, day, created_at, updated_at) values ($1, 'ABSENCE', 'high', 'open', 'No clock-in', '2026-01-05', $2, $2)`,
+        [a.employeeId, service().ctx.clock.now()],
       );
       const res = await api().get(`${base}/?employeeId=${a.employeeId}`).set(adminAuth);
       expect(res.status).toBe(200);
@@ -103,7 +107,7 @@ describe('incident endpoints', () => {
       expect(page.meta.totalItems).toBe(3);
       const byKind = await api().get(`${base}/?employeeId=${a.employeeId}&kind=CLOCK_IN_WHILE_OPEN`).set(adminAuth);
       expect(byKind.body.data.map((item: { id: number }) => item.id)).toEqual([whileOpen.body.details.incidentId]);
-      const today = new Date().toISOString().slice(0, 10);
+      const today = PINNED.slice(0, 10);
       expect((await api().get(`${base}/?employeeId=${a.employeeId}&from=${today}&to=${today}`).set(adminAuth)).body.meta.totalItems).toBe(3);
       expect((await api().get(`${base}/?employeeId=${a.employeeId}&to=2020-01-01`).set(adminAuth)).body.meta.totalItems).toBe(0);
       expect((await api().get(`${base}/?employeeId=${a.employeeId}&status=closed`).set(adminAuth)).body.data).toEqual([]);

@@ -1,14 +1,20 @@
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
+import { fixedClock } from '@academy/kit';
 import { runScheduledCheck } from '../src/checks/scheduled-check.ts';
 import { isoSql } from '../src/shared/db.ts';
 import { adminAuth, incidentsOfService, insertRecord, outboxEvents, seedEmployee, sql, startIncidents, stopIncidents, useIncidents } from './support.ts';
 
-const hoursAgo = (hours: number, from = Date.now()) => new Date(from - hours * 3600_000).toISOString();
+/**
+ * The service's "now": Monday 2026-01-05 08:00 UTC, before that day's absence deadline (09:00 + 30 min) and after a
+ * Sunday (no working day), so a check at this instant finds no absence whatever the hour of the run.
+ */
+const NOW = Date.parse('2026-01-05T08:00:00Z');
+const hoursAgo = (hours: number, from = NOW) => new Date(from - hours * 3600_000).toISOString();
 
 describe('the scheduled check', () => {
-  // Absences are checked on a fixed Monday (2026-01-05) in UTC: deadline 09:00 + 30 min grace.
-  const service = useIncidents({ ABSENCE_DEADLINE: '09:00', ABSENCE_GRACE_MINUTES: 30, OPEN_RECORD_LIMIT_HOURS: 12, PROPOSED_SHIFT_HOURS: 8 });
+  // Absences are checked on that Monday in UTC: deadline 09:00 + 30 min grace.
+  const service = useIncidents({ ABSENCE_DEADLINE: '09:00', ABSENCE_GRACE_MINUTES: 30, OPEN_RECORD_LIMIT_HOURS: 12, PROPOSED_SHIFT_HOURS: 8 }, { clock: fixedClock(new Date(NOW)) });
   const check = (now?: Date) => runScheduledCheck(incidentsOfService(service()), now);
   const incidentsOf = (employeeId: number, kind: string) =>
     sql<{ id: number; time_record_id: number | null; day: string | null; proposed_end_at: string | null; severity: string; source: string | null; description: string }>(
@@ -38,10 +44,10 @@ describe('the scheduled check', () => {
     test('a record open for three days (a multi-day gap) is flagged once; its proposal never lies in the future', async () => {
       const { employeeId } = await seedEmployee(service());
       await insertRecord(service(), employeeId, hoursAgo(72), null);
-      for (let i = 0; i < 3; i++) await check(new Date(Date.now() + i * 24 * 3600_000));
+      for (let i = 0; i < 3; i++) await check(new Date(NOW + i * 24 * 3600_000));
       const incidents = await incidentsOf(employeeId, 'RECORD_OPEN_TOO_LONG');
       expect(incidents).toHaveLength(1);
-      expect(Date.parse(incidents[0]!.proposed_end_at!)).toBeLessThanOrEqual(Date.now());
+      expect(Date.parse(incidents[0]!.proposed_end_at!)).toBeLessThanOrEqual(NOW);
     });
 
     test('a record open 11 h, and a closed night shift across midnight, are not flagged', async () => {

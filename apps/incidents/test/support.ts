@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from '@jest/globals';
-import { startService, type RunningService } from '@academy/service';
+import { startService, type RunningService, type StartOptions } from '@academy/service';
 import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueName, uniqueQueueName } from '@academy/testing';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { incidentsService } from '../src/service.ts';
@@ -23,8 +23,9 @@ export async function incidentsTestConfig(overrides: Partial<Config> = {}): Prom
   };
 }
 
-export async function startIncidents(overrides: Partial<Config> = {}): Promise<IncidentsService> {
-  const service = await startService(incidentsService, await incidentsTestConfig(overrides));
+/** Starts the service; `options.clock` pins its "now" (`clockFrom` or `fixedClock` from `@academy/kit`). */
+export async function startIncidents(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<IncidentsService> {
+  const service = await startService(incidentsService, await incidentsTestConfig(overrides), options);
   // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
   await service.ctx.broker.start();
   return service;
@@ -40,10 +41,10 @@ export async function stopIncidents(service: IncidentsService, options: { keepDa
 }
 
 /** Starts the service before the tests of the enclosing `describe` and stops it after them. */
-export function useIncidents(overrides: Partial<Config> = {}): () => IncidentsService {
+export function useIncidents(overrides: Partial<Config> = {}, options: StartOptions = {}): () => IncidentsService {
   let service: IncidentsService | undefined;
   beforeAll(async () => {
-    service = await startIncidents(overrides);
+    service = await startIncidents(overrides, options);
   });
   afterAll(async () => {
     if (service) await stopIncidents(service);

@@ -2,13 +2,17 @@ import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { PDFParse } from 'pdf-parse';
 import { ClockInResponse, HistoryResponse, OpenRecordResponse } from '@academy/contracts';
+import { clockFrom } from '@academy/kit';
 import { bearer } from '@academy/testing';
 import { adminAuth, insertRecord, outboxEvents, seedEmployee, sql, startIncidents, stopIncidents, useIncidents } from './support.ts';
 
 const base = '/api/v2/timerecord';
 
+/** The service's clock starts here (a Wednesday morning), whatever the hour of the run: "today" is this day. */
+const PINNED = '2027-01-06T10:00:00Z';
+
 describe('time records', () => {
-  const service = useIncidents();
+  const service = useIncidents({}, { clock: clockFrom(PINNED) });
   const api = () => request(service().url);
   const clock = (kind: 'clock-in' | 'clock-out', auth: Record<string, string>, body: Record<string, unknown> = { source: 'App', deviceId: 'phone-1' }) =>
     api().post(`${base}/${kind}`).set(auth).send(body);
@@ -85,7 +89,7 @@ describe('time records', () => {
       expect(second.status).toBe(409);
       expect(second.body.details.incidentId).toBe(first.body.details.incidentId);
       const incidents = await incidentsOf(employeeId);
-      expect(incidents).toEqual([expect.objectContaining({ kind: 'CLOCK_OUT_WITHOUT_OPEN', source: 'App', device_id: 'phone-9', time_record_id: null, day: new Date().toISOString().slice(0, 10) })]);
+      expect(incidents).toEqual([expect.objectContaining({ kind: 'CLOCK_OUT_WITHOUT_OPEN', source: 'App', device_id: 'phone-9', time_record_id: null, day: PINNED.slice(0, 10) })]);
       expect(await recordsOf(employeeId)).toEqual([]);
     });
 

@@ -92,7 +92,7 @@ async function recordEach(incidents: Incidents, candidates: NewIncident[]): Prom
  * its unique key and is inserted with ON CONFLICT DO NOTHING together with its event, so a
  * concurrent run's insert is a no-op (no duplicate incident, no duplicate event).
  */
-export async function runScheduledCheck(incidents: Incidents, now = new Date()): Promise<CheckResult> {
+export async function runScheduledCheck(incidents: Incidents, now = incidents.clock.now()): Promise<CheckResult> {
   return { openTooLong: await flagOpenRecords(incidents, now), absences: await flagAbsences(incidents, now) };
 }
 

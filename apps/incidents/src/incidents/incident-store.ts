@@ -30,7 +30,7 @@ const INSERT_INCIDENT = `
 with inc as (
   insert into incidents (id, employee_id, employee_user_id, kind, severity, status, description, source, device_id, time_record_id, day,
     proposed_end_at, created_at, updated_at)
-  values ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, now(), now())
+  values ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, $15::timestamptz, $15::timestamptz)
   on conflict do nothing
   returning id
 ), event as (
@@ -43,7 +43,7 @@ select (select id from inc) as created`;
  * ((time record, kind) or (employee, day, kind)) is taken: then nothing is written. Returns
  * whether it was created.
  */
-export async function insertIncident(query: Query, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
+export async function insertIncident(query: Query, now: Date, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
   const envelope = incidentEnvelope(
     'incident.created',
     {
@@ -73,6 +73,7 @@ export async function insertIncident(query: Query, incident: NewIncident, byUser
     envelope.id,
     envelope.type,
     JSON.stringify(envelope),
+    now.toISOString(),
   ]);
   return row?.created != null;
 }
@@ -99,7 +100,7 @@ export const SUMMARY_COLUMNS = `i.id, i.employee_id as "employeeId", i.kind, i.s
  * is new, wakes the relay and drops the employee's cached lists. Answers whether it was new.
  */
 export async function recordIncident(incidents: Incidents, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
-  const inserted = await insertIncident(incidents.db.query, incident, byUserId, correlationId);
+  const inserted = await insertIncident(incidents.db.query, incidents.clock.now(), incident, byUserId, correlationId);
   if (inserted) {
     incidents.relay.nudge();
     await incidents.cache.invalidate({ employee: incident.employeeId });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Logger } from '@academy/kit';
+import type { Clock, Logger } from '@academy/kit';
 import type { OutboxRelay } from '@academy/messaging';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
@@ -15,6 +15,8 @@ export interface Incidents {
   relay: OutboxRelay;
   config: Config;
   logger: Logger;
+  /** "Now" for the clock-ins and -outs, incidents, the check and the history (the service's clock). */
+  clock: Clock;
 }
 
 const built = new WeakMap<ServiceContext<Config>, Incidents>();
@@ -29,6 +31,7 @@ export function incidentsOf(ctx: ServiceContext<Config>): Incidents {
       relay: ctx.relay,
       config: ctx.config,
       logger: ctx.logger,
+      clock: ctx.clock,
     };
     built.set(ctx, incidents);
   }

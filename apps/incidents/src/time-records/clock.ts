@@ -4,7 +4,7 @@ import { alreadyClockedOut, employeeInactive, noOpenRecord, recordAlreadyOpen } 
 import type { Incidents } from '../shared/incidents-context.ts';
 import { describe } from '../incidents/incident-rules.ts';
 import { incidentIdByKey, nextIncidentIdSql, recordIncident } from '../incidents/incident-store.ts';
-import { RECORD_COLUMNS } from './time-record-sql.ts';
+import { recordColumns } from './time-record-sql.ts';
 import { isoSql } from '../shared/db.ts';
 
 /**
@@ -16,13 +16,13 @@ const CLOCK_IN = `
 with gone as (select 1 from employees where id = $1 and (deleted or not active)),
 r as (
   insert into time_records (employee_id, clock_in_at, clock_in_source, clock_in_device_id, created_at)
-  select $1, now(), $2, $3, now() where not exists (select 1 from gone)
+  select $1, $4::timestamptz, $2, $3, $4::timestamptz where not exists (select 1 from gone)
   on conflict (employee_id) where clock_out_at is null do nothing
   returning *
 )
-select exists (select 1 from gone) as gone, ${RECORD_COLUMNS} from (select 1) one left join r on true`;
+select exists (select 1 from gone) as gone, ${recordColumns('$4')} from (select 1) one left join r on true`;
 
-const OPEN_RECORD = `select ${RECORD_COLUMNS}, ${isoSql('now()')} as now, ${nextIncidentIdSql} as "incidentId"
+const OPEN_RECORD = `select ${recordColumns('$2')}, ${isoSql('$2::timestamptz')} as now, ${nextIncidentIdSql} as "incidentId"
   from time_records r where r.employee_id = $1 and r.clock_out_at is null`;
 
 /**
@@ -36,11 +36,11 @@ export async function clockIn(incidents: Incidents, employeeId: number, input: C
   const deviceId = input.deviceId ?? null;
   // Twice at most: the open record that refused us may be clocked out before we read it.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [result] = await db.query<TimeRecord & { gone: boolean }>(CLOCK_IN, [employeeId, input.source, deviceId]);
+    const [result] = await db.query<TimeRecord & { gone: boolean }>(CLOCK_IN, [employeeId, input.source, deviceId, incidents.clock.now().toISOString()]);
     const { gone, ...created } = result!;
     if (gone) throw employeeInactive();
     if (created.id !== null) return created;
-    const [open] = await db.query<TimeRecord & { now: string; incidentId: number }>(OPEN_RECORD, [employeeId]);
+    const [open] = await db.query<TimeRecord & { now: string; incidentId: number }>(OPEN_RECORD, [employeeId, incidents.clock.now().toISOString()]);
     if (!open) continue;
     const { now, incidentId, ...record } = open;
     const key = { timeRecordId: record.id, kind: 'CLOCK_IN_WHILE_OPEN' as const };
@@ -68,15 +68,15 @@ export async function clockIn(incidents: Incidents, employeeId: number, input: C
 
 const CLOCK_OUT = `
 with r as (
-  update time_records set clock_out_at = greatest(now(), clock_in_at), clock_out_source = $2, clock_out_device_id = $3
+  update time_records set clock_out_at = greatest($4::timestamptz, clock_in_at), clock_out_source = $2, clock_out_device_id = $3
   where employee_id = $1 and clock_out_at is null
   returning *
 )
-select ${RECORD_COLUMNS} from r`;
+select ${recordColumns('$4')} from r`;
 
 const LAST_CLOCK_OUT = `
-select ${isoSql('now()')} as now, (now() at time zone $2)::date::text as day, ${nextIncidentIdSql} as "incidentId",
-  (select ${isoSql('max(clock_out_at)')} from time_records where employee_id = $1 and clock_out_at > now() - make_interval(secs => $3)) as "recentClockOutAt"`;
+select ${isoSql('$4::timestamptz')} as now, ($4::timestamptz at time zone $2)::date::text as day, ${nextIncidentIdSql} as "incidentId",
+  (select ${isoSql('max(clock_out_at)')} from time_records where employee_id = $1 and clock_out_at > $4::timestamptz - make_interval(secs => $3)) as "recentClockOutAt"`;
 
 /**
  * Clock-out of the open record. Without one: a repeat of a clock-out made moments ago (a double
@@ -87,14 +87,16 @@ select ${isoSql('now()')} as now, (now() at time zone $2)::date::text as day, ${
 export async function clockOut(incidents: Incidents, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
   const { db, config } = incidents;
   const deviceId = input.deviceId ?? null;
-  const [closed] = await db.query<TimeRecord>(CLOCK_OUT, [employeeId, input.source, deviceId]);
+  const now = incidents.clock.now().toISOString();
+  const [closed] = await db.query<TimeRecord>(CLOCK_OUT, [employeeId, input.source, deviceId, now]);
   if (closed) return closed;
   const [state] = await db.query<{ now: string; day: string; incidentId: number; recentClockOutAt: string | null }>(LAST_CLOCK_OUT, [
     employeeId,
     config.WORK_TIME_ZONE,
     config.CLOCK_OUT_REPEAT_SECONDS,
+    now,
   ]);
-  const { now, day, incidentId, recentClockOutAt } = state!;
+  const { day, incidentId, recentClockOutAt } = state!;
   if (recentClockOutAt) throw alreadyClockedOut({ lastClockOutAt: recentClockOutAt });
   const key = { employeeId, day, kind: 'CLOCK_OUT_WITHOUT_OPEN' as const };
   const inserted = await recordIncident(
@@ -119,6 +121,9 @@ export async function clockOut(incidents: Incidents, employeeId: number, input: 
 
 /** `GET /timerecord/open`: the open record, if any. */
 export async function openRecord(incidents: Incidents, employeeId: number) {
-  const [record] = await incidents.db.query<TimeRecord>(`select ${RECORD_COLUMNS} from time_records r where r.employee_id = $1 and r.clock_out_at is null`, [employeeId]);
+  const [record] = await incidents.db.query<TimeRecord>(`select ${recordColumns('$2')} from time_records r where r.employee_id = $1 and r.clock_out_at is null`, [
+    employeeId,
+    incidents.clock.now().toISOString(),
+  ]);
   return { hasOpenRecord: record !== undefined, record: record ?? null };
 }

@@ -5,7 +5,7 @@ import type { Query } from '../shared/db.ts';
 import { employeeIdRequired, notAnEmployee } from '../shared/errors.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
 import { addDays, dayIn, daysBetween, formatMinutes } from '../shared/time.ts';
-import { RECORD_COLUMNS } from './time-record-sql.ts';
+import { recordColumns } from './time-record-sql.ts';
 
 /** Whose records: a user only their own; an admin whoever they name (or their own). */
 export function targetEmployee(actor: Actor, requested: number | undefined): number {
@@ -21,14 +21,14 @@ export function targetEmployee(actor: Actor, requested: number | undefined): num
 
 /**
  * Worked time per local day (`$4` = time zone) between days `$2` and `$3`: each record is cut at
- * local midnights (a night shift counts on both days, a record left open counts up to now), and
+ * local midnights (a night shift counts on both days, a record left open counts up to now = `$7`), and
  * the day lists the records that touch it. Newest day first.
  */
 const DAYS = `
 with bounds as (select ($2::date::timestamp at time zone $4) as lo, (($3::date + 1)::timestamp at time zone $4) as hi),
 r as (
-  select r.id, r.clock_in_at, coalesce(r.clock_out_at, now()) as end_at from time_records r, bounds b
-  where r.employee_id = $1 and r.clock_in_at < b.hi and coalesce(r.clock_out_at, now()) > b.lo
+  select r.id, r.clock_in_at, coalesce(r.clock_out_at, $7::timestamptz) as end_at from time_records r, bounds b
+  where r.employee_id = $1 and r.clock_in_at < b.hi and coalesce(r.clock_out_at, $7::timestamptz) > b.lo
 ),
 seg as (
   select r.id, d::date as day,
@@ -52,7 +52,7 @@ export interface DayRow {
 }
 
 /** Days with their records and the period's total; `limit` null = every day. */
-export async function workedDays(query: Query, employeeId: number, from: string, to: string, timeZone: string, page: { limit: number | null; offset: number }) {
+export async function workedDays(query: Query, now: Date, employeeId: number, from: string, to: string, timeZone: string, page: { limit: number | null; offset: number }) {
   const rows = await query<{ date: string; minutes: number; ids: number[]; totalDays: number; totalMinutes: number }>(DAYS, [
     employeeId,
     from,
@@ -60,10 +60,11 @@ export async function workedDays(query: Query, employeeId: number, from: string,
     timeZone,
     page.limit,
     page.offset,
+    now.toISOString(),
   ]);
   const ids = [...new Set(rows.flatMap((row) => row.ids))];
   const records = ids.length
-    ? await query<TimeRecord>(`select ${RECORD_COLUMNS} from time_records r where r.id = any($1::int[]) order by r.clock_in_at`, [ids])
+    ? await query<TimeRecord>(`select ${recordColumns('$2')} from time_records r where r.id = any($1::int[]) order by r.clock_in_at`, [ids, now.toISOString()])
     : [];
   const byId = new Map(records.map((record) => [record.id, record]));
   const days: DayRow[] = rows.map((row) => ({
@@ -76,7 +77,7 @@ export async function workedDays(query: Query, employeeId: number, from: string,
   let totalDays = rows[0]?.totalDays ?? 0;
   let totalMinutes = rows[0]?.totalMinutes ?? 0;
   if (!rows.length && page.offset > 0) {
-    const [first] = await query<{ totalDays: number; totalMinutes: number }>(DAYS, [employeeId, from, to, timeZone, 1, 0]);
+    const [first] = await query<{ totalDays: number; totalMinutes: number }>(DAYS, [employeeId, from, to, timeZone, 1, 0, now.toISOString()]);
     totalDays = first?.totalDays ?? 0;
     totalMinutes = first?.totalMinutes ?? 0;
   }
@@ -87,11 +88,12 @@ export async function workedDays(query: Query, employeeId: number, from: string,
 export async function readHistory(incidents: Incidents, actor: Actor, input: HistoryQuery) {
   const employeeId = targetEmployee(actor, input.employeeId);
   const timeZone = incidents.config.WORK_TIME_ZONE;
-  const to = input.to ?? dayIn(new Date(), timeZone);
+  const now = incidents.clock.now();
+  const to = input.to ?? dayIn(now, timeZone);
   const from = input.from ?? addDays(to, -30);
   if (daysBetween(from, to) > HISTORY_MAX_DAYS)
     throw new BadRequestError('VALIDATION_ERROR', `Invalid request: the range may span at most ${HISTORY_MAX_DAYS} days`, [{ path: 'from', message: `at most ${HISTORY_MAX_DAYS} days before to` }]);
-  const { days, totalDays, totalMinutes } = await workedDays(incidents.db.query, employeeId, from, to, timeZone, {
+  const { days, totalDays, totalMinutes } = await workedDays(incidents.db.query, now, employeeId, from, to, timeZone, {
     limit: input.limit,
     offset: (input.page - 1) * input.limit,
   });

@@ -21,7 +21,7 @@ export async function monthlyReport(incidents: Incidents, actor: Actor, input: R
   const { from, to } = monthBounds(input.month);
   const timeZone = incidents.config.WORK_TIME_ZONE;
   const [{ days, totalMinutes }, employeeName] = await Promise.all([
-    workedDays(incidents.db.query, employeeId, from, to, timeZone, { limit: null, offset: 0 }),
+    workedDays(incidents.db.query, incidents.clock.now(), employeeId, from, to, timeZone, { limit: null, offset: 0 }),
     employeeNameOf(incidents.db.query, employeeId),
   ]);
   return { employeeId, employeeName, month: input.month, timeZone, days: days.reverse(), totalMinutes };
