@@ -35,6 +35,8 @@ export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents'
   CACHE_KEY_PREFIX: z.string().min(1).default('incidents'),
   /** Where attachments are stored (the service's data folder). */
   FILES_DIR: z.string().min(1).default('.local/dev/incidents/files'),
+  /** An upload whose body sends nothing for this long is answered 408 and its connection closed. */
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

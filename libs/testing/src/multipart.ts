@@ -152,7 +152,11 @@ export function multipartFuzzCases(parts: MultipartPart[], headers: Record<strin
       expect: '4xx',
     },
     { label: 'part headers of 100 KB', request: { headers: withType(valid.contentType), body: hugeHeader }, expect: '4xx' },
-    { label: 'request headers of 100 KB', request: { headers: { ...withType(valid.contentType), 'x-padding': 'p'.repeat(100 * 1024) }, body: valid.body }, expect: '4xx' },
+    {
+      label: 'request headers of 100 KB, and no closing delimiter',
+      request: { headers: { ...withType(unclosed.contentType), 'x-padding': 'p'.repeat(100 * 1024) }, body: unclosed.body },
+      expect: '4xx',
+    },
     { label: '1,000 empty parts', request: { headers: withType(valid.contentType), body: emptyParts }, expect: '4xx' },
     {
       label: 'a client that stops sending mid-body',

@@ -1,15 +1,32 @@
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { requireRole } from '@academy/auth';
-import { CloseIncidentBody, IncidentFileParams, IncidentListQuery, IncidentMessageBody, MyIncidentsQuery } from '@academy/contracts';
+import {
+  CloseIncidentBody,
+  INCIDENT_FILE_MAX_BYTES,
+  INCIDENT_FILE_TYPES,
+  INCIDENT_FILES_PER_MESSAGE,
+  IncidentFileParams,
+  IncidentListQuery,
+  IncidentMessageBody,
+  MyIncidentsQuery,
+} from '@academy/contracts';
+import { parseMultipart, removeFiles, type MultipartOptions } from '@academy/files';
 import { idParam } from '@academy/kit';
 import { actorOf, ownEmployee, type Actor } from '../shared/actor.ts';
 import { adminUsesAdminThread, fileNotFound, unsupportedMediaType } from '../shared/errors.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
 import { listIncidents, listMyIncidents, readIncident, readThreads } from './read-incidents.ts';
-import { parseMultipartMessage } from './uploads.ts';
 import { closeIncident, deleteIncident, postMessage } from './write-incidents.ts';
 
 const incidentIdOf = (req: Request) => idParam(req.params, 'id');
+
+/** A thread message as multipart: its text (the schema then checks it) and up to five files, each checked by its bytes. */
+const messageUpload = (idleTimeoutMs: number): MultipartOptions => ({
+  fields: { message: { maxBytes: 64 * 1024 } },
+  files: { field: 'files', maxCount: INCIDENT_FILES_PER_MESSAGE, maxBytes: INCIDENT_FILE_MAX_BYTES, types: INCIDENT_FILE_TYPES },
+  idleTimeoutMs,
+});
 
 /** `/api/v2/incident/*`: the spec's six routes, plus file download, close and delete (admin). */
 export function incidentsRouter(incidents: Incidents): Router {
@@ -42,10 +59,10 @@ export function incidentsRouter(incidents: Incidents): Router {
     if (req.is('multipart/form-data')) {
       // Read access first, so nobody stores files on an incident they cannot see.
       await readIncident(incidents, actor, incidentId);
-      const parsed = await parseMultipartMessage(req, incidents.storage);
-      const input = IncidentMessageBody.safeParse({ message: parsed.message });
+      const parsed = await parseMultipart(req, incidents.storage, messageUpload(incidents.config.UPLOAD_IDLE_TIMEOUT_MS));
+      const input = IncidentMessageBody.safeParse({ message: parsed.fields.message });
       if (!input.success) {
-        await Promise.all(parsed.files.map((file) => incidents.storage.remove(file.storageKey)));
+        await removeFiles(incidents.storage, parsed.files.map((file) => file.storageKey));
         throw input.error;
       }
       const data = await postMessage(incidents, actor, incidentId, role, input.data.message, parsed.files);
@@ -69,7 +86,8 @@ export function incidentsRouter(incidents: Incidents): Router {
     res.setHeader('content-type', file.contentType);
     res.setHeader('content-length', String(file.sizeBytes));
     res.setHeader('content-disposition', `attachment; filename="${file.fileName.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
-    content.pipe(res);
+    // A client gone mid-download (or a read error once the headers are out) ends only this answer.
+    await pipeline(content, res).catch((error: unknown) => req.log.debug({ err: error }, 'file download ended early'));
   });
 
   router.post('/:id/close', adminOnly, async (req, res) => {

@@ -1,4 +1,5 @@
 import type { EventData } from '@academy/contracts';
+import { removeFiles, type StoredUpload } from '@academy/files';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { incidentClosed, incidentNotFound } from '../shared/errors.ts';
@@ -6,7 +7,6 @@ import type { Incidents } from '../shared/incidents-context.ts';
 import { EMPLOYEE_USER_ID_SQL } from './employee-names.ts';
 import { incidentEnvelope, OUTBOX_INSERT } from './incident-store.ts';
 import { readIncident } from './read-incidents.ts';
-import type { StoredUpload } from './uploads.ts';
 
 interface LockedIncident {
   id: number;
@@ -81,7 +81,7 @@ export async function postMessage(incidents: Incidents, actor: Actor, incidentId
       return { employeeId: incident.employeeId, messageId };
     }));
   } catch (error) {
-    await Promise.all(files.map((file) => storage.remove(file.storageKey).catch(() => undefined)));
+    await removeFiles(storage, files.map((file) => file.storageKey));
     throw error;
   }
   relay.nudge();

@@ -14,9 +14,4 @@ export const adminUsesAdminThread = () => new ForbiddenError('Administrators wri
 export const employeeIdRequired = () => new BadRequestError('EMPLOYEE_ID_REQUIRED', 'employeeId is required for an administrator without an employee of their own');
 
 // Uploads
-export const fileTooLarge = (maxBytes: number) => new AppError(413, 'FILE_TOO_LARGE', `A file must be at most ${maxBytes / (1024 * 1024)} MB`);
-export const tooManyFiles = (max: number) => new AppError(413, 'TOO_MANY_FILES', `At most ${max} files per message`);
-export const fileTypeNotAllowed = (allowed: readonly string[]) =>
-  new AppError(415, 'FILE_TYPE_NOT_ALLOWED', `Allowed file types: ${allowed.join(', ')} (checked against the file's content)`);
 export const unsupportedMediaType = () => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send application/json or multipart/form-data');
-export const malformedMultipart = (reason: string) => new BadRequestError('MALFORMED_MULTIPART', `Malformed multipart body: ${reason}`);

@@ -1,11 +1,11 @@
 import path from 'node:path';
+import { diskStorage, type FileStorage } from '@academy/files';
 import type { Clock, Logger } from '@academy/kit';
 import type { OutboxRelay } from '@academy/messaging';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { IncidentCache } from './cache.ts';
 import { Database } from './db.ts';
-import { diskStorage, type FileStorage } from './storage.ts';
 
 /** What the use cases of this service work with, built once per running service. */
 export interface Incidents {
