@@ -18,6 +18,19 @@ const libraryLayers = {
 /** Only for tests and tools: a service never starts local servers or loads test helpers. */
 const testOnly = ['scope:infra', 'scope:testing'];
 
+/**
+ * `a.pipe(b)` passes no error on: an 'error' on `a` with no listener ends the process (issue 18). Streams
+ * are joined with `pipeline`. No ESLint rule knows a stream's type, so these selectors tell a stream's
+ * pipe (into a camelCase variable or property, a `new …`, a `create…()`) from zod's `.pipe(Schema)`.
+ */
+const pipeWithoutPipeline = [
+  "CallExpression[callee.property.name='pipe'][arguments.0.type='Identifier'][arguments.0.name=/^[a-z_$]/]",
+  "CallExpression[callee.property.name='pipe'][arguments.0.type='MemberExpression'][arguments.0.property.name=/^[a-z_$]/]",
+  "CallExpression[callee.property.name='pipe'][arguments.0.type='NewExpression']",
+  "CallExpression[callee.property.name='pipe'][arguments.0.type='CallExpression'][arguments.0.callee.name=/^create/]",
+  "CallExpression[callee.property.name='pipe'][arguments.0.type='CallExpression'][arguments.0.callee.property.name=/^create/]",
+].map((selector) => ({ selector, message: 'Join streams with pipeline (node:stream/promises): .pipe() passes no error on, and an unhandled stream error ends the process.' }));
+
 /** Module boundaries; `forTests` lets test files also use the test-only libraries. */
 const boundaries = (forTests) => [
   'error',
@@ -45,6 +58,7 @@ export default tseslint.config(
       '@nx/enforce-module-boundaries': boundaries(false),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': ['error', ...pipeWithoutPipeline],
     },
   },
   {

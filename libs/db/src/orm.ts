@@ -61,6 +61,8 @@ const MIGRATION_LOCK_KEY = 4_270_512_001;
  */
 export async function runMigrations(orm: MikroORM): Promise<string[]> {
   const lock = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  // Idle while the migrations run: a dropped connection is an 'error' event, which without a listener ends the process.
+  lock.on('error', () => undefined);
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
