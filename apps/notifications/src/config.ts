@@ -8,6 +8,8 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   /** Where e-mail goes; in development the mail catcher started by `npm start`. */
   SMTP_URL: env.url('smtp://127.0.0.1:1025'),
   MAIL_FROM: z.string().default('Academy <no-reply@academy.local>'),
+  /** The academy's app, linked from e-mails (a payslip mail links to `<APP_URL>/payslips`). */
+  APP_URL: env.url('http://127.0.0.1:3000'),
   /** Connections of the pooled SMTP transport. */
   SMTP_MAX_CONNECTIONS: positive(5),
   /** Attempts of one e-mail before it is parked (status `parked`, visible in the deliveries listing). */

@@ -22,13 +22,18 @@ export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (
 /** A header value on one line (a newline in a name must not start a new header or line). */
 const oneLine = (value: string): string => value.replace(/[\r\n\t]+/g, ' ').trim();
 
-/** A paragraph: parts are literal text or values to escape. */
-type Part = string | { value: string };
-const v = (value: string | number): Part => ({ value: String(value) });
+/** A paragraph: parts are literal text, values to escape, or links (the address shown in the text). */
+export type Part = string | { value: string } | { link: string };
+export const v = (value: string | number): Part => ({ value: String(value) });
 
-function render(subject: string, greeting: Part[], paragraphs: Part[][]): RenderedMail {
-  const asText = (parts: Part[]) => parts.map((part) => (typeof part === 'string' ? part : oneLine(part.value))).join('');
-  const asHtml = (parts: Part[]) => parts.map((part) => (typeof part === 'string' ? escapeHtml(part) : `<strong>${escapeHtml(oneLine(part.value))}</strong>`)).join('');
+const partText = (part: Part) => (typeof part === 'string' ? part : 'link' in part ? part.link : oneLine(part.value));
+const partHtml = (part: Part) =>
+  typeof part === 'string' ? escapeHtml(part) : 'link' in part ? `<a href="${escapeHtml(part.link)}">${escapeHtml(part.link)}</a>` : `<strong>${escapeHtml(oneLine(part.value))}</strong>`;
+
+/** A mail in the house style: greeting, paragraphs, signature; HTML and text from the same parts. */
+export function render(subject: string, greeting: Part[], paragraphs: Part[][]): RenderedMail {
+  const asText = (parts: Part[]) => parts.map(partText).join('');
+  const asHtml = (parts: Part[]) => parts.map(partHtml).join('');
   const all = [greeting, ...paragraphs];
   return {
     subject: oneLine(subject),

@@ -1,0 +1,83 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { deliverableEmail, type EventData } from '@academy/contracts';
+import type { EventHandler, EventHandlers } from '@academy/messaging';
+import type { PushProvider } from '../push/push-provider.ts';
+import { sendPush } from '../push/send-push.ts';
+import { PAYSLIP_SUBJECTS, formatPeriod, payslipTemplate } from './payslip-mail.ts';
+
+export interface PayslipNoticeDeps {
+  orm: MikroORM;
+  push: PushProvider;
+  /** Wakes the mail worker after a mail was queued. */
+  wake: () => void;
+  /** The app's address; the mail links to `<appUrl>/payslips`. */
+  appUrl: string;
+}
+
+type PayslipEventType = 'payslip.published' | 'payslip.corrected';
+
+/**
+ * `payslip.published` / `payslip.corrected`: the employee hears of it once, by e-mail and on their
+ * devices. The mail is a `deliveries` row written in the event's transaction (with its inbox row),
+ * unique per (event, address, channel), sent, retried and parked by the mail worker like the
+ * approval mails. The push goes through `sendPush` keyed by the event id, committed on its own, so a
+ * redelivered or retried event pushes nothing twice. No amount, no file, no tax id: the event has none.
+ */
+function onPayslip(type: PayslipEventType, deps: PayslipNoticeDeps): EventHandler<PayslipEventType> {
+  const correction = type === 'payslip.corrected';
+  return async (em, event) => {
+    const data: EventData<PayslipEventType> = event.data;
+    const to = deliverableEmail(data.employee.email);
+    if (to) {
+      const mail = payslipTemplate({
+        employeeName: data.employee.name,
+        label: data.label,
+        periodStart: data.periodStart,
+        periodEnd: data.periodEnd,
+        issuedOn: data.issuedOn,
+        correction,
+        link: `${deps.appUrl.replace(/\/+$/, '')}/payslips`,
+      });
+      await em.getConnection().execute(
+        `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)
+         values (?, ?, 'email', ?, ?, ?, ?, ?, 'pending', 0, now(), now(), now())
+         on conflict (event_id, recipient, channel) do nothing`,
+        [
+          event.id,
+          event.type,
+          to.toLowerCase(),
+          data.employee.userId,
+          correction ? 'payslipCorrectedTemplate' : 'payslipPublishedTemplate',
+          mail.subject,
+          JSON.stringify({ to, role: 'employee', subject: mail.subject, html: mail.html, text: mail.text }),
+        ],
+        'run',
+        em.getTransactionContext(),
+      );
+      deps.wake();
+    }
+    if (data.employee.userId) {
+      await sendPush(
+        deps.orm.em.fork(),
+        deps.push,
+        {
+          userIds: [data.employee.userId],
+          title: correction ? PAYSLIP_SUBJECTS.corrected : PAYSLIP_SUBJECTS.published,
+          body: `${data.label}, ${formatPeriod(data.periodStart, data.periodEnd)}`,
+          data: { type: correction ? 'payslip_corrected' : 'payslip_published', payslipId: String(data.payslipId) },
+          idempotencyKey: `payslip:${event.id}`,
+        },
+        { eventType: event.type },
+      );
+    }
+  };
+}
+
+export const onPayslipPublished = (deps: PayslipNoticeDeps) => onPayslip('payslip.published', deps);
+export const onPayslipCorrected = (deps: PayslipNoticeDeps) => onPayslip('payslip.corrected', deps);
+
+/** Both handlers, for the e-mail queue's bindings. */
+export const payslipHandlers = (deps: PayslipNoticeDeps): EventHandlers => ({
+  'payslip.published': onPayslipPublished(deps),
+  'payslip.corrected': onPayslipCorrected(deps),
+});
