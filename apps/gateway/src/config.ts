@@ -12,6 +12,7 @@ export const ConfigSchema = z.object({
   HOURS_BANK_URL: env.url('http://127.0.0.1:3002'),
   INCIDENTS_URL: env.url('http://127.0.0.1:3003'),
   NOTIFICATIONS_URL: env.url('http://127.0.0.1:3004'),
+  PAYSLIPS_URL: env.url('http://127.0.0.1:3005'),
   REDIS_URL: env.url('redis://127.0.0.1:6379'),
   ...jwtConfigShape,
   /** How long a verified token is remembered (never past its exp). 0 verifies every request. */

@@ -15,7 +15,7 @@ export type ProxiedRequest = IncomingMessage & { log?: Logger; proxyStarted?: nu
 export type ServiceProxy = RequestHandler<ProxiedRequest, ServerResponse>;
 
 export function upstreamsOf(config: Config): Upstreams {
-  return { academic: config.ACADEMIC_URL, 'hours-bank': config.HOURS_BANK_URL, incidents: config.INCIDENTS_URL, notifications: config.NOTIFICATIONS_URL };
+  return { academic: config.ACADEMIC_URL, 'hours-bank': config.HOURS_BANK_URL, incidents: config.INCIDENTS_URL, notifications: config.NOTIFICATIONS_URL, payslips: config.PAYSLIPS_URL };
 }
 
 /** Why an upstream failed, as the client sees it: down (503), silent too long (504), anything else (502). */

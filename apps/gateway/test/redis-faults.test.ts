@@ -18,7 +18,7 @@ describe('a hung or stopped Redis does not hang the gateway', () => {
   beforeAll(async () => {
     [redis, upstream] = await Promise.all([startFaultRedis('gateway'), notificationsStandIn()]);
     // Every upstream is the stand-in (its /readyz answers 200), so readiness reflects Redis alone.
-    const upstreams = { ACADEMIC_URL: upstream.url, HOURS_BANK_URL: upstream.url, INCIDENTS_URL: upstream.url, NOTIFICATIONS_URL: upstream.url };
+    const upstreams = { ACADEMIC_URL: upstream.url, HOURS_BANK_URL: upstream.url, INCIDENTS_URL: upstream.url, NOTIFICATIONS_URL: upstream.url, PAYSLIPS_URL: upstream.url };
     gateway = await startGateway(gatewayConfig({ REDIS_URL: redis.url, TOKEN_REVOCATION_CHECK_MS: '0', ...upstreams }));
   }, 30_000);
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import type { ErrorStyle } from './http/common.ts';
 import { INCIDENT_FILE_MAX_BYTES, INCIDENT_FILES_PER_MESSAGE } from './http/incidents.ts';
+import { PAYSLIP_UPLOAD_MAX_BYTES } from './http/payslips.ts';
 
-export const SERVICES = ['academic', 'hours-bank', 'incidents', 'notifications'] as const;
+export const SERVICES = ['academic', 'hours-bank', 'incidents', 'notifications', 'payslips'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /**
@@ -74,6 +75,8 @@ export const ROUTES: RouteRule[] = [
   notifications('/api/v2/push-notifications'),
   notifications('/api/v2/notifications'),
   notifications('/socket.io', 'bearer', { queryToken: true, longPolling: true }),
+  // Payslip uploads and the month's combined PDF (multipart): the service checks its own limits as the bytes stream.
+  { prefix: '/api/v2/payslips', service: 'payslips', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', maxBodyBytes: PAYSLIP_UPLOAD_MAX_BYTES + 1024 * 1024 },
 ];
 
 export function matchRoute(path: string, routes: RouteRule[] = ROUTES): RouteRule | undefined {

@@ -90,7 +90,7 @@ async function* encryptRecords(content: AsyncIterable<Buffer | string>, keyId: s
   const header = Buffer.concat([MAGIC, Buffer.from([id.length]), id, prefix]);
   yield header;
   let counter = 0;
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of content) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     counted.plaintextBytes += bytes.length;
@@ -105,10 +105,10 @@ async function* encryptRecords(content: AsyncIterable<Buffer | string>, keyId: s
 }
 
 async function* decryptRecords(stored: AsyncIterable<Buffer>, keys: FileKeys): AsyncGenerator<Buffer> {
-  let buffered = Buffer.alloc(0);
+  let buffered: Buffer = Buffer.alloc(0);
   let header: Buffer | null = null;
   let key: Buffer | undefined;
-  let prefix = Buffer.alloc(0);
+  let prefix: Buffer = Buffer.alloc(0);
   let counter = 0;
   const sealedBytes = RECORD_BYTES + TAG_BYTES;
   for await (const chunk of stored) {

@@ -6,6 +6,7 @@ import { registerBlocksDocs } from './blocks.ts';
 import { registerHoursBankDocs } from './hours-bank.ts';
 import { registerIncidentsDocs } from './incidents.ts';
 import { registerNotificationsDocs } from './notifications.ts';
+import { registerPayslipsDocs } from './payslips.ts';
 
 export * from './common.ts';
 export * from './academic.ts';
@@ -15,9 +16,10 @@ export * from './blocks.ts';
 export * from './hours-bank.ts';
 export * from './incidents.ts';
 export * from './notifications.ts';
+export * from './payslips.ts';
 
 /**
  * Every service's route documentation, one `register<Name>Docs` per file of this folder. The
  * gateway's OpenAPI document is built from this list: add a service's function here.
  */
-export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDocs, registerAcademicDocs, registerBlocksDocs, registerAttendanceDocs, registerHoursBankDocs, registerIncidentsDocs, registerNotificationsDocs];
+export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDocs, registerAcademicDocs, registerBlocksDocs, registerAttendanceDocs, registerHoursBankDocs, registerIncidentsDocs, registerNotificationsDocs, registerPayslipsDocs];

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { loadConfig } from '@academy/kit';
+import { parseFileKeys } from '@academy/files';
+import { baseConfigSchema } from '@academy/service';
+
+const isTimeZone = (value: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const megabytes = (fallback: number) => z.coerce.number().positive().max(2000).default(fallback);
+/** A size of the configuration (MB) in bytes. */
+export const bytesOf = (megabytes: number) => Math.floor(megabytes * 1024 * 1024);
+
+/** 32 random bytes for development only: `npm start` needs no setup, and a deployment sets its own (a Kubernetes Secret). */
+const DEV_FILE_KEY = 'dev-1:ZGV2LW9ubHkta2V5LWRvLW5vdC11c2UtaW4tcHJvZCE=';
+
+export const ConfigSchema = baseConfigSchema({ port: 3005, database: 'payslips' }).extend({
+  /** Queue of the employees replica (@academy/replicas); tests give each service instance its own. */
+  REPLICAS_QUEUE: z.string().min(1).default('payslips.replicas'),
+  /** The academy's time zone: the default `issuedOn` is today there. */
+  ACADEMY_TIME_ZONE: z.string().default('Europe/Madrid').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  /** Where payslip files are stored, encrypted (a ReadWriteMany volume shared by every instance on Kubernetes). */
+  FILES_DIR: z.string().min(1).default('.local/dev/payslips/files'),
+  /**
+   * Keys of the files' encryption at rest, `id:base64(32 bytes)` separated by commas; the first
+   * encrypts new files, every one listed can read the files that name it (rotation).
+   */
+  PAYSLIP_FILE_KEYS: z
+    .string()
+    .default(DEV_FILE_KEY)
+    .transform((text, ctx) => {
+      try {
+        return parseFileKeys(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Largest file of one payslip, in MB. */
+  PAYSLIP_MAX_MB: megabytes(10),
+  /** Largest combined PDF of a batch, in MB, and its most pages. */
+  BATCH_MAX_MB: megabytes(100),
+  BATCH_MAX_PAGES: z.coerce.number().int().positive().max(10_000).default(1000),
+  /** Worker threads reading and splitting PDFs (at least 1): the event loop never does that work. */
+  PDF_WORKERS: z.coerce.number().int().positive().max(32).default(2),
+  /** Deleted and superseded payslips are kept (file and audit) this many years after their period ends, then purged. */
+  PAYSLIP_RETENTION_YEARS: z.coerce.number().int().positive().max(50).default(4),
+  /** How often the purge and the recovery of interrupted batch reads run; 0 turns them off (tests run them by hand). */
+  HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** A batch still `reading` this long after its read started (its instance stopped) is read again. */
+  BATCH_READ_TIMEOUT_MS: z.coerce.number().int().positive().default(5 * 60_000),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** The only reader of process.env in this service. */
+export const readConfig = (): Config => loadConfig(ConfigSchema);

@@ -1,0 +1,6 @@
+export { Sql, type Query } from '@academy/db';
+
+/** A timestamptz column as an ISO 8601 UTC string (`…T…Z`, milliseconds). */
+export const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A date column as `YYYY-MM-DD`. */
+export const daySql = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;

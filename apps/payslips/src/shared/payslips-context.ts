@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { RequestContext } from '@mikro-orm/postgresql';
+import { diskStorage, encryptedStorage, type FileStorage } from '@academy/files';
+import type { Logger } from '@academy/kit';
+import type { OutboxRelay } from '@academy/messaging';
+import type { ServiceContext } from '@academy/service';
+import type { Config } from '../config.ts';
+import { Sql } from './db.ts';
+import { PdfPool } from './pdf-pool.ts';
+
+/** What the use cases of this service work with, built once per running service. */
+export interface Payslips {
+  sql: Sql;
+  /** Encrypted at rest (`encryptedStorage` over the disk). */
+  storage: FileStorage;
+  pdf: PdfPool;
+  relay: OutboxRelay;
+  config: Config;
+  logger: Logger;
+  /** The clock: every rule that depends on the date asks it. */
+  now: () => Date;
+  /** Runs background work outside the request that started it (its own EntityManager, no request transaction). */
+  detached: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Batch reads running in this instance, awaited at stop. */
+  reads: Set<Promise<void>>;
+  stopping: boolean;
+}
+
+export interface PayslipsOverrides {
+  /** A pinned clock (tests). */
+  now?: () => Date;
+}
+
+export function createPayslips(ctx: ServiceContext<Config>, overrides: PayslipsOverrides = {}): Payslips {
+  return {
+    sql: new Sql(ctx.orm.em),
+    storage: encryptedStorage(diskStorage(path.resolve(ctx.config.FILES_DIR)), ctx.config.PAYSLIP_FILE_KEYS),
+    pdf: new PdfPool(ctx.config.PDF_WORKERS),
+    relay: ctx.relay,
+    config: ctx.config,
+    logger: ctx.logger,
+    now: overrides.now ?? (() => new Date()),
+    detached: (work) => RequestContext.create(ctx.orm.em.fork(), work),
+    reads: new Set(),
+    stopping: false,
+  };
+}

@@ -1,0 +1,167 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { afterAll, beforeAll } from '@jest/globals';
+import PDFDocument from 'pdfkit';
+import request from 'supertest';
+import { demoTaxId, type PayslipBatch } from '@academy/contracts';
+import { startService, type RunningService } from '@academy/service';
+import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueQueueName, waitFor } from '@academy/testing';
+import { ConfigSchema, type Config } from '../src/config.ts';
+import { definePayslipsService } from '../src/service.ts';
+import type { Payslips } from '../src/shared/payslips-context.ts';
+
+export type PayslipsService = RunningService<Config> & { payslips: Payslips; clock: TestClock };
+
+/** A clock the test sets; it starts at a fixed instant (never the real time). */
+export class TestClock {
+  constructor(public current = new Date('2026-03-10T10:00:00.000Z')) {}
+  now = () => new Date(this.current);
+  set(iso: string) {
+    this.current = new Date(iso);
+  }
+}
+
+/** The service's defaults with the test servers, a fresh database, its own queue and files folder; no scheduled runs. */
+export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promise<Config> {
+  return {
+    ...ConfigSchema.parse({}),
+    ...(await testConfig('payslips')),
+    REPLICAS_QUEUE: uniqueQueueName('payslips.replicas'),
+    FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'payslips-files-')),
+    HOUSEKEEPING_INTERVAL_MS: 0,
+    ...overrides,
+  };
+}
+
+export async function startPayslips(overrides: Partial<Config> = {}, clock = new TestClock()): Promise<PayslipsService> {
+  const definition = definePayslipsService({ now: clock.now });
+  const service = await startService(definition, await payslipsTestConfig(overrides));
+  await service.ctx.broker.start();
+  return Object.assign(service, { payslips: definition.payslipsOf(service.ctx), clock });
+}
+
+export async function stopPayslips(service: PayslipsService, options: { keepDatabase?: boolean } = {}): Promise<void> {
+  await service.stop();
+  if (options.keepDatabase) return;
+  await dropTestDatabase(service.ctx.config.DATABASE_URL);
+  rmSync(service.ctx.config.FILES_DIR, { recursive: true, force: true });
+  await deleteTestQueues(service.ctx.config.EVENTS_EXCHANGE, [service.ctx.config.REPLICAS_QUEUE]);
+}
+
+/** Starts the service before the tests of the enclosing `describe` and stops it after them. */
+export function usePayslips(overrides: Partial<Config> = {}): () => PayslipsService {
+  let service: PayslipsService | undefined;
+  beforeAll(async () => {
+    service = await startPayslips(overrides);
+  });
+  afterAll(async () => {
+    if (service) await stopPayslips(service);
+  });
+  return () => {
+    if (!service) throw new Error('the payslips service is not started yet');
+    return service;
+  };
+}
+
+export async function sql<T = Record<string, unknown>>(service: PayslipsService, text: string, params: unknown[] = []): Promise<T[]> {
+  return service.payslips.sql.query<T>(text, params);
+}
+
+let nextId = 1000;
+/** A fresh id, so each test works on its own employee. */
+export const freshId = () => nextId++;
+
+export interface TestEmployee {
+  employeeId: number;
+  userId: number;
+  taxId: string;
+  auth: Record<string, string>;
+}
+
+/** An employee in the replica (active unless told) with a login and a valid tax id of its own. */
+export async function seedEmployee(
+  service: PayslipsService,
+  options: { id?: number; active?: boolean; name?: string; payrollCode?: string; taxId?: string | null } = {},
+): Promise<TestEmployee> {
+  const id = options.id ?? freshId();
+  const userId = id + 50_000;
+  const taxId = options.taxId === undefined ? demoTaxId(id) : options.taxId;
+  await sql(
+    service,
+    `insert into employees (id, user_id, name, email, tax_id, payroll_code, active, deleted, source_version) values ($1, $2, $3, $4, $5, $6, $7, false, now())`,
+    [id, userId, options.name ?? `Employee ${id}`, `employee${id}@academy.test`, taxId, options.payrollCode ?? null, options.active ?? true],
+  );
+  return { employeeId: id, userId, taxId: taxId ?? '', auth: bearer({ role: 'user', sub: String(userId), employeeId: id }) };
+}
+
+export const adminAuth = bearer({ role: 'admin', sub: '1' });
+
+/** A PDF with one page per text (pdfkit), optionally password-protected; `{ image: true }` pages have no text layer. */
+export async function makePdf(pages: (string | { image: true })[], options: { userPassword?: string; compress?: boolean } = {}): Promise<Buffer> {
+  const doc = new PDFDocument({ autoFirstPage: false, userPassword: options.userPassword, compress: options.compress ?? true, info: { CreationDate: new Date('2026-01-01T00:00:00Z') } });
+  for (const page of pages) {
+    doc.addPage();
+    if (typeof page === 'string') doc.fontSize(14).text(page);
+    else doc.rect(50, 50, 200, 100).fill('#888');
+  }
+  doc.end();
+  return buffer(doc);
+}
+
+export const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+let unique = 0;
+/** A distinct one-page payslip PDF (distinct bytes, so not a duplicate). */
+export const payslipPdf = (text = 'Nómina') => makePdf([`${text} #${++unique}`]);
+
+export interface UploadInput {
+  employeeId?: number | string;
+  periodStart?: string;
+  periodEnd?: string;
+  issuedOn?: string;
+  label?: string;
+  [field: string]: string | number | undefined;
+}
+
+/** POST /api/v2/payslips as multipart, the file last (as browsers send it). */
+export function upload(service: PayslipsService, fields: UploadInput, file: Buffer | null, fileOptions: { filename?: string; contentType?: string } = {}, auth = adminAuth) {
+  const req = request(service.url).post('/api/v2/payslips').set(auth);
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) req.field(name, String(value));
+  if (file) req.attach('file', file, { filename: fileOptions.filename ?? 'nomina.pdf', contentType: fileOptions.contentType ?? 'application/pdf' });
+  return req;
+}
+
+export const monthOf = (employeeId: number, month = '2026-02') => ({
+  employeeId,
+  periodStart: `${month}-01`,
+  periodEnd: `${month}-${month.endsWith('02') ? '28' : '30'}`,
+  label: `Nómina ${month}`,
+});
+
+/** Files in the storage folder (encrypted), at any depth. */
+export function storedFiles(service: PayslipsService): string[] {
+  const root = service.ctx.config.FILES_DIR;
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Events of the outbox, oldest first. */
+export async function outboxEvents(service: PayslipsService, type?: string) {
+  const rows = await sql<{ type: string; envelope: { data: Record<string, unknown> } }>(service, `select type, envelope from outbox where ($1::text is null or type = $1) order by id`, [type ?? null]);
+  return rows.map((row) => ({ type: row.type, data: row.envelope.data }));
+}
+
+/** Waits until the batch has left `reading`, and answers it. */
+export async function batchWhenRead(service: PayslipsService, batchId: number) {
+  return waitFor(
+    `batch ${batchId} read`,
+    async () => {
+      const batch = (await request(service.url).get(`/api/v2/payslips/batches/${batchId}`).set(adminAuth)).body.data as PayslipBatch;
+      return batch.status !== 'reading' && batch;
+    },
+    20_000,
+  );
+}

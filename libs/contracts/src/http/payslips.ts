@@ -1,0 +1,302 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { ErrorBody, Id, IdPathParam, IdText, jsonContent } from './common.ts';
+
+// Payslips (spec capability "payslips", 1.1.0: several per month, deletion from the admin panel,
+// the full date in the list): one payslip, the month's combined PDF (batches), lists, download.
+
+/** `YYYY-MM-DD`, a real calendar day the database stores (years 1–9999: PostgreSQL has no year 0). */
+const calendarDay = z.iso
+  .date({ error: 'must be a date YYYY-MM-DD' })
+  .refine((day) => !day.startsWith('0000'), { error: 'must be between years 1 and 9999' });
+const noNul = (value: string) => !value.includes('\u0000');
+const text = (min: number, max: number) =>
+  z
+    .string({ error: 'is required' })
+    .trim()
+    .min(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` })
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine(noNul, { error: 'must not contain NUL characters' });
+const yearText = z
+  .string({ error: 'must be a year YYYY' })
+  .regex(/^[1-9][0-9]{3}$/, { error: 'must be a year YYYY' })
+  .transform(Number);
+const endNotBeforeStart = <T extends { periodStart?: string; periodEnd?: string }>(value: T) =>
+  !value.periodStart || !value.periodEnd || value.periodStart <= value.periodEnd;
+const endRule = { error: '`periodEnd` must not be before `periodStart`', path: ['periodEnd'] };
+
+export const PAYSLIP_LABEL_MAX = 120;
+/** Largest combined PDF the gateway lets through (the service's BATCH_MAX_MB default; it checks its own limit as the bytes stream). */
+export const PAYSLIP_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+export const PAYSLIP_MATCH_BY = ['taxId', 'payrollCode'] as const;
+
+/** The text fields of `POST /api/v2/payslips` (multipart, with the PDF as `file`). */
+export const PayslipUploadFields = z
+  .strictObject({
+    employeeId: IdText,
+    periodStart: calendarDay,
+    periodEnd: calendarDay,
+    issuedOn: calendarDay.optional().meta({ description: "Today in the academy's time zone when omitted" }),
+    label: text(1, PAYSLIP_LABEL_MAX).meta({ example: 'Nómina noviembre' }),
+  })
+  .refine(endNotBeforeStart, endRule);
+export type PayslipUploadFields = z.infer<typeof PayslipUploadFields>;
+
+/** The text fields of `POST /api/v2/payslips/:id/replace`: what is not given is kept from the corrected payslip. */
+export const PayslipReplaceFields = z
+  .strictObject({
+    periodStart: calendarDay.optional(),
+    periodEnd: calendarDay.optional(),
+    issuedOn: calendarDay.optional().meta({ description: "Today in the academy's time zone when omitted" }),
+    label: text(1, PAYSLIP_LABEL_MAX).optional(),
+  })
+  .refine(endNotBeforeStart, endRule);
+export type PayslipReplaceFields = z.infer<typeof PayslipReplaceFields>;
+
+/** The text fields of `POST /api/v2/payslips/batches` (multipart, with the combined PDF as `file`). */
+export const PayslipBatchFields = z
+  .strictObject({
+    periodStart: calendarDay,
+    periodEnd: calendarDay,
+    issuedOn: calendarDay.optional().meta({ description: "Today in the academy's time zone when omitted" }),
+    label: text(1, PAYSLIP_LABEL_MAX),
+    matchBy: z.enum(PAYSLIP_MATCH_BY, { error: 'must be "taxId" or "payrollCode"' }),
+  })
+  .refine(endNotBeforeStart, endRule);
+export type PayslipBatchFields = z.infer<typeof PayslipBatchFields>;
+
+export const MyPayslipsQuery = z.strictObject({ year: yearText.optional() });
+export type MyPayslipsQuery = z.infer<typeof MyPayslipsQuery>;
+
+export const PAYSLIPS_MAX_PAGE_SIZE = 100;
+export const AdminPayslipsQuery = z
+  .strictObject({
+    employeeId: IdText.optional(),
+    year: yearText.optional(),
+    month: IdText.max(12, { error: 'must be a month 1–12' }).optional().meta({ description: 'Month of `periodStart` (needs `year`)' }),
+    include: z.literal('deleted', { error: 'must be "deleted"' }).optional().meta({ description: '`deleted`: deleted and superseded payslips too' }),
+    page: IdText.default(1),
+    limit: IdText.max(PAYSLIPS_MAX_PAGE_SIZE, { error: `must be at most ${PAYSLIPS_MAX_PAGE_SIZE}` }).default(20),
+  })
+  .refine((query) => query.month === undefined || query.year !== undefined, { error: '`month` needs `year`', path: ['month'] });
+export type AdminPayslipsQuery = z.infer<typeof AdminPayslipsQuery>;
+
+export const DeletePayslipBody = z.strictObject({ reason: text(3, 500).meta({ description: 'Why (kept in the audit until the retention period ends)' }) });
+export type DeletePayslipBody = z.infer<typeof DeletePayslipBody>;
+
+export const AssignPageBody = z.strictObject({ employeeId: Id });
+export type AssignPageBody = z.infer<typeof AssignPageBody>;
+
+export const BatchPageParams = z.object({ id: IdText, page: IdText });
+
+/** A payslip as its employee sees it. */
+export const MyPayslip = z
+  .object({
+    id: Id,
+    label: z.string(),
+    periodStart: calendarDay,
+    periodEnd: calendarDay,
+    issuedOn: calendarDay,
+    sizeBytes: z.number().int(),
+    /** It corrects an earlier payslip (which is no longer listed). */
+    correction: z.boolean(),
+    publishedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'MyPayslip' });
+export type MyPayslip = z.infer<typeof MyPayslip>;
+
+/** A payslip as an administrator sees it: who it is for, when they first opened it, and its history. */
+export const AdminPayslip = MyPayslip.extend({
+  employeeId: Id,
+  employeeName: z.string().nullable(),
+  status: z.enum(['visible', 'deleted', 'superseded']),
+  firstViewedAt: z.iso.datetime().nullable().meta({ description: 'The first download by its employee (a receipt)' }),
+  supersedesPayslipId: Id.nullable(),
+  supersededByPayslipId: Id.nullable(),
+  batchId: Id.nullable(),
+  deletedAt: z.iso.datetime().nullable(),
+  deletedByUserId: Id.nullable(),
+  deleteReason: z.string().nullable(),
+}).meta({ id: 'AdminPayslip' });
+export type AdminPayslip = z.infer<typeof AdminPayslip>;
+
+export const MyPayslipsResponse = z.object({ data: z.array(MyPayslip) }).meta({ id: 'MyPayslips' });
+export const PayslipsPage = z
+  .object({
+    data: z.array(AdminPayslip),
+    meta: z.object({ totalItems: z.number().int(), totalPages: z.number().int(), currentPage: z.number().int(), pageSize: z.number().int() }),
+  })
+  .meta({ id: 'PayslipsPage' });
+export const PayslipResponse = z.object({ message: z.string(), data: AdminPayslip });
+
+export const BATCH_STATUSES = ['reading', 'ready', 'published', 'discarded', 'failed'] as const;
+
+export const PayslipBatch = z
+  .object({
+    id: Id,
+    status: z.enum(BATCH_STATUSES),
+    failureReason: z.string().nullable().meta({ description: 'Why the batch could not be read (status `failed`)' }),
+    label: z.string(),
+    periodStart: calendarDay,
+    periodEnd: calendarDay,
+    issuedOn: calendarDay,
+    matchBy: z.enum(PAYSLIP_MATCH_BY),
+    pageCount: z.number().int(),
+    sizeBytes: z.number().int(),
+    createdAt: z.iso.datetime(),
+    readAt: z.iso.datetime().nullable(),
+    publishedAt: z.iso.datetime().nullable(),
+    /** Each employee found with their page runs: consecutive pages of one employee are one payslip. */
+    matches: z.array(
+      z.object({
+        employeeId: Id,
+        employeeName: z.string().nullable(),
+        payslips: z.array(z.object({ fromPage: z.number().int(), toPage: z.number().int(), payslipId: Id.nullable() })),
+      }),
+    ),
+    /** Pages that name nobody, with the start of their text (to fix them by hand). */
+    unmatchedPages: z.array(z.object({ page: z.number().int(), excerpt: z.string() })),
+    /** Pages that name more than one employee: left out until assigned by hand. */
+    ambiguousPages: z.array(z.object({ page: z.number().int(), employeeIds: z.array(Id) })),
+  })
+  .meta({ id: 'PayslipBatch' });
+export type PayslipBatch = z.infer<typeof PayslipBatch>;
+export const PayslipBatchResponse = z.object({ message: z.string(), data: PayslipBatch });
+
+// ------------------------------------------------------------------------------- docs
+
+const errorsOf = (extra: Record<number, string>) =>
+  Object.fromEntries(
+    Object.entries({ 401: 'Token missing, invalid or expired (`Unauthorized`)', ...extra }).map(([status, description]) => [status, jsonContent(ErrorBody, description)]),
+  );
+const security = [{ bearerAuth: [] }];
+const pdfPart = z.string().meta({ format: 'binary', description: 'The PDF (checked by its bytes)' });
+const uploadErrors = {
+  400: 'VALIDATION_ERROR (fields, dates, periodEnd before periodStart, unknown fields), MALFORMED_MULTIPART, FILE_REQUIRED',
+  413: 'PAYLOAD_TOO_LARGE, FILE_TOO_LARGE',
+  415: 'NOT_A_PDF (by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE',
+  422: 'PDF_ENCRYPTED, PDF_UNREADABLE',
+};
+
+/** Payslips and batches (paths as seen through the gateway). */
+export function registerPayslipsDocs(registry: OpenAPIRegistry): void {
+  const tags = ['payslips'];
+  const idParam = IdPathParam('id');
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/payslips/',
+    tags,
+    security,
+    summary: 'Upload one payslip for an employee (admin, multipart: `file` and the fields); publishes it and notifies the employee',
+    request: { body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: pdfPart, ...PayslipUploadFields.shape }) } } } },
+    responses: {
+      201: jsonContent(PayslipResponse, 'The payslip'),
+      ...errorsOf({ ...uploadErrors, 403: 'Not an administrator', 404: 'EMPLOYEE_NOT_FOUND', 409: 'DUPLICATE_PAYSLIP (the same file for the same employee), EMPLOYEE_INACTIVE' }),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/payslips/',
+    tags,
+    security,
+    summary: 'Payslips (admin), newest first; `include=deleted` lists deleted and superseded ones too',
+    request: { query: AdminPayslipsQuery },
+    responses: { 200: jsonContent(PayslipsPage, 'A page of payslips'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator' }) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/payslips/my',
+    tags,
+    security,
+    summary: "The token's employee's payslips, newest first (deleted and superseded ones are not listed)",
+    request: { query: MyPayslipsQuery },
+    responses: { 200: jsonContent(MyPayslipsResponse, 'The payslips'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'NOT_AN_EMPLOYEE' }) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/payslips/{id}/file',
+    tags,
+    security,
+    summary: "Download a payslip: the employee's own (the first download sets firstViewedAt), any for an admin",
+    request: { params: idParam },
+    responses: {
+      200: { description: 'The PDF (attachment, private, no-store)', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
+      ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 404: "PAYSLIP_NOT_FOUND (also another employee's payslip, and a deleted one for its employee)" }),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v2/payslips/{id}',
+    tags,
+    security,
+    summary: 'Delete a payslip (admin): hidden from its employee at once; the file and the audit are kept until the retention period ends',
+    request: { params: idParam, body: { required: true, content: { 'application/json': { schema: DeletePayslipBody } } } },
+    responses: { 200: jsonContent(PayslipResponse, 'The deleted payslip'), ...errorsOf({ 400: 'VALIDATION_ERROR (reason)', 403: 'Not an administrator', 404: 'PAYSLIP_NOT_FOUND', 409: 'PAYSLIP_DELETED, PAYSLIP_SUPERSEDED' }) },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/payslips/{id}/replace',
+    tags,
+    security,
+    summary: 'Publish a correction (admin, multipart `file` and optional fields): it supersedes the payslip (kept, hidden) and the employee is told it is a correction',
+    request: { params: idParam, body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: pdfPart, ...PayslipReplaceFields.shape }) } } } },
+    responses: {
+      201: jsonContent(PayslipResponse, 'The correction'),
+      ...errorsOf({ ...uploadErrors, 403: 'Not an administrator', 404: 'PAYSLIP_NOT_FOUND', 409: 'PAYSLIP_DELETED, PAYSLIP_SUPERSEDED, DUPLICATE_PAYSLIP, EMPLOYEE_INACTIVE' }),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/payslips/batches',
+    tags,
+    security,
+    summary: "Upload the month's combined PDF (admin, multipart `file` and the fields): 202 at once; its pages are read and matched in the background",
+    request: { body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: pdfPart, ...PayslipBatchFields.shape }) } } } },
+    responses: {
+      202: jsonContent(PayslipBatchResponse, 'The batch, `reading`'),
+      ...errorsOf({ ...uploadErrors, 403: 'Not an administrator', 422: 'PDF_ENCRYPTED, PDF_UNREADABLE, TOO_MANY_PAGES, SCANNED_PDF ("scanned PDFs cannot be matched": no text layer)' }),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/payslips/batches/{id}',
+    tags,
+    security,
+    summary: 'A batch (admin): its state, the employees matched with their pages, the unmatched and ambiguous pages',
+    request: { params: idParam },
+    responses: { 200: jsonContent(PayslipBatchResponse, 'The batch'), ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND' }) },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/payslips/batches/{id}/pages/{page}/assign',
+    tags,
+    security,
+    summary: 'Assign a page of a ready batch to an employee by hand (admin)',
+    request: { params: BatchPageParams, body: { required: true, content: { 'application/json': { schema: AssignPageBody } } } },
+    responses: {
+      200: jsonContent(PayslipBatchResponse, 'The batch'),
+      ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND, EMPLOYEE_NOT_FOUND', 409: 'BATCH_NOT_READY, EMPLOYEE_INACTIVE', 422: 'PAGE_OUT_OF_RANGE' }),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/payslips/batches/{id}/publish',
+    tags,
+    security,
+    summary: 'Publish a ready batch (admin): every matched page run becomes a payslip, in one transaction; a second publish changes nothing',
+    request: { params: idParam },
+    responses: {
+      200: jsonContent(PayslipBatchResponse, 'The batch, `published`, with the payslip of each run'),
+      ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND', 409: 'BATCH_NOT_READY (still reading, failed or discarded), NOTHING_TO_PUBLISH' }),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v2/payslips/batches/{id}',
+    tags,
+    security,
+    summary: 'Discard an unpublished batch and its files (admin)',
+    request: { params: idParam },
+    responses: { 200: jsonContent(PayslipBatchResponse, 'The batch, `discarded`'), ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND', 409: 'BATCH_PUBLISHED' }) },
+  });
+}
