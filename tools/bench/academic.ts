@@ -8,7 +8,7 @@ import { ensureInfra } from '@academy/infra';
 import { startService } from '@academy/service';
 import { dropTestDatabase, testConfig, testUrls, tokenFor, uniqueName, TEST_KEYS_DIR, TEST_KID } from '@academy/testing';
 import { academicService } from '../../apps/academic/src/service.ts';
-import { AuthSettingsSchema } from '../../apps/academic/src/config.ts';
+import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { ConfigSchema as GatewayConfig } from '../../apps/gateway/src/config.ts';
 import { startGateway } from '../../apps/gateway/src/gateway.ts';
 
@@ -18,7 +18,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONCURRENCY = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
 
 await ensureInfra('test', (line) => console.log(`[infra] ${line}`));
-const config = { ...(await testConfig('bench_academic', AuthSettingsSchema)), DATABASE_POOL_MAX: 20 };
+const config = { ...(await testConfig('bench_academic', SettingsSchema)), DATABASE_POOL_MAX: 20 };
 const academic = await startService(academicService, config);
 const stops: (() => Promise<void>)[] = [];
 

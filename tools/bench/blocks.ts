@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
 import { testConfig, testUrls, tokenFor, uniqueName, dropTestDatabase } from '@academy/testing';
-import { AuthSettingsSchema } from '../../apps/academic/src/config.ts';
+import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { APPROVE_SQL, REVIEW_TARGET_SQL } from '../../apps/academic/src/blocks/review-block.ts';
 
 const CLIENTS = 16;
@@ -41,7 +41,7 @@ interface Figures {
 
 const started = performance.now();
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq', 'redis']);
-const config = await testConfig('bench_blocks', AuthSettingsSchema);
+const config = await testConfig('bench_blocks', SettingsSchema);
 const children: ChildProcess[] = [];
 // Timestamps as PostgreSQL writes them (microseconds kept), as the service reads them: the review's write matches `closed_at` exactly.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);

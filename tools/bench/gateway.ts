@@ -7,7 +7,7 @@ import { ensureInfra, stopInfra } from '@academy/infra';
 import { startService } from '@academy/service';
 import { TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
 import { academicService } from '../../apps/academic/src/service.ts';
-import { AuthSettingsSchema } from '../../apps/academic/src/config.ts';
+import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { User } from '../../apps/academic/src/shared/entities/user.entity.ts';
 import { ConfigSchema } from '../../apps/gateway/src/config.ts';
 import { startGateway } from '../../apps/gateway/src/gateway.ts';
@@ -42,7 +42,7 @@ async function sequentialLatency(urls: string[], headers: Record<string, string>
 }
 
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`));
-const academic = await startService(academicService, { ...(await testConfig('bench_gateway', AuthSettingsSchema)), LOG_LEVEL: 'silent' });
+const academic = await startService(academicService, { ...(await testConfig('bench_gateway', SettingsSchema)), LOG_LEVEL: 'silent' });
 const gatewayWith = (extra: Record<string, string> = {}) =>
   startGateway(
     ConfigSchema.parse({

@@ -23,9 +23,38 @@ export const AuthSettingsSchema = z.object({
 });
 export type AuthSettings = z.infer<typeof AuthSettingsSchema>;
 
-export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' }).extend(AuthSettingsSchema.shape);
+const isTimeZone = (value: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
 
-export type Config = BaseConfig & AuthSettings;
+/** Attendance (`attendance/`): the academy's days, the teachers' editing window, warnings and reminders. */
+export const AttendanceSettingsSchema = z.object({
+  /** The academy's time zone (IANA): its days, and the times of the CSV report. Shared with incidents. */
+  ACADEMY_TIME_ZONE: z.string().default('Europe/Madrid').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  /** A teacher may take or change a class's attendance until this many days after it ends (admins any time). */
+  ATTENDANCE_EDIT_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** A student whose weighted attendance in a subject drops below this percentage is warned about (once per crossing). */
+  ATTENDANCE_WARNING_PERCENT: z.coerce.number().min(0).max(100).default(80),
+  /** …once they have at least this many counted sessions in the subject. */
+  ATTENDANCE_WARNING_MIN_SESSIONS: z.coerce.number().int().min(1).default(4),
+  /** The daily reminder of missing sheets goes out from this local hour of the academy's day on. */
+  ATTENDANCE_REMINDER_HOUR: z.coerce.number().int().min(0).max(23).default(18),
+  /** How often the reminder check runs; 0 turns it off (tests run it by hand). */
+  ATTENDANCE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(10 * 60_000),
+});
+export type AttendanceSettings = z.infer<typeof AttendanceSettingsSchema>;
+
+/** The service's own settings (what tests give `testConfig` for their defaults). */
+export const SettingsSchema = AuthSettingsSchema.extend(AttendanceSettingsSchema.shape);
+
+export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' }).extend(SettingsSchema.shape);
+
+export type Config = BaseConfig & AuthSettings & AttendanceSettings;
 
 /** The only reader of process.env in this service. */
 export const readConfig = (): Config => loadConfig(ConfigSchema);

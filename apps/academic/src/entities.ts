@@ -3,6 +3,7 @@ import { Block, Center, Employee, Guardian, Student, Subject } from './shared/en
 import { CalendarEvent, EmployeeSubject, EventStudent, Registration, SchoolCourse } from './shared/entities/registration.entities.ts';
 import { RefreshToken } from './shared/entities/refresh-token.entity.ts';
 import { blockEntities } from './blocks/student-block.entities.ts';
+import { attendanceEntities } from './attendance/attendance.entities.ts';
 
 /**
  * Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging).
@@ -23,4 +24,5 @@ export const entities = [
   EventStudent,
   EmployeeSubject,
   ...blockEntities,
+  ...attendanceEntities,
 ];

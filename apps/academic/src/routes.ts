@@ -7,6 +7,7 @@ import { registerSchoolCourseRoutes } from './school-courses/school-courses.rout
 import { registerRegistrationRoutes } from './registration/registration.routes.ts';
 import { registerStudentListingRoutes } from './listing/listing.routes.ts';
 import { registerBlockRoutes } from './blocks/blocks.routes.ts';
+import { registerAttendanceRoutes } from './attendance/attendance.routes.ts';
 
 /** Mounts every feature's routes; a new feature adds its line here. */
 export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void {
@@ -18,4 +19,5 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
   registerRegistrationRoutes(app, ctx);
   registerStudentListingRoutes(app, ctx);
   registerBlockRoutes(app, ctx);
+  registerAttendanceRoutes(app, ctx);
 }

@@ -4,6 +4,7 @@ import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
 import { stopAuth } from './auth/auth.routes.ts';
+import { startAttendanceReminders, stopAttendanceReminders } from './attendance/attendance-reminders.ts';
 
 export const academicService: ServiceDefinition<Config> = {
   name: 'academic',
@@ -11,5 +12,9 @@ export const academicService: ServiceDefinition<Config> = {
   migrations,
   usesRedis: false,
   routes: registerRoutes,
-  onStop: stopAuth,
+  onListening: (_server, ctx) => startAttendanceReminders(ctx),
+  onStop: async (ctx) => {
+    await stopAttendanceReminders(ctx);
+    stopAuth(ctx);
+  },
 };

@@ -5,13 +5,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { startService, type RunningService } from '@academy/service';
 import { bearer, dropTestDatabase, testConfig } from '@academy/testing';
 import { academicService } from '../src/service.ts';
-import { AuthSettingsSchema } from '../src/config.ts';
+import { SettingsSchema } from '../src/config.ts';
 
 export const admin = bearer({ role: 'admin', sub: '1' });
 export const user = bearer({ role: 'user', sub: '2', employeeId: 1 });
 
 export async function startAcademic(): Promise<RunningService> {
-  const service = await startService(academicService, await testConfig('academic', AuthSettingsSchema));
+  const service = await startService(academicService, { ...(await testConfig('academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0 });
   // Wait for the broker: closing it while its first connection is still opening leaks that connection (libs/messaging).
   await service.ctx.broker.start();
   return service;

@@ -11,7 +11,7 @@ import { academicService } from '../../academic/src/service.ts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { User } from '../../academic/src/shared/entities/user.entity.ts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { AuthSettingsSchema } from '../../academic/src/config.ts';
+import { SettingsSchema } from '../../academic/src/config.ts';
 import { startGateway, type RunningGateway } from '../src/gateway.ts';
 import { deadUrl, gatewayConfig, notificationsStandIn, silentUpstream } from './helpers.ts';
 
@@ -24,7 +24,7 @@ describe('gateway in front of the real academic service', () => {
   let slow: Awaited<ReturnType<typeof silentUpstream>>;
 
   beforeAll(async () => {
-    academic = await startService(academicService, await testConfig('gateway_academic', AuthSettingsSchema));
+    academic = await startService(academicService, await testConfig('gateway_academic', SettingsSchema));
     const em = academic.ctx.orm.em.fork();
     em.create(User, { email: 'ana@academy.test', passwordHash: await hashPassword('ana-pass'), role: 'user', employeeId: 4 });
     await em.flush();

@@ -9,7 +9,7 @@ import { academicService } from '../../academic/src/service.ts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { User } from '../../academic/src/shared/entities/user.entity.ts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { AuthSettingsSchema } from '../../academic/src/config.ts';
+import { SettingsSchema } from '../../academic/src/config.ts';
 import { startGateway, type RunningGateway } from '../src/gateway.ts';
 import { gatewayConfig } from './helpers.ts';
 
@@ -19,7 +19,7 @@ describe('logins and sessions through the gateway (one school, one public addres
   const login = (email: string, password: string) => request(gateway.url).post('/api/v2/auth/login').send({ email, password });
 
   beforeAll(async () => {
-    academic = await startService(academicService, await testConfig('gateway_logins', AuthSettingsSchema));
+    academic = await startService(academicService, await testConfig('gateway_logins', SettingsSchema));
     const em = academic.ctx.orm.em.fork();
     const passwordHash = await hashPassword('right-pass');
     for (let i = 1; i <= 31; i++) em.create(User, { email: `teacher${i}@school.test`, passwordHash, role: 'user' });

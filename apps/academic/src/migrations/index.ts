@@ -6,5 +6,7 @@ import { Migration20261122054217_refresh_tokens } from './Migration2026112205421
 import { Migration20261123053051_student_blocks } from './Migration20261123053051_student_blocks.ts';
 import { Migration20261123090000_listing_version } from './Migration20261123090000_listing_version.ts';
 import { Migration20261125144222_employee_tax_id } from './Migration20261125144222_employee_tax_id.ts';
+import { Migration20261125145134_attendance } from './Migration20261125145134_attendance.ts';
+import { Migration20261125150000_idempotency_keys } from './Migration20261125150000_idempotency_keys.ts';
 
-export const migrations = [Migration20261122053234_initial, Migration20261122053556_users, Migration20261122054031_academic_core, Migration20261122054217_refresh_tokens, Migration20261123053051_student_blocks, Migration20261123090000_listing_version, Migration20261125144222_employee_tax_id];
+export const migrations = [Migration20261122053234_initial, Migration20261122053556_users, Migration20261122054031_academic_core, Migration20261122054217_refresh_tokens, Migration20261123053051_student_blocks, Migration20261123090000_listing_version, Migration20261125144222_employee_tax_id, Migration20261125145134_attendance, Migration20261125150000_idempotency_keys];

@@ -8,7 +8,7 @@ import { useAcademic } from '../support.ts';
 import { User } from '../../src/shared/entities/user.entity.ts';
 import { RefreshToken } from '../../src/shared/entities/refresh-token.entity.ts';
 import { hashRefreshToken } from '../../src/auth/session-tokens.ts';
-import { AuthSettingsSchema, type Config } from '../../src/config.ts';
+import { SettingsSchema, type Config } from '../../src/config.ts';
 
 describe('academic /api/v2/auth', () => {
   const { service } = useAcademic();
@@ -136,7 +136,7 @@ describe('academic during a key rotation', () => {
 
   beforeAll(async () => {
     generateKeyPairFiles(TEST_KEYS_DIR, 'test-rotation-2');
-    service = await startService(academicService, { ...(await testConfig('academic_rotation', AuthSettingsSchema)), JWT_KEY_IDS: ['test-rotation-2', TEST_KID] });
+    service = await startService(academicService, { ...(await testConfig('academic_rotation', SettingsSchema)), JWT_KEY_IDS: ['test-rotation-2', TEST_KID] });
     const em = service.ctx.orm.em.fork();
     em.create(User, { email: 'rot@academy.test', passwordHash: await hashPassword('rot-pass'), role: 'admin' });
     await em.flush();

@@ -1,0 +1,46 @@
+// The academy's days: a day is a date in ACADEMY_TIME_ZONE. PostgreSQL turns days into instants
+// (`day::timestamp at time zone zone`), so a day across a DST change is 23 or 25 hours long.
+import { ATTENDANCE_MAX_RANGE_DAYS } from '@academy/contracts';
+import { invalidRange } from './attendance.errors.ts';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The academy's date (YYYY-MM-DD) of an instant. */
+export function dayOf(instant: Date, timeZone: string): string {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter.format(instant);
+}
+
+/** The local hour (0–23) of an instant in the zone. */
+export function hourOf(instant: Date, timeZone: string): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(instant));
+}
+
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+export const addDays = (day: string, days: number) => new Date((dayNumber(day) + days) * 86_400_000).toISOString().slice(0, 10);
+
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * `from` … `to` (both included) of a query: `to` defaults to today, `from` to `defaultDays - 1`
+ * days before `to`. `from` after `to`, or more than a year, is a 400.
+ */
+export function dayRange(query: { from?: string; to?: string }, today: string, defaultDays: number): DayRange {
+  const to = query.to ?? (query.from && query.from > today ? query.from : today);
+  const from = query.from ?? addDays(to, -(defaultDays - 1));
+  if (from > to) throw invalidRange(`from (${from}) is after to (${to})`);
+  if (dayNumber(to) - dayNumber(from) + 1 > ATTENDANCE_MAX_RANGE_DAYS) throw invalidRange(`The range spans more than ${ATTENDANCE_MAX_RANGE_DAYS} days`);
+  return { from, to };
+}
+
+/** SQL: the instant a day `?` starts at, in the zone `?`. */
+export const DAY_START_SQL = `(?::date)::timestamp at time zone ?`;
+/** SQL: the instant after a day `?` ends, in the zone `?`. */
+export const DAY_END_SQL = `(?::date + 1)::timestamp at time zone ?`;

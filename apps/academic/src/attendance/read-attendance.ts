@@ -1,0 +1,138 @@
+// The reads: a class's sheet and its history, a student's summary per subject, the report (JSON).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AttendanceReportQuery, AttendanceSheetResponse, StudentAttendanceQuery } from '@academy/contracts';
+import type { z } from 'zod';
+import { isAdmin, type AttendanceActor } from './attendance-actor.ts';
+import { eventNotFound, notEventTeacher, notSubjectTeacher, studentNotFound } from './attendance.errors.ts';
+import { findClass, isoSql, readSheet } from './attendance.store.ts';
+import { DAY_END_SQL, DAY_START_SQL, type DayRange } from './academy-days.ts';
+
+async function classOf(em: EntityManager, eventId: number, actor: AttendanceActor, timeZone: string, now: Date) {
+  const event = await findClass(em, eventId, { timeZone, editDays: 0, now });
+  if (!event) throw eventNotFound();
+  if (!isAdmin(actor) && (actor.employeeId === null || event.employeeId !== actor.employeeId)) throw notEventTeacher(eventId);
+  return event;
+}
+
+export async function readAttendanceSheet(em: EntityManager, eventId: number, actor: AttendanceActor, timeZone: string, now: Date): Promise<AttendanceSheetResponse> {
+  return readSheet(em, await classOf(em, eventId, actor, timeZone, now), 0);
+}
+
+export async function readAttendanceHistory(em: EntityManager, eventId: number, actor: AttendanceActor, timeZone: string, now: Date) {
+  await classOf(em, eventId, actor, timeZone, now);
+  const rows = await em.execute<
+    { studentId: number; fromStatus: string | null; fromMinutesLate: number | null; fromRemark: string | null; toStatus: string; toMinutesLate: number | null; toRemark: string | null; byUserId: number; at: string }[]
+  >(
+    `select student_id as "studentId", from_status as "fromStatus", from_minutes_late as "fromMinutesLate", from_remark as "fromRemark",
+            to_status as "toStatus", to_minutes_late as "toMinutesLate", to_remark as "toRemark", changed_by_user_id as "byUserId", ${isoSql('changed_at')} as at
+       from attendance_mark_changes where event_id = ? order by id`,
+    [eventId],
+  );
+  return {
+    data: rows.map((row) => ({
+      studentId: row.studentId,
+      from: { status: row.fromStatus, minutesLate: row.fromMinutesLate, remark: row.fromRemark },
+      to: { status: row.toStatus, minutesLate: row.toMinutesLate, remark: row.toRemark },
+      byUserId: row.byUserId,
+      at: row.at,
+    })),
+  };
+}
+
+/**
+ * SQL of the summaries: per student and subject, over the marks of classes starting within the
+ * range (days of the academy), the sessions, the counted ones (not excused), the counts by status
+ * and the weighted percentage. Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
+ */
+export const summarySql = (filters: string, outer = '') => `
+  with marks as (
+    select m.student_id, e.subject_id, m.status, st.weight
+      from attendance_marks m
+      join calendar_events e on e.id = m.event_id
+      join attendance_statuses st on st.code = m.status
+     where e.starts_at >= ${DAY_START_SQL} and e.starts_at < ${DAY_END_SQL} ${filters}),
+  by_status as (select student_id, subject_id, status, count(*)::int as n from marks group by student_id, subject_id, status),
+  counts as (select student_id, subject_id, jsonb_object_agg(status, n) as counts from by_status group by student_id, subject_id),
+  totals as (
+    select student_id, subject_id, count(*)::int as sessions, count(*) filter (where weight is not null)::int as counted,
+           round(100 * sum(weight) / nullif(count(*) filter (where weight is not null), 0), 2)::float8 as percentage
+      from marks group by student_id, subject_id)
+  select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
+         t.sessions, t.counted, c.counts, t.percentage
+    from totals t
+    join counts c using (student_id, subject_id)
+    join students s on s.id = t.student_id
+    join subjects sub on sub.id = t.subject_id
+   where true ${outer}
+   order by s.lastname, s.name, t.student_id, sub.name, t.subject_id`;
+
+export interface SummaryRow {
+  studentId: number;
+  studentName: string;
+  subjectId: number;
+  subjectName: string;
+  sessions: number;
+  counted: number;
+  counts: Record<string, number>;
+  percentage: number | null;
+}
+
+const rangeParams = (range: DayRange, timeZone: string) => [range.from, timeZone, range.to, timeZone];
+
+/** A student's attendance per subject: admins any; a teacher only in the subjects they teach the student. */
+export async function readStudentAttendance(em: EntityManager, studentId: number, query: z.infer<typeof StudentAttendanceQuery>, range: DayRange, actor: AttendanceActor, timeZone: string) {
+  const [student] = await em.execute<{ id: number }[]>(`select id from students where id = ?`, [studentId]);
+  if (!student) throw studentNotFound();
+  let filters = 'and m.student_id = ?';
+  const params: unknown[] = [studentId];
+  if (query.subjectId !== undefined) {
+    filters += ' and e.subject_id = ?';
+    params.push(query.subjectId);
+  }
+  if (!isAdmin(actor)) {
+    const taught = await em.execute<{ subjectId: number }[]>(
+      `select distinct subject_id as "subjectId" from registrations where student_id = ? and employee_id = ? and status <> 'cancelled' and (?::int is null or subject_id = ?::int)`,
+      [studentId, actor.employeeId, query.subjectId ?? null, query.subjectId ?? null],
+    );
+    if (taught.length === 0) throw notSubjectTeacher();
+    filters += ' and e.subject_id = any(?::int[])';
+    params.push(`{${taught.map((row) => row.subjectId).join(',')}}`);
+  }
+  const rows = await em.execute<SummaryRow[]>(summarySql(filters), [...rangeParams(range, timeZone), ...params]);
+  return { studentId, from: range.from, to: range.to, subjects: rows.map(({ studentId: _student, studentName: _name, ...subject }) => subject) };
+}
+
+/** The report's filters: admins any; a teacher must name a subject they teach, and sees their students in it. */
+export async function reportFilters(em: EntityManager, query: AttendanceReportQuery, actor: AttendanceActor): Promise<{ filters: string; params: unknown[] }> {
+  let filters = '';
+  const params: unknown[] = [];
+  if (query.subjectId !== undefined) {
+    filters += ' and e.subject_id = ?';
+    params.push(query.subjectId);
+  }
+  if (query.centerId !== undefined) {
+    filters += ' and e.center_id = ?';
+    params.push(query.centerId);
+  }
+  if (!isAdmin(actor)) {
+    if (query.subjectId === undefined || actor.employeeId === null) throw notSubjectTeacher();
+    const [teaches] = await em.execute(`select 1 from employee_subjects where employee_id = ? and subject_id = ?`, [actor.employeeId, query.subjectId]);
+    if (!teaches) throw notSubjectTeacher();
+    filters += ` and exists (select 1 from registrations r where r.student_id = m.student_id and r.subject_id = e.subject_id and r.employee_id = ? and r.status <> 'cancelled')`;
+    params.push(actor.employeeId);
+  }
+  return { filters, params };
+}
+
+export async function readAttendanceReport(em: EntityManager, query: AttendanceReportQuery, range: DayRange, actor: AttendanceActor, settings: { timeZone: string; thresholdPercent: number }) {
+  const { filters, params } = await reportFilters(em, query, actor);
+  const threshold = query.below ?? settings.thresholdPercent;
+  const outer = query.below === undefined ? '' : 'and t.percentage < ?';
+  const rows = await em.execute<SummaryRow[]>(summarySql(filters, outer), [...rangeParams(range, settings.timeZone), ...params, ...(query.below === undefined ? [] : [query.below])]);
+  return {
+    from: range.from,
+    to: range.to,
+    thresholdPercent: threshold,
+    data: rows.map((row) => ({ ...row, below: row.percentage !== null && row.percentage < threshold })),
+  };
+}
