@@ -69,6 +69,53 @@ export function requestFingerprint(req: IncomingMessage & { body?: unknown; orig
     .digest('hex');
 }
 
+/** Side effects a rollback cannot undo, held until the keyed write's transaction ends. */
+interface OpenWrite {
+  afterCommit: (() => unknown)[];
+  onRollback: (() => unknown)[];
+}
+
+/** The keyed writes whose transaction is open, by their request's EntityManager. */
+const openWrites = new WeakMap<EntityManager, OpenWrite>();
+
+function currentWrite(): OpenWrite | undefined {
+  const em = RequestContext.getEntityManager() as EntityManager | undefined;
+  return em ? openWrites.get(em) : undefined;
+}
+
+/**
+ * Whether this request is a keyed write whose transaction is still open: its reads see its own
+ * uncommitted writes, so they must not be cached for other requests.
+ */
+export function inKeyedWrite(): boolean {
+  return currentWrite() !== undefined;
+}
+
+/**
+ * Runs `work` once the request's writes are committed: at once outside a keyed write (its writes
+ * committed as they went), and inside one after its commit (before the answer leaves), never if it
+ * rolls back. For what a rollback cannot undo, such as a cache invalidation. The returned promise
+ * is `work`'s when it ran at once.
+ */
+export async function afterCommit(work: () => unknown): Promise<void> {
+  const write = currentWrite();
+  if (write) write.afterCommit.push(work);
+  else await work();
+}
+
+/** Runs `work` if the request's keyed write rolls back (a 5xx, a failed commit); outside one, never. E.g. removing stored files. */
+export function onRollback(work: () => unknown): void {
+  currentWrite()?.onRollback.push(work);
+}
+
+async function runAll(works: (() => unknown)[], logger: Logger, what: string): Promise<void> {
+  for (const work of works) {
+    await Promise.resolve()
+      .then(work)
+      .catch((error: unknown) => logger.warn({ err: error }, `idempotency: ${what} failed`));
+  }
+}
+
 interface StoredAnswer {
   fingerprint: string;
   status: number;
@@ -111,10 +158,13 @@ async function runKeyed(options: IdempotencyOptions, key: string, req: Parameter
   const trx = em.getTransactionContext();
   const connection = em.getConnection();
   let settled = false;
+  const write: OpenWrite = { afterCommit: [], onRollback: [] };
   const rollback = async () => {
     if (settled) return;
     settled = true;
+    openWrites.delete(em);
     await em.rollback().catch((error: unknown) => options.logger.warn({ err: error }, 'idempotency: rollback failed'));
+    await runAll(write.onRollback, options.logger, 'work after rollback');
   };
   try {
     const [row] = await connection.execute<{ locked: boolean; stored: StoredAnswer | null }[]>(
@@ -157,8 +207,16 @@ async function runKeyed(options: IdempotencyOptions, key: string, req: Parameter
       trx,
     );
     settled = true;
-    await em.commit();
+    openWrites.delete(em);
+    try {
+      await em.commit();
+    } catch (error) {
+      await runAll(write.onRollback, options.logger, 'work after rollback');
+      throw error;
+    }
+    await runAll(write.afterCommit, options.logger, 'work after commit');
   });
+  openWrites.set(em, write);
   next();
 }
 

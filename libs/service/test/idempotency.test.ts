@@ -5,7 +5,7 @@ import { Sql, createOrm, dropDatabase } from '@academy/db';
 import { BadRequestError } from '@academy/kit';
 import { messagingEntities, recordEvent } from '@academy/messaging';
 import { bearer, testConfig } from '@academy/testing';
-import { idempotencyEntities, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
+import { afterCommit, idempotencyEntities, inKeyedWrite, onRollback, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
 
 // A service with one write of each kind: through the ORM (with its outbox event), through raw SQL
 // (`Sql`, as hours-bank and incidents write), one that refuses after writing (4xx), one that fails
@@ -20,6 +20,7 @@ describe('Idempotency-Key on writes', () => {
   let config: BaseConfig;
   let service: RunningService;
   let orm: MikroORM;
+  const effects: string[] = [];
   const alice = bearer({ sub: '101', role: 'user' });
   const bob = bearer({ sub: '102', role: 'user' });
 
@@ -53,6 +54,17 @@ describe('Idempotency-Key on writes', () => {
         app.post('/fail', async (req) => {
           await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
           throw new Error('boom');
+        });
+        // Side effects a rollback cannot undo: held until the keyed transaction ends.
+        app.post('/effects', async (req, res) => {
+          const label = String(req.body.label);
+          await sql.query('insert into things (label) values ($1)', [label]);
+          const seenInside = inKeyedWrite();
+          onRollback(() => effects.push(`rolled back ${label}`));
+          await afterCommit(() => effects.push(`committed ${label}`));
+          effects.push(`answered ${label}`);
+          if (req.body.fail) throw new Error('boom');
+          res.status(201).json({ seenInside });
         });
         app.post('/slow', async (req, res) => {
           await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
@@ -160,6 +172,27 @@ describe('Idempotency-Key on writes', () => {
     const again = await request(service.url).post('/fail').set(alice).set('Idempotency-Key', 'k-5xx').send({ label: 'failed' });
     expect(again.status).toBe(500);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  test('work after commit waits for the keyed commit, and work on rollback runs when it rolls back', async () => {
+    effects.length = 0;
+    const committed = await request(service.url).post('/effects').set(alice).set('Idempotency-Key', 'k-effects-1').send({ label: 'e1' });
+    expect(committed.status).toBe(201);
+    expect(committed.body).toEqual({ seenInside: true });
+    expect(effects).toEqual(['answered e1', 'committed e1']);
+
+    effects.length = 0;
+    const failed = await request(service.url).post('/effects').set(alice).set('Idempotency-Key', 'k-effects-2').send({ label: 'e2', fail: true });
+    expect(failed.status).toBe(500);
+    expect(effects).toEqual(['answered e2', 'rolled back e2']);
+    expect(await count('e2')).toBe(0);
+  });
+
+  test('without a key, work after commit runs at once and work on rollback never', async () => {
+    effects.length = 0;
+    const res = await request(service.url).post('/effects').set(alice).send({ label: 'e3', fail: true });
+    expect(res.status).toBe(500);
+    expect(effects).toEqual(['committed e3', 'answered e3']);
   });
 
   test.each([

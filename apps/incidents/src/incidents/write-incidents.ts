@@ -1,5 +1,6 @@
 import type { EventData } from '@academy/contracts';
 import { removeFiles, type StoredUpload } from '@academy/files';
+import { onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { incidentClosed, incidentNotFound } from '../shared/errors.ts';
@@ -84,6 +85,8 @@ export async function postMessage(incidents: Incidents, actor: Actor, incidentId
     await removeFiles(storage, files.map((file) => file.storageKey));
     throw error;
   }
+  // Inside a keyed write the message commits with the key, later: if that rolls back, so do its files.
+  if (files.length) onRollback(() => removeFiles(storage, files.map((file) => file.storageKey)));
   relay.nudge();
   await cache.invalidate({ incident: incidentId }, { employee: employeeId });
   const detail = await readIncident(incidents, actor, incidentId);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@academy/kit';
+import { afterCommit, inKeyedWrite } from '@academy/service';
 
 /** What a cached read depends on: an incident (detail, threads) or an employee (their list). */
 export type CacheScope = { incident: number } | { employee: number };
@@ -73,7 +74,8 @@ export class IncidentCache {
    */
   async read<T>(scope: CacheScope, entry: string, load: () => Promise<T>): Promise<T> {
     const versionKey = this.versionKey(scope);
-    if (!this.usable() || this.pendingBumps.has(versionKey)) return load();
+    // A keyed write reads its own uncommitted rows, which nobody else may see: straight from PostgreSQL, not kept.
+    if (!this.usable() || this.pendingBumps.has(versionKey) || inKeyedWrite()) return load();
     const entryBase = `${this.options.prefix}:${entry}`;
     let version: string;
     try {
@@ -90,12 +92,18 @@ export class IncidentCache {
     return value;
   }
 
-  /** After a commit: every entry of these scopes becomes unreachable. Never throws. */
+  /**
+   * After a commit: every entry of these scopes becomes unreachable. Never throws. Inside a keyed
+   * write it waits for that write's commit (a reader in between would cache the rows from before
+   * it under the new version), and a write that rolls back invalidates nothing.
+   */
   async invalidate(...scopes: CacheScope[]): Promise<void> {
     if (!this.redis || scopes.length === 0) return;
     const keys = scopes.map((scope) => this.versionKey(scope));
-    for (const key of keys) this.pendingBumps.add(key);
-    await this.flushBumps(keys);
+    await afterCommit(async () => {
+      for (const key of keys) this.pendingBumps.add(key);
+      await this.flushBumps(keys);
+    });
   }
 
   private async flushBumps(keys: string[]): Promise<void> {

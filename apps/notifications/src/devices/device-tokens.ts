@@ -16,7 +16,8 @@ interface DeviceTokenRow {
  * on that installation owns it.
  */
 export async function registerDeviceToken(em: EntityManager, userId: number, input: RegisterDeviceTokenBody) {
-  const row = await em.fork().transactional(async (tx) => {
+  // The request's own EntityManager: inside a keyed write this is a savepoint of its transaction, so the key commits with the token.
+  const row = await em.transactional(async (tx) => {
     const connection = tx.getConnection();
     const context = tx.getTransactionContext();
     // Registrations of one token wait for each other (the last one wins), instead of one failing on the unique key.
@@ -44,7 +45,7 @@ export async function registerDeviceToken(em: EntityManager, userId: number, inp
 
 /** Removes the user's token of a device; another user's device is "not found" too. */
 export async function removeDeviceToken(em: EntityManager, userId: number, deviceId: string): Promise<void> {
-  const result = await em.getConnection().execute<{ affectedRows: number }>(`delete from device_tokens where user_id = ? and device_id = ?`, [userId, deviceId], 'run');
+  const result = await em.execute<{ affectedRows: number }>(`delete from device_tokens where user_id = ? and device_id = ?`, [userId, deviceId], 'run');
   if (result.affectedRows === 0) throw deviceNotFound();
 }
 
