@@ -15,6 +15,10 @@ export const preset = {
   testMatch: ['<rootDir>/{src,test}/**/*.test.ts'],
   globalSetup: path.join(root, 'libs/testing/src/global-setup.ts'),
   testTimeout: 30_000,
+  // Tests run in a random order within each file, so one that depends on another's leftovers fails; Jest prints the
+  // seed ("Seed: …"), and `--seed=<n>` replays that order.
+  randomize: true,
+  showSeed: true,
   // No forceExit: a suite that leaves a socket, timer or child open keeps Jest from exiting, so the
   // leak shows (run with --detectOpenHandles to see where) and gets closed in the suite's afterAll.
 };

@@ -1,5 +1,6 @@
-import { describe, test } from '@jest/globals';
-import { expectRoutesMatchDocs } from '@academy/testing/routes-docs';
+import { describe, expect, test } from '@jest/globals';
+import { bearer } from '@academy/testing';
+import { expectRoutesMatchDocs, routesIgnoringUnknownQuery } from '@academy/testing/routes-docs';
 import { useAcademic } from './support.ts';
 
 describe('academic routes, OpenAPI document and gateway table', () => {
@@ -10,5 +11,10 @@ describe('academic routes, OpenAPI document and gateway table', () => {
       // STUDENT_BLOCK_ID_REQUIRED when the id is left out of …/student-block/{studentBlockId}/review
       missingParameterRoutes: ['POST /api/v2/blocks/student-block/review'],
     });
+  });
+
+  test('every route (but the retired v1 update, gone whatever is sent) refuses a query parameter it does not read: 400 naming it', async () => {
+    const except = ['POST /api/v2/blocks/student-block/review', 'PUT /api/v1/registration/update'] as const;
+    expect(await routesIgnoringUnknownQuery(service().app, service().url, bearer({ role: 'admin', sub: '1' }), [...except])).toEqual([]);
   });
 });

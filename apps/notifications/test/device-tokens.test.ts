@@ -30,6 +30,16 @@ describe('device tokens', () => {
       expect(await tokensOf(11)).toEqual([{ user_id: 11, device_id: 'phone-a', token: 'tok-a-2', platform: 'ios' }]);
     });
 
+    test('a body with fields it does not take (userId, __proto__, constructor) is a 400 naming them, and nothing is stored', async () => {
+      const raw = '{"deviceId":"phone-x","token":"tok-x","platform":"ios","userId":99,"__proto__":{"admin":true},"constructor":{"prototype":{}}}';
+      const refused = await request(service().url).post('/api/v2/notifications/token').set(ana).set('content-type', 'application/json').send(raw);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+      for (const key of ['userId', '__proto__', 'constructor']) expect(refused.body.message).toContain(key);
+      expect((await tokensOf(11)).filter((row) => row.device_id === 'phone-x')).toEqual([]);
+      expect(await tokensOf(99)).toEqual([]);
+    });
+
     test('a token registered by another user moves to the user who registers it now', async () => {
       await register(ana, { deviceId: 'shared-tablet', token: 'tok-shared', platform: 'android' });
       const res = await register(ben, { deviceId: 'tablet', token: 'tok-shared', platform: 'android' });

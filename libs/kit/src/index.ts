@@ -6,5 +6,5 @@ export { runReadiness, readinessHttpStatus, ReadinessError, type ReadinessCheck,
 export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, requestId, requestFront, sendError, sendJson, REQUEST_ID_HEADER, OPERATIONAL_PATHS, type ErrorStyle, type HttpAppOptions } from './http.ts';
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
 export { createRedis, createSocketIoRedis, redisReadiness, type RedisClientOptions } from './redis.ts';
-export { idParam, readId } from './params.ts';
+export { idParam, noQuery, readId } from './params.ts';
 export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';

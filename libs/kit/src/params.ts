@@ -1,5 +1,6 @@
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { IdText } from '@academy/contracts';
+import { IdText, NoQuery } from '@academy/contracts';
 
 /**
  * The one reader of ids in paths (and other text): the contracts' `IdText` grammar, digits only,
@@ -30,3 +31,12 @@ export function idParam(params: Record<string, unknown>, name: string, invalid?:
   if (invalid) throw invalid(parsed.error.issues.map((issue) => issue.message));
   throw parsed.error;
 }
+
+/**
+ * Mounted before the handler of a route that takes no query: any query parameter is a 400 naming
+ * it, as the routes with a query refuse the ones they do not read (their `queryObject` schemas).
+ */
+export const noQuery: RequestHandler = (req, _res, next) => {
+  NoQuery.parse(req.query);
+  next();
+};

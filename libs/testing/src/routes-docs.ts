@@ -114,3 +114,24 @@ export const NO_ROUTE_DOCS_DRIFT: RouteDocsDrift = { mountedButNotDocumented: []
 export function expectRoutesMatchDocs(app: Express, service: ServiceName, options: RouteDocsOptions = {}): void {
   expect(routeDocsDrift(app, service, options)).toEqual(NO_ROUTE_DOCS_DRIFT);
 }
+
+const UNKNOWN_QUERY_KEY = 'unknownQueryKey';
+
+/**
+ * Sends each route `app` mounts (path parameters set to 1, no body) to the running service at
+ * `baseUrl` with a query parameter no route reads, and lists the routes that do not answer 400
+ * with a message naming it: one way to treat input, so no route silently ignores a parameter.
+ * `headers` should pass every route's authentication (an admin token with an employee, an API
+ * key), so the answer is the query's; `except` names routes left out (the missing-parameter ones).
+ */
+export async function routesIgnoringUnknownQuery(app: Express, baseUrl: string, headers: Record<string, string>, except: RouteKey[] = []): Promise<string[]> {
+  const ignoring: string[] = [];
+  for (const key of mountedRoutes(app)) {
+    if (except.includes(key) || key.startsWith('ALL ')) continue;
+    const [method, path] = key.split(' ') as [string, string];
+    const response = await fetch(`${baseUrl}${path.replace(/\{\w+\}/g, '1')}?${UNKNOWN_QUERY_KEY}=1`, { method, headers });
+    const text = await response.text();
+    if (response.status !== 400 || !text.includes(UNKNOWN_QUERY_KEY)) ignoring.push(`${key} → ${response.status} ${text.slice(0, 200)}`);
+  }
+  return ignoring;
+}

@@ -1,7 +1,7 @@
 import { Router, type Express, type Request, type Response } from 'express';
 import { AttendanceReportQuery, AttendanceStatusesBody, MissingAttendanceQuery, StudentAttendanceQuery, TakeAttendanceBody } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
-import { idParam, requestId } from '@academy/kit';
+import { idParam, noQuery, requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import type { AttendanceActor } from './attendance-actor.ts';
@@ -32,23 +32,23 @@ export function registerAttendanceRoutes(app: Express, ctx: ServiceContext<Confi
   const today = () => dayOf(ctx.clock.now(), timeZone);
   router.use(requireAuth(ctx.verifier));
 
-  router.get('/statuses', async (_req, res) => {
+  router.get('/statuses', noQuery, async (_req, res) => {
     res.json({ data: await listStatuses(em()) });
   });
-  router.put('/statuses', requireRole('admin'), async (req, res) => {
+  router.put('/statuses', requireRole('admin'), noQuery, async (req, res) => {
     res.json({ data: await replaceStatuses(em(), AttendanceStatusesBody.parse(req.body)) });
   });
 
-  router.put('/events/:eventId', async (req, res) => {
+  router.put('/events/:eventId', noQuery, async (req, res) => {
     const eventId = idParam(req.params, 'eventId');
     const sheet = await takeAttendance(em(), eventId, TakeAttendanceBody.parse(req.body), actorOf(req, res), ctx.clock.now(), settings);
     if (sheet.changed) ctx.relay.nudge();
     res.json(sheet);
   });
-  router.get('/events/:eventId', async (req, res) => {
+  router.get('/events/:eventId', noQuery, async (req, res) => {
     res.json(await readAttendanceSheet(em(), idParam(req.params, 'eventId'), actorOf(req, res), timeZone, ctx.clock.now()));
   });
-  router.get('/events/:eventId/history', async (req, res) => {
+  router.get('/events/:eventId/history', noQuery, async (req, res) => {
     res.json(await readAttendanceHistory(em(), idParam(req.params, 'eventId'), actorOf(req, res), timeZone, ctx.clock.now()));
   });
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { currentUser, requireAuth } from '@academy/auth';
 import { LoginBody, LogoutBody, RefreshBody } from '@academy/contracts';
+import { noQuery } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { login } from './login.ts';
@@ -26,6 +27,8 @@ export function authRouter(ctx: ServiceContext<Config>): Router {
   const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger);
   const em = () => ctx.orm.em;
   const router = Router();
+  // No auth route takes a query (and credentials never travel in one).
+  router.use(noQuery);
 
   router.post('/login', async (req, res) => {
     const input = LoginBody.parse(req.body);

@@ -1,7 +1,7 @@
 import { Router, type Express, type Request, type Response } from 'express';
 import { CloseBlockBody, CompletedBlocksQuery, PendingBlocksQuery, PendingRejectedQuery, ReviewActionSchema, ReviewBody, ThreadMessageBody } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
-import { idParam, requestId } from '@academy/kit';
+import { idParam, noQuery, requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import type { BlockActor } from './block-access.ts';
@@ -44,7 +44,7 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
     res.json(await listCompletedBlocks(em(), CompletedBlocksQuery.parse(req.query), actorOf(req, res)));
   });
 
-  router.post('/:blockId/close', async (req, res) => {
+  router.post('/:blockId/close', noQuery, async (req, res) => {
     const blockId = idParam(req.params, 'blockId', blockIdRequired);
     const result = await closeBlock(em(), blockId, CloseBlockBody.parse(req.body ?? {}), actorOf(req, res));
     ctx.relay.nudge();
@@ -54,7 +54,7 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
   router.post(['/student-block/review', '/student-block//review'], adminOnly, () => {
     throw studentBlockIdRequired();
   });
-  router.post('/student-block/:studentBlockId/review', adminOnly, async (req, res) => {
+  router.post('/student-block/:studentBlockId/review', adminOnly, noQuery, async (req, res) => {
     const studentBlockId = studentBlockIdOf(req);
     const body = req.body ?? {};
     if (!ReviewActionSchema.safeParse(body.action).success) throw invalidAction();
@@ -65,16 +65,16 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
     res.json(result);
   });
 
-  router.get('/student-block/:studentBlockId/thread', async (req, res) => {
+  router.get('/student-block/:studentBlockId/thread', noQuery, async (req, res) => {
     res.json(await readThread(em(), studentBlockIdOf(req), actorOf(req, res)));
   });
-  router.post('/student-block/:studentBlockId/thread', async (req, res) => {
+  router.post('/student-block/:studentBlockId/thread', noQuery, async (req, res) => {
     const studentBlockId = studentBlockIdOf(req);
     const { message } = ThreadMessageBody.parse(req.body ?? {});
     res.status(201).json(await addThreadMessage(em(), studentBlockId, message, actorOf(req, res)));
   });
 
-  router.get('/grades/:studentId/:subjectId', async (req, res) => {
+  router.get('/grades/:studentId/:subjectId', noQuery, async (req, res) => {
     const studentId = idParam(req.params, 'studentId', studentIdRequired);
     const subjectId = idParam(req.params, 'subjectId', subjectIdRequired);
     res.json(await readBlockGrades(em(), studentId, subjectId, actorOf(req, res)));

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { idParam } from '@academy/kit';
+import { idParam, noQuery } from '@academy/kit';
 
 /** The five operations of a directory resource, as the routes call them. */
 export interface Resource<Q, C, U> {
@@ -43,17 +43,17 @@ export function resourceRouter<Q, C, U>(em: () => EntityManager, schemas: Schema
   router.get('/', async (req, res) => {
     res.json(await resource.list(em(), schemas.query.parse(req.query)));
   });
-  router.post('/', async (req, res) => {
+  router.post('/', noQuery, async (req, res) => {
     res.status(201).json(await resource.create(em(), schemas.create.parse(req.body), req));
   });
-  router.get('/:id', async (req, res) => {
+  router.get('/:id', noQuery, async (req, res) => {
     res.json(await resource.get(em(), idParam(req.params, 'id')));
   });
-  router.patch('/:id', async (req, res) => {
+  router.patch('/:id', noQuery, async (req, res) => {
     const id = idParam(req.params, 'id');
     res.json(await resource.update(em(), id, schemas.update.parse(req.body), req));
   });
-  router.delete('/:id', async (req, res) => {
+  router.delete('/:id', noQuery, async (req, res) => {
     res.json(await resource.remove(em(), idParam(req.params, 'id'), req));
   });
   return router;

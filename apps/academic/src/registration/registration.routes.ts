@@ -1,7 +1,7 @@
 import { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import { AssignStudentsBody, StudentsAssignedToEventQuery, StudentsBySubjectAndCenterQuery } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
-import { AppError, BadRequestError, errorStyle } from '@academy/kit';
+import { AppError, BadRequestError, errorStyle, noQuery } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { assignStudentsToEvent } from './assign-students-to-event.ts';
@@ -16,7 +16,7 @@ export function registerRegistrationRoutes(app: Express, ctx: ServiceContext<Con
   router.use(requireAuth(ctx.verifier, { message: 'Invalid or expired token' }), requireRole(['admin', 'user']));
 
   // A user (teacher) assigns and reads the students of the events they teach only; admins of any event.
-  router.put('/assign-students-to-event', async (req, res) => {
+  router.put('/assign-students-to-event', noQuery, async (req, res) => {
     const body = req.body as Record<string, unknown> | undefined;
     if (body === undefined || body === null || typeof body !== 'object' || body.eventId === undefined || body.eventId === null) {
       throw new BadRequestError('EVENT_ID_REQUIRED', 'eventId is required');

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { SchoolCourseCreateBody } from '@academy/contracts';
 import { requireAuth, requireRole } from '@academy/auth';
-import { idParam, requestId } from '@academy/kit';
+import { idParam, noQuery, requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { createSchoolCourse, deleteSchoolCourse, listSchoolCourses } from './school-courses.ts';
@@ -11,15 +11,15 @@ export function registerSchoolCourseRoutes(app: Express, ctx: ServiceContext<Con
   const em = () => ctx.orm.em;
   const auth = requireAuth(ctx.verifier);
 
-  app.get('/api/v2/school-courses', auth, async (_req, res) => {
+  app.get('/api/v2/school-courses', auth, noQuery, async (_req, res) => {
     res.json(await listSchoolCourses(em()));
   });
-  app.post('/api/v2/school-courses', auth, requireRole('admin'), async (req, res) => {
+  app.post('/api/v2/school-courses', auth, requireRole('admin'), noQuery, async (req, res) => {
     const course = await createSchoolCourse(em(), SchoolCourseCreateBody.parse(req.body), requestId(req));
     ctx.relay.nudge();
     res.status(201).json(course);
   });
-  app.delete('/api/v2/school-courses/:id', auth, requireRole('admin'), async (req, res) => {
+  app.delete('/api/v2/school-courses/:id', auth, requireRole('admin'), noQuery, async (req, res) => {
     const course = await deleteSchoolCourse(em(), idParam(req.params, 'id'), requestId(req));
     ctx.relay.nudge();
     res.json(course);

@@ -83,6 +83,15 @@ describe('block listings, thread and grades', () => {
       }
       for (const query of ['studentId=abc', 'subjectId=0', 'limit=5000', 'studentId=1.5']) expect((await get(`/api/v2/blocks/pending?${query}`)).status).toBe(400);
     });
+
+    test('an unknown query parameter, or a limit or page that is not a positive integer in range, is a 400 naming it', async () => {
+      const unknown = await get('/api/v2/blocks/pending?foo=1');
+      expect([unknown.status, unknown.body.code, unknown.body.message]).toEqual([400, 'VALIDATION_ERROR', 'Invalid request: unknown query parameter: foo']);
+      for (const [query, name] of [['limit=abc', 'limit'], ['limit=-5', 'limit'], ['limit=1e8', 'limit'], ['limit=100000000', 'limit'], ['page=1e20', 'page'], ['page=0', 'page']]) {
+        const refused = await get(`/api/v2/blocks/pending?${query}`);
+        expect([query, refused.status, refused.body.details?.[0]?.path]).toEqual([query, 400, name]);
+      }
+    });
   });
 
   describe('GET /api/v2/blocks/pending-rejected', () => {
@@ -139,6 +148,16 @@ describe('block listings, thread and grades', () => {
       expect(asTeacher.body.data.map((row: { studentBlockId: number }) => row.studentBlockId)).toEqual([mine.rows[0]!.id]);
       const otherCourse = await f.course('2019-09-01');
       expect((await get(`/api/v2/blocks/completed?schoolCourseId=${otherCourse}`)).body).toMatchObject({ data: [], meta: { totalItems: 0 } });
+    });
+
+    test('an unknown query parameter, or a limit or page that is not a positive integer in range, is a 400 naming it (not clamped)', async () => {
+      const unknown = await get('/api/v2/blocks/completed?foo=1&search=x');
+      expect([unknown.status, unknown.body.message]).toEqual([400, 'Invalid request: unknown query parameters: foo, search']);
+      for (const [query, name] of [['limit=abc', 'limit'], ['limit=-5', 'limit'], ['limit=1e8', 'limit'], ['limit=101', 'limit'], ['page=1e20', 'page'], ['page=0', 'page'], ['page=99999999999', 'page']]) {
+        const refused = await get(`/api/v2/blocks/completed?${query}`);
+        expect([query, refused.status, refused.body.code, refused.body.details?.[0]?.path]).toEqual([query, 400, 'VALIDATION_ERROR', name]);
+        expect(refused.body.message).toContain(`${name}: `);
+      }
     });
 
     test('an unknown course is 404; a user who is no employee 403; no token 401; a bad course id 400', async () => {

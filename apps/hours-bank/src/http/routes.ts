@@ -2,7 +2,7 @@ import { Router, type Express, type Request, type Response } from 'express';
 import type { ServiceContext } from '@academy/service';
 import { currentUser, requireAuth, requireOwnerOrAdmin, requireRole } from '@academy/auth';
 import { AddHoursBody, EditTransactionBody, HoursBankQuery } from '@academy/contracts';
-import { idParam, readId, requestId } from '@academy/kit';
+import { idParam, noQuery, readId, requestId } from '@academy/kit';
 import type { Config } from '../config.ts';
 import { employeeIdRequired, transactionIdRequired } from '../domain/hours-bank.errors.ts';
 import { addHours, addedDetails, deleteTransaction, editTransaction, type Actor } from '../domain/hours-bank.use-cases.ts';
@@ -38,7 +38,7 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
     throw transactionIdRequired();
   });
 
-  router.put('/transactions/:transactionId', adminOnly, async (req, res) => {
+  router.put('/transactions/:transactionId', adminOnly, noQuery, async (req, res) => {
     const transactionId = transactionIdOf(req);
     const minutes = parseTime(req.body?.time);
     const input = EditTransactionBody.parse(req.body);
@@ -46,7 +46,7 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
     res.json({ message: 'Transaction edited successfully', data });
   });
 
-  router.delete('/transactions/:transactionId', adminOnly, async (req, res) => {
+  router.delete('/transactions/:transactionId', adminOnly, noQuery, async (req, res) => {
     const data = await deleteTransaction(em(), transactionIdOf(req), actorOf(req, res));
     res.json({ message: 'Transaction deleted successfully', data });
   });
@@ -62,7 +62,7 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
     ['completed', 'COMPLETED', 'Completed hours registered successfully'],
     ['pending', 'PENDING', 'Pending hours registered successfully'],
   ] as const) {
-    router.post(`/:employeeId/${kind}`, adminOnly, async (req, res) => {
+    router.post(`/:employeeId/${kind}`, adminOnly, noQuery, async (req, res) => {
       const employeeId = employeeIdOf(req);
       const minutes = parseTime(req.body?.time);
       const input = AddHoursBody.parse(req.body);

@@ -12,7 +12,7 @@ import {
   MyIncidentsQuery,
 } from '@academy/contracts';
 import { parseMultipart, removeFiles, type MultipartOptions } from '@academy/files';
-import { idParam } from '@academy/kit';
+import { idParam, noQuery } from '@academy/kit';
 import { actorOf, ownEmployee, type Actor } from '../shared/actor.ts';
 import { adminUsesAdminThread, fileNotFound, unsupportedMediaType } from '../shared/errors.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
@@ -42,11 +42,11 @@ export function incidentsRouter(incidents: Incidents): Router {
     res.json(await listMyIncidents(incidents, employeeId, MyIncidentsQuery.parse(req.query)));
   });
 
-  router.get('/:id', async (req, res) => {
+  router.get('/:id', noQuery, async (req, res) => {
     res.json({ data: await readIncident(incidents, actorOf(req, res), incidentIdOf(req)) });
   });
 
-  router.get('/:id/threads', async (req, res) => {
+  router.get('/:id/threads', noQuery, async (req, res) => {
     res.json(await readThreads(incidents, actorOf(req, res), incidentIdOf(req)));
   });
 
@@ -74,10 +74,10 @@ export function incidentsRouter(incidents: Incidents): Router {
     const data = await postMessage(incidents, actor, incidentId, role, input.message, []);
     res.status(201).json({ message: 'Message sent', data });
   };
-  router.post('/:id/thread', post('employee'));
-  router.post('/:id/admin-thread', adminOnly, post('admin'));
+  router.post('/:id/thread', noQuery, post('employee'));
+  router.post('/:id/admin-thread', adminOnly, noQuery, post('admin'));
 
-  router.get('/:id/files/:fileId', async (req, res) => {
+  router.get('/:id/files/:fileId', noQuery, async (req, res) => {
     const { id, fileId } = IncidentFileParams.parse(req.params);
     await readIncident(incidents, actorOf(req, res), id);
     const file = await findFile(incidents, id, fileId);
@@ -90,13 +90,13 @@ export function incidentsRouter(incidents: Incidents): Router {
     await pipeline(content, res).catch((error: unknown) => req.log.debug({ err: error }, 'file download ended early'));
   });
 
-  router.post('/:id/close', adminOnly, async (req, res) => {
+  router.post('/:id/close', adminOnly, noQuery, async (req, res) => {
     const incidentId = incidentIdOf(req);
     const input = CloseIncidentBody.parse(req.body ?? {});
     res.json({ message: 'Incident closed', data: await closeIncident(incidents, actorOf(req, res), incidentId, input.message) });
   });
 
-  router.delete('/:id', adminOnly, async (req, res) => {
+  router.delete('/:id', adminOnly, noQuery, async (req, res) => {
     res.json({ message: 'Incident deleted', data: await deleteIncident(incidents, actorOf(req, res), incidentIdOf(req)) });
   });
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { ClockBody, HistoryQuery, ReportQuery } from '@academy/contracts';
+import { noQuery } from '@academy/kit';
 import { actorOf, ownEmployee } from '../shared/actor.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
 import { clockIn, clockOut, openRecord } from './clock.ts';
@@ -10,7 +11,7 @@ import { monthlyReport, renderReportPdf } from './report-pdf.ts';
 export function timeRecordsRouter(incidents: Incidents): Router {
   const router = Router();
 
-  router.post('/clock-in', async (req, res) => {
+  router.post('/clock-in', noQuery, async (req, res) => {
     const actor = actorOf(req, res);
     const employeeId = ownEmployee(actor);
     const input = ClockBody.parse(req.body ?? {});
@@ -18,7 +19,7 @@ export function timeRecordsRouter(incidents: Incidents): Router {
     res.status(201).json({ message: 'Clocked in', data });
   });
 
-  router.post('/clock-out', async (req, res) => {
+  router.post('/clock-out', noQuery, async (req, res) => {
     const actor = actorOf(req, res);
     const employeeId = ownEmployee(actor);
     const input = ClockBody.parse(req.body ?? {});
@@ -26,7 +27,7 @@ export function timeRecordsRouter(incidents: Incidents): Router {
     res.json({ message: 'Clocked out', data });
   });
 
-  router.get('/open', async (req, res) => {
+  router.get('/open', noQuery, async (req, res) => {
     res.json(await openRecord(incidents, ownEmployee(actorOf(req, res))));
   });
 

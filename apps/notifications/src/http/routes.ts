@@ -1,7 +1,7 @@
 import { Router, type Express } from 'express';
 import { currentUser, requireApiKey, requireAuth, requireRole } from '@academy/auth';
 import { DeliveriesQuery, DeviceIdParams, PushSendBody, RegisterDeviceTokenBody } from '@academy/contracts';
-import { errorStyle } from '@academy/kit';
+import { errorStyle, noQuery } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { listDeliveries } from '../deliveries/list-deliveries.ts';
@@ -15,12 +15,12 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>, push: 
 
   const notifications = Router();
   notifications.use(errorStyle('success'), requireAuth(ctx.verifier, { message: 'Unauthorized' }));
-  notifications.post('/token', async (req, res) => {
+  notifications.post('/token', noQuery, async (req, res) => {
     const input = RegisterDeviceTokenBody.parse(req.body);
     const data = await registerDeviceToken(em(), currentUser(res).userId, input);
     res.json({ success: true, message: 'Device token registered successfully', data });
   });
-  notifications.delete('/token/:deviceId', async (req, res) => {
+  notifications.delete('/token/:deviceId', noQuery, async (req, res) => {
     const { deviceId } = DeviceIdParams.parse(req.params);
     await removeDeviceToken(em(), currentUser(res).userId, deviceId);
     res.json({ success: true, message: 'Device token removed successfully' });
@@ -33,7 +33,7 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>, push: 
 
   const pushNotifications = Router();
   pushNotifications.use(errorStyle('success'));
-  pushNotifications.post('/send', requireApiKey(ctx.config.PUSH_NOTIFICATIONS_API_KEY, { message: 'Invalid or missing API key' }), async (req, res) => {
+  pushNotifications.post('/send', requireApiKey(ctx.config.PUSH_NOTIFICATIONS_API_KEY, { message: 'Invalid or missing API key' }), noQuery, async (req, res) => {
     const input = PushSendBody.parse(req.body);
     res.json(await sendPush(em(), push(), input));
   });

@@ -2,7 +2,7 @@
 // OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody, Id, IdText, StatusErrorBody } from './common.ts';
+import { ErrorBody, Id, IdText, StatusErrorBody, queryObject } from './common.ts';
 import { isValidSpanishTaxId, normalizeTaxId } from '../tax-id.ts';
 
 /** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused): the shared id schemas. */
@@ -36,10 +36,14 @@ const lenientPositive = (fallback: number, max?: number) =>
 
 const search = text().max(100, { error: 'must be at most 100 characters' }).optional();
 
-/** Paging of the directory lists, coerced as the administrative listing (rule 1). */
-export const DirectoryPageQuery = z.object({
-  page: lenientPositive(1, ACADEMIC_MAX_PAGE),
-  limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE),
+/**
+ * Paging of the directory lists and the completed blocks: a `page` or `limit` that is not a
+ * positive integer in digits, or past its maximum, is a 400 naming it (only the administrative
+ * listing coerces them, as its spec rule 1 says).
+ */
+export const DirectoryPageQuery = queryObject({
+  page: IdText.max(ACADEMIC_MAX_PAGE, { error: `must be at most ${ACADEMIC_MAX_PAGE}` }).default(1),
+  limit: IdText.max(ACADEMIC_MAX_PAGE_SIZE, { error: `must be at most ${ACADEMIC_MAX_PAGE_SIZE}` }).default(ACADEMIC_DEFAULT_PAGE_SIZE),
   search,
 });
 export type DirectoryPageQuery = z.infer<typeof DirectoryPageQuery>;
@@ -301,7 +305,7 @@ export const AssignStudentsResponse = z.object({
     rejectedStudents: z.array(RejectedStudent),
   }),
 });
-export const StudentsBySubjectAndCenterQuery = z.object({
+export const StudentsBySubjectAndCenterQuery = queryObject({
   subjectId: AcademicIdText,
   centerId: AcademicIdText,
   /** Defaults to the latest school course. */
@@ -318,7 +322,7 @@ export const StudentsBySubjectAndCenterResponse = z.object({
   status: z.literal('success'),
   data: z.object({ schoolCourseId: z.number().int().nullable(), students: z.array(RegisteredStudentItem) }),
 });
-export const StudentsAssignedToEventQuery = z.object({ eventId: AcademicIdText });
+export const StudentsAssignedToEventQuery = queryObject({ eventId: AcademicIdText });
 export const AssignedStudentItem = z.object({
   studentId: z.number().int(),
   fullName: z.string(),
@@ -332,7 +336,8 @@ export const StudentsAssignedToEventResponse = z.object({
 
 // ---------------------------------------------------------------- administrative listing (spec)
 
-export const AdministrativeListingQuery = z.object({
+/** `page` and `limit` coerced as spec rule 1 says; an unknown parameter is a 400 as everywhere. */
+export const AdministrativeListingQuery = queryObject({
   page: lenientPositive(1, ACADEMIC_MAX_PAGE),
   limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE),
   search,

@@ -4,7 +4,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { DirectoryPageQuery, ListingPageMeta } from './academic.ts';
-import { ErrorBody, Id, IdText, jsonContent } from './common.ts';
+import { ErrorBody, Id, IdText, jsonContent, queryObject } from './common.ts';
 
 export const STUDENT_BLOCK_STATUS_VALUES = ['open', 'blocked', 'pending', 'closed'] as const;
 export type StudentBlockStatus = (typeof STUDENT_BLOCK_STATUS_VALUES)[number];
@@ -80,7 +80,7 @@ export const CloseBlockResponse = z.object({
 
 // ---------------------------------------------------------------- pending listing (spec)
 
-export const PendingBlocksQuery = z.object({
+export const PendingBlocksQuery = queryObject({
   studentId: IdText.optional(),
   subjectId: IdText.optional(),
   limit: IdText.pipe(Id.max(PENDING_BLOCKS_MAX_LIMIT, { error: `must be at most ${PENDING_BLOCKS_MAX_LIMIT}` })).optional(),
@@ -137,7 +137,7 @@ export type ReviewResponse = z.infer<typeof ReviewResponse>;
 
 // ---------------------------------------------------------------- pending and rejected
 
-export const PendingRejectedQuery = z.object({
+export const PendingRejectedQuery = queryObject({
   studentId: IdText.optional(),
   subjectId: IdText.optional(),
   state: z.enum(['pending', 'rejected']).optional(),

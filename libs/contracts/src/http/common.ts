@@ -51,6 +51,18 @@ export const IdText = Object.assign(idText(MAX_ID), { max: (max: number, params?
 export const IdPathParam = (name: string) => z.object({ [name]: IdText });
 
 /**
+ * The schema of a query string: strict, so a parameter the route does not read (a typo, `foo=1`)
+ * is a 400 naming it, never silently ignored. Every route's query goes through one of these.
+ */
+export const queryObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown query parameter${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` : undefined),
+  });
+
+/** The query of a route that takes none: any parameter is a 400. */
+export const NoQuery = queryObject({});
+
+/**
  * `schema` or null. Use it instead of `.nullable()` on a schema registered with `.meta({ id })`:
  * zod-to-openapi 9 with zod 4 documents that as `allOf: [{$ref}, {type: ['object', 'null']}]`,
  * which no null satisfies (the `$ref` half requires an object); this documents it as

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody, Id, IdText } from './common.ts';
+import { ErrorBody, Id, IdText, queryObject } from './common.ts';
 
 // Hours bank (spec section "the service"): request and response schemas of its five routes.
 
@@ -29,7 +29,7 @@ const reason = z
   .max(1000, { error: 'must be at most 1000 characters' })
   .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
 
-export const HoursBankQuery = z.object({
+export const HoursBankQuery = queryObject({
   schoolCourseId: IdText.optional().meta({ description: 'School course; the current (latest) one when omitted' }),
 });
 

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, IdPathParam, IdText, nullableRef } from './common.ts';
+import { ErrorBody, IdPathParam, IdText, nullableRef, queryObject } from './common.ts';
 
 // Time records (clock-in/out, history, monthly PDF) and their incidents (spec "Time-record
 // incidents", 1.1.2, 1.2.1, 1.2.2): request and response schemas of the incidents service.
@@ -55,15 +55,13 @@ const calendarDay = z.iso
 export const HISTORY_MAX_DAYS = 366;
 export const HISTORY_MAX_PAGE_SIZE = 100;
 
-export const HistoryQuery = z
-  .strictObject({
-    employeeId: IdText.optional().meta({ description: "Admins: whose history (required for an admin without an employee of their own). Users: only their own" }),
-    from: calendarDay.optional().meta({ description: 'First day (inclusive); 30 days before `to` when omitted' }),
-    to: calendarDay.optional().meta({ description: 'Last day (inclusive); today when omitted' }),
-    page: IdText.default(1),
-    limit: IdText.max(HISTORY_MAX_PAGE_SIZE, { error: `must be at most ${HISTORY_MAX_PAGE_SIZE}` }).default(31),
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: '`from` must not be after `to`', path: ['from'] });
+export const HistoryQuery = queryObject({
+  employeeId: IdText.optional().meta({ description: "Admins: whose history (required for an admin without an employee of their own). Users: only their own" }),
+  from: calendarDay.optional().meta({ description: 'First day (inclusive); 30 days before `to` when omitted' }),
+  to: calendarDay.optional().meta({ description: 'Last day (inclusive); today when omitted' }),
+  page: IdText.default(1),
+  limit: IdText.max(HISTORY_MAX_PAGE_SIZE, { error: `must be at most ${HISTORY_MAX_PAGE_SIZE}` }).default(31),
+}).refine((q) => !q.from || !q.to || q.from <= q.to, { error: '`from` must not be after `to`', path: ['from'] });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 export const PageMeta = z
@@ -88,7 +86,7 @@ export const HistoryResponse = z.object({
   meta: PageMeta,
 });
 
-export const ReportQuery = z.strictObject({
+export const ReportQuery = queryObject({
   employeeId: IdText.optional().meta({ description: 'Admins: whose report. Users: only their own (the default)' }),
   month: z
     .string()
@@ -161,21 +159,19 @@ const pageFields = {
   limit: IdText.max(INCIDENT_MAX_PAGE_SIZE, { error: `must be at most ${INCIDENT_MAX_PAGE_SIZE}` }).default(20),
 };
 
-export const IncidentListQuery = z
-  .strictObject({
-    status: IncidentStatus.optional(),
-    employeeId: IdText.optional(),
-    kind: IncidentKind.optional(),
-    severity: IncidentSeverity.optional(),
-    from: calendarDay.optional().meta({ description: 'Created on or after this day (UTC)' }),
-    to: calendarDay.optional().meta({ description: 'Created on or before this day (UTC)' }),
-    sort: z.enum(['severity', 'newest']).default('severity').meta({ description: '`severity`: most severe first, then newest' }),
-    ...pageFields,
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: '`from` must not be after `to`', path: ['from'] });
+export const IncidentListQuery = queryObject({
+  status: IncidentStatus.optional(),
+  employeeId: IdText.optional(),
+  kind: IncidentKind.optional(),
+  severity: IncidentSeverity.optional(),
+  from: calendarDay.optional().meta({ description: 'Created on or after this day (UTC)' }),
+  to: calendarDay.optional().meta({ description: 'Created on or before this day (UTC)' }),
+  sort: z.enum(['severity', 'newest']).default('severity').meta({ description: '`severity`: most severe first, then newest' }),
+  ...pageFields,
+}).refine((q) => !q.from || !q.to || q.from <= q.to, { error: '`from` must not be after `to`', path: ['from'] });
 export type IncidentListQuery = z.infer<typeof IncidentListQuery>;
 
-export const MyIncidentsQuery = z.strictObject({ status: IncidentStatus.optional(), ...pageFields });
+export const MyIncidentsQuery = queryObject({ status: IncidentStatus.optional(), ...pageFields });
 export type MyIncidentsQuery = z.infer<typeof MyIncidentsQuery>;
 
 export const IncidentPage = z.object({ data: z.array(IncidentSummary), meta: PageMeta }).meta({ id: 'IncidentPage' });

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { Id, IdText, SuccessErrorBody, jsonContent } from './common.ts';
+import { Id, IdText, SuccessErrorBody, jsonContent, queryObject } from './common.ts';
 
 // Notifications (spec sections "Push notifications", "Events" 1, 3, 4, the "Notifications" errors).
 
@@ -19,7 +19,7 @@ export const PushPlatform = z.enum(PUSH_PLATFORMS, { error: 'must be "ios" or "a
 export const MAX_DEVICE_TOKEN_LENGTH = 4096;
 
 export const RegisterDeviceTokenBody = z
-  .object({
+  .strictObject({
     deviceId: required(200).meta({ description: 'Stable id of the device (one token per user and device)', example: 'pixel-8-5f2a' }),
     token: required(MAX_DEVICE_TOKEN_LENGTH).meta({ description: 'FCM registration token of the app on that device' }),
     platform: PushPlatform,
@@ -48,7 +48,7 @@ export const MAX_PUSH_PAYLOAD_BYTES = 4096;
 const FCM_RESERVED_DATA_KEYS = new Set(['from', 'message_type', 'notification', 'collapse_key']);
 
 export const PushSendBody = z
-  .object({
+  .strictObject({
     userIds: z
       .array(Id, { error: 'must be an array of user ids' })
       .min(1, { error: 'must list at least one user id' })
@@ -95,7 +95,7 @@ export type PushSendResponse = z.infer<typeof PushSendResponse>;
 export const DELIVERY_CHANNELS = ['email', 'push'] as const;
 export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'recorded', 'failed', 'parked'] as const;
 
-export const DeliveriesQuery = z.object({
+export const DeliveriesQuery = queryObject({
   channel: z.enum(DELIVERY_CHANNELS, { error: 'must be "email" or "push"' }).optional(),
   status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
   userId: IdText.optional().meta({ description: 'Deliveries to this user (push) ' }),
