@@ -16,7 +16,7 @@ export type PayslipsService = RunningService<Config> & { payslips: Payslips; clo
 
 /** A clock the test sets; it starts at a fixed instant (never the real time). */
 export class TestClock {
-  constructor(public current = new Date('2026-03-10T10:00:00.000Z')) {}
+  current = new Date('2026-03-10T10:00:00.000Z');
   now = () => new Date(this.current);
   set(iso: string) {
     this.current = new Date(iso);
@@ -126,7 +126,7 @@ export interface UploadInput {
 }
 
 /** POST /api/v2/payslips as multipart, the file last (as browsers send it). */
-export function upload(service: PayslipsService, fields: UploadInput, file: Buffer | null, fileOptions: { filename?: string; contentType?: string } = {}, auth = adminAuth) {
+export function upload(service: PayslipsService, fields: UploadInput, file: Buffer | null, fileOptions: { filename?: string; contentType?: string } = {}, auth: Record<string, string> = adminAuth) {
   const req = request(service.url).post('/api/v2/payslips').set(auth);
   for (const [name, value] of Object.entries(fields)) if (value !== undefined) req.field(name, String(value));
   if (file) req.attach('file', file, { filename: fileOptions.filename ?? 'nomina.pdf', contentType: fileOptions.contentType ?? 'application/pdf' });

@@ -1,4 +1,4 @@
-import { AppError } from '@academy/kit';
+import type { AppError } from '@academy/kit';
 import type { PdfProblem } from './pdf-pool.ts';
 import type { Payslips } from './payslips-context.ts';
 import { pdfEncrypted, pdfUnreadable, scannedPdf, tooManyPages } from './errors.ts';

@@ -1,11 +1,12 @@
 // Runs in a worker thread (piscina): every PDF parse, text extraction and split happens here, never
 // on the service's event loop. Each task answers a plain result; expected failures are results too.
 import { EncryptedPDFError, PDFDocument } from '@cantoo/pdf-lib';
+import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { findSpanishTaxIds } from '@academy/contracts';
 
 // pdf.js is imported on first use: its module has a top-level await, and piscina first tries to
 // `require` this file, which Node refuses (and then fails to import) for a graph with one.
-let pdfjs: Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> | undefined;
+let pdfjs: Promise<typeof Pdfjs> | undefined;
 const loadPdfjs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 export type PdfProblem = 'PDF_ENCRYPTED' | 'PDF_UNREADABLE' | 'TOO_MANY_PAGES' | 'SCANNED_PDF';

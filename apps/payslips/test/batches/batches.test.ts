@@ -1,0 +1,226 @@
+import { describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import type { PayslipBatch } from '@academy/contracts';
+import { adminAuth, batchWhenRead, makePdf, outboxEvents, PNG, seedEmployee, sql, storedFiles, usePayslips, type PayslipsService, type TestEmployee } from '../support.ts';
+
+const fieldsOf = (extra: Record<string, string> = {}) => ({ periodStart: '2026-02-01', periodEnd: '2026-02-28', label: 'Nómina febrero', matchBy: 'taxId', ...extra });
+
+function postBatch(service: PayslipsService, pdf: Buffer, fields: Record<string, string> = fieldsOf(), contentType = 'application/pdf') {
+  const req = request(service.url).post('/api/v2/payslips/batches').set(adminAuth);
+  for (const [name, value] of Object.entries(fields)) req.field(name, value);
+  return req.attach('file', pdf, { filename: 'febrero.pdf', contentType });
+}
+
+const page = (employee: TestEmployee, text = 'Nómina') => `${text} de ${employee.employeeId}. NIF: ${employee.taxId}. Líquido a percibir: 1.234,56 €`;
+const runsOf = (batch: PayslipBatch) => batch.matches.flatMap((match) => match.payslips.map((run) => [match.employeeId, run.fromPage, run.toPage]));
+
+async function readyBatch(service: PayslipsService, pages: string[], fields?: Record<string, string>): Promise<PayslipBatch> {
+  const res = await postBatch(service, await makePdf(pages), fields);
+  expect(res.status).toBe(202);
+  const batch = await batchWhenRead(service, res.body.data.id);
+  expect(batch.status).toBe('ready');
+  return batch;
+}
+
+describe('POST /api/v2/payslips/batches and GET /api/v2/payslips/batches/:id', () => {
+  const service = usePayslips({ BATCH_MAX_PAGES: 20 });
+
+  test('pages in mixed order are matched by tax id: an employee over two consecutive pages is one payslip; a page naming no one and one naming two are listed', async () => {
+    const [ana, luis, eva] = [await seedEmployee(service(), { name: 'Ana' }), await seedEmployee(service(), { name: 'Luis' }), await seedEmployee(service(), { name: 'Eva' })];
+    const pdf = await makePdf([
+      page(luis),
+      page(ana, 'Página 1'),
+      page(ana, 'Página 2'),
+      'Resumen de la empresa: nadie con NIF 12345678A (letra incorrecta)',
+      `${page(eva)} y también ${luis.taxId}`,
+      page(eva),
+      page(luis, 'Paga extra'),
+    ]);
+    const res = await postBatch(service(), pdf);
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({ status: 'reading', pageCount: 7, label: 'Nómina febrero', periodStart: '2026-02-01', periodEnd: '2026-02-28', issuedOn: '2026-03-10', matchBy: 'taxId' });
+    const batch = await batchWhenRead(service(), res.body.data.id);
+    expect(batch.status).toBe('ready');
+    expect(runsOf(batch)).toEqual([
+      [luis.employeeId, 1, 1],
+      [luis.employeeId, 7, 7],
+      [ana.employeeId, 2, 3],
+      [eva.employeeId, 6, 6],
+    ]);
+    expect(batch.matches.map((m) => m.employeeName)).toEqual(['Luis', 'Ana', 'Eva']);
+    expect(batch.unmatchedPages).toEqual([{ page: 4, excerpt: 'Resumen de la empresa: nadie con NIF 12345678A (letra incorrecta)' }]);
+    expect(batch.ambiguousPages).toEqual([{ page: 5, employeeIds: [luis.employeeId, eva.employeeId].sort((a, b) => a - b) }]);
+  });
+
+  test('matching by payroll code finds the codes of active employees only', async () => {
+    const ana = await seedEmployee(service(), { payrollCode: 'E-0042' });
+    const gone = await seedEmployee(service(), { payrollCode: 'E-0043', active: false });
+    const batch = await readyBatch(service(), [`Empleado E-0042 febrero`, `Empleado e-0043`, 'Código E-00421 (otro)'], fieldsOf({ matchBy: 'payrollCode' }));
+    expect(runsOf(batch)).toEqual([[ana.employeeId, 1, 1]]);
+    expect(batch.unmatchedPages.map((p) => p.page)).toEqual([2, 3]);
+    expect(gone.employeeId).toBeGreaterThan(0);
+  });
+
+  test.each([
+    { what: 'a PDF without a text layer', pdf: () => makePdf([{ image: true }, { image: true }]), status: 422, code: 'SCANNED_PDF' },
+    { what: 'a password-protected PDF', pdf: () => makePdf(['x'], { userPassword: 'secret' }), status: 422, code: 'PDF_ENCRYPTED' },
+    { what: 'a PDF over BATCH_MAX_PAGES', pdf: () => makePdf(Array.from({ length: 21 }, (_, i) => `page ${i}`)), status: 422, code: 'TOO_MANY_PAGES' },
+    { what: 'a PNG sent as a PDF', pdf: async () => PNG, status: 415, code: 'FILE_TYPE_NOT_ALLOWED' },
+  ])('$what is refused ($status $code), keeping nothing', async ({ pdf, status, code }) => {
+    const before = { batches: (await sql(service(), `select id from payslip_batches`)).length, files: storedFiles(service()).length };
+    const res = await postBatch(service(), await pdf());
+    expect([res.status, res.body.code]).toEqual([status, code]);
+    if (code === 'SCANNED_PDF') expect(res.body.message).toMatch(/scanned PDFs cannot be matched/i);
+    expect((await sql(service(), `select id from payslip_batches`)).length).toBe(before.batches);
+    expect(storedFiles(service()).length).toBe(before.files);
+  });
+
+  test.each([
+    [{ periodEnd: '2026-01-31' }, 'periodEnd'],
+    [{ matchBy: 'email' }, 'matchBy'],
+    [{ periodStart: '2026-2-1' }, 'periodStart'],
+    [{ label: '' }, 'label'],
+  ])('fields %j are 400 naming %s', async (change, field) => {
+    const res = await postBatch(service(), await makePdf(['x']), fieldsOf(change));
+    expect(res.status).toBe(400);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toContain(field);
+  });
+
+  test('GET of an unknown batch is 404, of a malformed id 400; an employee may not see batches (403)', async () => {
+    expect((await request(service().url).get('/api/v2/payslips/batches/99999').set(adminAuth)).status).toBe(404);
+    expect((await request(service().url).get('/api/v2/payslips/batches/1e3').set(adminAuth)).status).toBe(400);
+    const ana = await seedEmployee(service());
+    expect((await request(service().url).get('/api/v2/payslips/batches/1').set(ana.auth)).status).toBe(403);
+  });
+});
+
+describe('assign, publish and discard a batch', () => {
+  const service = usePayslips();
+  const publish = (id: number) => request(service().url).post(`/api/v2/payslips/batches/${id}/publish`).set(adminAuth);
+  const assign = (id: number, pageNumber: number | string, employeeId: unknown) =>
+    request(service().url).post(`/api/v2/payslips/batches/${id}/pages/${pageNumber}/assign`).set(adminAuth).send({ employeeId });
+
+  test('a page is assigned by hand; publish makes one payslip per run with its event, in one go; a second publish changes nothing', async () => {
+    const [ana, luis] = [await seedEmployee(service()), await seedEmployee(service())];
+    const batch = await readyBatch(service(), [page(ana), 'página sin nombre', page(luis), `${page(ana)} ${luis.taxId}`]);
+    const assigned = await assign(batch.id, 2, ana.employeeId);
+    expect(assigned.status).toBe(200);
+    expect(runsOf(assigned.body.data)).toEqual([
+      [ana.employeeId, 1, 2],
+      [luis.employeeId, 3, 3],
+    ]);
+    expect((await assign(batch.id, 4, luis.employeeId)).status).toBe(200);
+    const res = await publish(batch.id);
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('published');
+    const runs = res.body.data.matches.flatMap((m: PayslipBatch['matches'][number]) => m.payslips);
+    expect(runs).toHaveLength(2);
+    expect(runs.every((run: { payslipId: number | null }) => run.payslipId !== null)).toBe(true);
+    const luisPayslips = await request(service().url).get('/api/v2/payslips/my').set(luis.auth);
+    expect(luisPayslips.body.data.map((p: { label: string; periodStart: string; issuedOn: string }) => [p.label, p.periodStart, p.issuedOn])).toEqual([['Nómina febrero', '2026-02-01', '2026-03-10']]);
+    const file = await request(service().url).get(`/api/v2/payslips/${luisPayslips.body.data[0].id}/file`).set(luis.auth).buffer(true);
+    expect(file.status).toBe(200);
+    const events = (await outboxEvents(service(), 'payslip.published')).filter((e) => e.data.batchId === batch.id);
+    expect(events.map((e) => e.data.employeeId).sort()).toEqual([ana.employeeId, luis.employeeId].sort());
+    const again = await publish(batch.id);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(res.body.data);
+    expect((await outboxEvents(service(), 'payslip.published')).filter((e) => e.data.batchId === batch.id)).toHaveLength(2);
+    expect(await sql(service(), `select storage_key from payslip_batches where id = $1 and storage_key is null`, [batch.id])).toHaveLength(1);
+  });
+
+  test('concurrent publishes of one batch: one set of payslips and events, every answer the same published batch', async () => {
+    const employees = [await seedEmployee(service()), await seedEmployee(service()), await seedEmployee(service())];
+    const batch = await readyBatch(service(), employees.map((e) => page(e)));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => publish(batch.id)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body.data))).size).toBe(1);
+    expect(await sql(service(), `select id from payslips where batch_id = $1`, [batch.id])).toHaveLength(3);
+    expect((await outboxEvents(service(), 'payslip.published')).filter((e) => e.data.batchId === batch.id)).toHaveLength(3);
+    const keys = (await sql<{ k: string }>(service(), `select storage_key as k from payslips`)).map((r) => r.k);
+    const batchKeys = (await sql<{ k: string }>(service(), `select storage_key as k from payslip_batches where storage_key is not null`)).map((r) => r.k);
+    expect(storedFiles(service()).filter((f) => ![...keys, ...batchKeys].some((k) => f.endsWith(k)))).toEqual([]);
+  });
+
+  test('a batch still reading cannot be published or assigned (409); a failed one neither', async () => {
+    const [reading] = await sql<{ id: number }>(
+      service(),
+      `insert into payslip_batches (status, label, period_start, period_end, issued_on, match_by, page_count, size_bytes, storage_key, created_at, read_started_at)
+       values ('reading', 'x', '2026-02-01', '2026-02-28', '2026-03-01', 'taxId', 3, 100, null, now(), now()) returning id`,
+    );
+    const res = await publish(reading!.id);
+    expect([res.status, res.body.code]).toEqual([409, 'BATCH_NOT_READY']);
+    expect((await assign(reading!.id, 1, 5)).status).toBe(409);
+    await sql(service(), `update payslip_batches set status = 'failed', failure_reason = 'The PDF could not be read' where id = $1`, [reading!.id]);
+    expect((await publish(reading!.id)).status).toBe(409);
+    expect(await sql(service(), `select id from payslips where batch_id = $1`, [reading!.id])).toEqual([]);
+  });
+
+  test('an assign to a page outside the batch is 422, to an unknown employee 404, with a bad body or page 400; nothing changes', async () => {
+    const ana = await seedEmployee(service());
+    const batch = await readyBatch(service(), [page(ana), 'nadie']);
+    expect([(await assign(batch.id, 3, ana.employeeId)).status, (await assign(batch.id, 3, ana.employeeId)).body.code]).toEqual([422, 'PAGE_OUT_OF_RANGE']);
+    expect((await assign(batch.id, 2, 99_999)).body.code).toBe('EMPLOYEE_NOT_FOUND');
+    expect((await assign(batch.id, 0, ana.employeeId)).status).toBe(400);
+    expect((await assign(batch.id, '02', ana.employeeId)).status).toBe(400);
+    expect((await assign(batch.id, 2, '5')).status).toBe(400);
+    const shown = (await request(service().url).get(`/api/v2/payslips/batches/${batch.id}`).set(adminAuth)).body.data;
+    expect(shown.unmatchedPages.map((p: { page: number }) => p.page)).toEqual([2]);
+  });
+
+  test('a batch with nothing matched cannot be published (409 NOTHING_TO_PUBLISH)', async () => {
+    const batch = await readyBatch(service(), ['nadie aquí']);
+    expect((await publish(batch.id)).body.code).toBe('NOTHING_TO_PUBLISH');
+  });
+
+  test('discard drops an unpublished batch with its file; a published one is 409; discarding twice answers the same', async () => {
+    const ana = await seedEmployee(service());
+    const batch = await readyBatch(service(), [page(ana)]);
+    const [{ k }] = (await sql<{ k: string }>(service(), `select storage_key as k from payslip_batches where id = $1`, [batch.id])) as [{ k: string }];
+    const res = await request(service().url).delete(`/api/v2/payslips/batches/${batch.id}`).set(adminAuth);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'discarded', matches: [], unmatchedPages: [] });
+    expect(storedFiles(service()).some((f) => f.endsWith(k))).toBe(false);
+    expect((await request(service().url).delete(`/api/v2/payslips/batches/${batch.id}`).set(adminAuth)).status).toBe(200);
+    expect((await publish(batch.id)).status).toBe(409);
+    const published = await readyBatch(service(), [page(ana, 'Otra')]);
+    expect((await publish(published.id)).status).toBe(200);
+    expect((await request(service().url).delete(`/api/v2/payslips/batches/${published.id}`).set(adminAuth)).body.code).toBe('BATCH_PUBLISHED');
+  });
+});
+
+describe('reads off the request path', () => {
+  const service = usePayslips({ BATCH_READ_TIMEOUT_MS: 60_000 });
+
+  test('while a 150-page batch is read in the worker threads, the service answers other requests', async () => {
+    const ana = await seedEmployee(service());
+    const res = await postBatch(service(), await makePdf(Array.from({ length: 150 }, (_, i) => `${page(ana)} — página ${i + 1}`)));
+    expect(res.status).toBe(202);
+    const started = performance.now();
+    const mine = await request(service().url).get('/api/v2/payslips/my').set(ana.auth);
+    const answeredInMs = performance.now() - started;
+    const status = (await request(service().url).get(`/api/v2/payslips/batches/${res.body.data.id}`).set(adminAuth)).body.data.status;
+    expect(mine.status).toBe(200);
+    expect({ status, fast: answeredInMs < 500 }).toEqual({ status: 'reading', fast: true });
+    const batch = await batchWhenRead(service(), res.body.data.id);
+    expect(runsOf(batch)).toEqual([[ana.employeeId, 1, 150]]);
+  });
+
+  test('a read interrupted by a stopped instance is resumed once its timeout has passed', async () => {
+    const ana = await seedEmployee(service());
+    const { Readable } = await import('node:stream');
+    const { key } = await service().payslips.storage.save(Readable.from([await makePdf([page(ana)])]));
+    const [row] = await sql<{ id: number }>(
+      service(),
+      `insert into payslip_batches (status, label, period_start, period_end, issued_on, match_by, page_count, size_bytes, storage_key, created_at, read_started_at)
+       values ('reading', 'x', '2026-02-01', '2026-02-28', '2026-03-01', 'taxId', 1, 100, $1, $2, $2) returning id`,
+      [key, new Date('2026-03-10T09:59:30.000Z')],
+    );
+    const { resumeInterruptedReads } = await import('../../src/batches/read-batch.ts');
+    expect(await resumeInterruptedReads(service().payslips)).toBe(0);
+    service().clock.set('2026-03-10T10:00:31.000Z');
+    expect(await resumeInterruptedReads(service().payslips)).toBe(1);
+    const batch = await batchWhenRead(service(), row!.id);
+    expect(runsOf(batch)).toEqual([[ana.employeeId, 1, 1]]);
+  });
+});
