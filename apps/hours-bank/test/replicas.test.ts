@@ -73,12 +73,15 @@ describe('replicas fed by academic events (hours-bank.replicas)', () => {
   });
 
   test('recorded and reverted events reach the exchange through the outbox relay', async () => {
+    // A course of its own (earlier than the first test's, so never the latest beside them): tests run in any order.
+    await publish(envelope('school-course.created', { id: 73, name: '2023/24', startDate: '2023-09-01', endDate: '2024-06-30' }));
     await publish(envelope('employee.upserted', { id: 503, userId: 3, name: 'Eva', email: null, active: true }));
     const added = await addCompleted(503);
+    expect(added.status).toBe(200);
     const transactionId = added.body.data.transactionId as number;
     await request(service.url).delete(`/api/v2/hours-bank/transactions/${transactionId}`).set(admin).expect(200);
     const recorded = await waitFor('hours-bank.transaction.recorded published', () => published.find((e) => e.type === 'hours-bank.transaction.recorded' && (e.data as { transactionId: number }).transactionId === transactionId));
-    expect(recorded.data).toMatchObject({ employeeId: 503, type: 'COMPLETED', minutes: 60, schoolCourseId: 71, replacesTransactionId: null });
+    expect(recorded.data).toMatchObject({ employeeId: 503, type: 'COMPLETED', minutes: 60, schoolCourseId: added.body.data.schoolCourseId, replacesTransactionId: null });
     const reverted = await waitFor('hours-bank.transaction.reverted published', () => published.find((e) => e.type === 'hours-bank.transaction.reverted' && (e.data as { transactionId: number }).transactionId === transactionId));
     expect(reverted.data).toMatchObject({ employeeId: 503, type: 'COMPLETED', minutes: 60, cause: 'deleted', reversalTransactionId: expect.any(Number) });
     expect(reverted.source).toBe('hours-bank');

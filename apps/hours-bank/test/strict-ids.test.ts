@@ -23,9 +23,11 @@ describe('hours-bank ids are read strictly', () => {
   });
 
   test.each(['0x', '+', ' ', '0'])('an employee id written with a %j prefix is a 400 and credits nobody', async (prefix) => {
-    const res = await request(service.url).post(`/api/v2/hours-bank/${encodeURIComponent(prefix)}${employeeId}/completed`).set(admin).send({ time: '1h' });
+    // An employee of its own: another test of this file credits the shared one, in whatever order they run.
+    const target = await seedEmployee(service);
+    const res = await request(service.url).post(`/api/v2/hours-bank/${encodeURIComponent(prefix)}${target}/completed`).set(admin).send({ time: '1h' });
     expect(res.status).toBe(400);
-    expect(await sql(service, 'select 1 from hours_banks where employee_id = ?', [employeeId])).toHaveLength(0);
+    expect(await sql(service, 'select 1 from hours_banks where employee_id = ?', [target])).toHaveLength(0);
   });
 
   test('1e0-style and padded ids in the path, and loose schoolCourseId in the query, are 400s', async () => {
