@@ -1,7 +1,9 @@
 // `npm run test:system`: every user journey through the gateway only, as a client would (plain
 // fetch, socket.io-client), against the whole system started as `npm start` starts it
-// (tools/system/harness.ts). Then faults: a service killed and restarted, the broker restarted.
+// (tools/system/harness.ts). Then faults: a service killed and restarted, a crashed service back by
+// itself, the broker restarted.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import amqp from 'amqplib';
 import { io, type Socket } from 'socket.io-client';
 import { DEMO, PUSH_API_KEY, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, eventually, login, type Session } from './client.ts';
@@ -342,6 +344,48 @@ describe('faults', () => {
     const back = await call(gw, 'GET', path, { token: admin.accessToken });
     expect(back.status).toBe(200);
     expect(back.body.data.totals).toEqual(before.body.data.totals);
+  }, 120_000);
+
+  test('a service that crashes (SIGKILL) is back by itself within seconds, and handles what was published while it was down', async () => {
+    const incidents = system.process('incidents');
+    const { pid, restarts } = incidents;
+    expect((await call(gw, 'GET', '/readyz')).status).toBe(200);
+    await incidents.crash('SIGKILL');
+    const crashedAt = performance.now();
+    expect((await call(gw, 'GET', '/readyz')).status).toBe(503);
+
+    // An employee hired meanwhile: academic publishes the event, and it waits in incidents' queue with no consumer.
+    const hired = await call(gw, 'POST', '/api/v2/employees', { token: admin.accessToken, body: { name: 'Carla', lastname: 'Crash', email: 'carla.crash@academy.local', kind: 'teacher' } });
+    expect(hired.status).toBe(201);
+    const employeeId = hired.body.id ?? hired.body.data?.id;
+    const broker = await amqp.connect(system.rabbit.url);
+    try {
+      const channel = await broker.createChannel();
+      // A failing check rejects in the test; the emitters' own 'error' events would only end the run.
+      for (const emitter of [broker, channel]) emitter.on('error', () => undefined);
+      const waiting = await eventually('the event waiting in incidents.replicas', async () => {
+        const queue = await channel.checkQueue('incidents.replicas');
+        return queue.messageCount > 0 ? queue : undefined;
+      }, 10_000, 50);
+      expect(waiting.consumerCount).toBe(0);
+    } finally {
+      await broker.close();
+    }
+
+    // Nobody starts it: its supervisor does, and the gateway finds it ready again.
+    await eventually('incidents ready again through the gateway', async () => ((await call(gw, 'GET', '/readyz')).status === 200 ? true : undefined), 60_000, 100);
+    const downMs = performance.now() - crashedAt;
+    process.stderr.write(`[system] incidents ready again ${(downMs / 1000).toFixed(1)} s after SIGKILL\n`);
+    expect(downMs).toBeLessThan(20_000);
+    expect(incidents.restarts).toBe(restarts + 1);
+    expect(incidents.pid).not.toBe(pid);
+    expect((await call(gw, 'GET', '/api/v2/incident/my', { token: teacher.accessToken })).status).toBe(200);
+
+    // Its queue caught up: the employee hired while it was down reached its replica.
+    await eventually(`employee ${employeeId} in the incidents replica`, async () => {
+      const rows = await system.sql('incidents', 'select id from employees where id = $1', [employeeId]);
+      return rows.length === 1 ? true : undefined;
+    }, 30_000);
   }, 120_000);
 
   test('the broker restarted: what was written while it was down is published afterwards, no event lost', async () => {

@@ -42,16 +42,17 @@ describe('demo seed and republish', () => {
     expect(renews).toContain(false);
   });
 
-  test('republishAll records an employee.upserted per employee and a school-course.created per course', async () => {
-    const [{ employees, courses }] = await f.query<{ employees: number; courses: number }>(
-      `select (select count(*)::int from employees) as employees, (select count(*)::int from school_courses) as courses`,
+  test('republishAll records an employee.upserted per employee, a school-course.created per course and a calendar-event.created per class', async () => {
+    const [{ employees, courses, events }] = await f.query<{ employees: number; courses: number; events: number }>(
+      `select (select count(*)::int from employees) as employees, (select count(*)::int from school_courses) as courses, (select count(*)::int from calendar_events) as events`,
     );
     const before = await f.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox group by type order by type`);
     const result = await republishAll(service().ctx.orm);
-    expect(result).toEqual({ employees, schoolCourses: courses });
+    expect(result).toEqual({ employees, schoolCourses: courses, calendarEvents: events });
     const after = await f.query<{ type: string; n: number }>(`select type, count(*)::int as n from outbox group by type order by type`);
-    const delta = Object.fromEntries(after.map((row) => [row.type, row.n - (before.find((b) => b.type === row.type)?.n ?? 0)]));
-    expect(delta).toEqual({ 'employee.upserted': employees, 'school-course.created': courses });
+    const delta = Object.fromEntries(after.map((row) => [row.type, row.n - (before.find((b) => b.type === row.type)?.n ?? 0)]).filter(([, n]) => n !== 0));
+    const expected = { 'employee.upserted': employees, 'school-course.created': courses, 'calendar-event.created': events };
+    expect(delta).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n !== 0)));
   });
 
   test('teacherN gets the demo tax id demoTaxId(N), and republish carries every employee\'s tax id and payroll code (version 2)', async () => {

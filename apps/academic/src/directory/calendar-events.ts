@@ -1,10 +1,13 @@
-// Admin CRUD of calendar events (classes); DELETE deletes the event.
+// Admin CRUD of calendar events (classes); DELETE deletes the event. Each change records its
+// `calendar-event.*` event in the transaction of the change (the incidents timetable replica).
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { CalendarEventCreateBody, CalendarEventListQuery, CalendarEventUpdateBody } from '@academy/contracts';
 import { BadRequestError } from '@academy/kit';
+import { recordEvent } from '@academy/messaging';
 import { CalendarEvent } from '../shared/entities/registration.entities.ts';
+import { SOURCE, calendarEventData } from '../shared/events.ts';
 import { findOr404, givenFilters, guardConstraints, intArray, pageMeta } from '../shared/sql.ts';
-import type { Input } from './directory-page.ts';
+import type { Input, Meta } from './directory-page.ts';
 import { checkReferences } from './references.ts';
 import { assertCanTeach } from '../shared/teachers.ts';
 
@@ -41,28 +44,42 @@ export const calendarEvents = {
     const event = await getEvent(em, id);
     return eventItem(event, (await studentCounts(em, [id]))(id));
   },
-  async create(em: EntityManager, input: Input<typeof CalendarEventCreateBody>) {
+  async create(em: EntityManager, input: Input<typeof CalendarEventCreateBody>, meta: Meta) {
     await checkReferences(em, input);
     if (input.employeeId != null) await assertCanTeach(em, input.employeeId);
-    const event = em.create(CalendarEvent, { ...input, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt) });
-    await guardConstraints(() => em.flush());
-    return eventItem(event, 0);
+    return guardConstraints(() =>
+      em.transactional(async (tx) => {
+        const event = tx.create(CalendarEvent, { ...input, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt) });
+        await tx.flush();
+        recordEvent(tx, 'calendar-event.created', calendarEventData(event), { source: SOURCE, ...meta });
+        return eventItem(event, 0);
+      }),
+    );
   },
-  async update(em: EntityManager, id: number, input: Input<typeof CalendarEventUpdateBody>) {
-    const event = await getEvent(em, id);
-    await checkReferences(em, input);
-    if (input.employeeId != null && input.employeeId !== event.employeeId) await assertCanTeach(em, input.employeeId);
-    const { startsAt, endsAt, ...fields } = input;
-    em.assign(event, { ...fields, ...(startsAt ? { startsAt: new Date(startsAt) } : {}), ...(endsAt ? { endsAt: new Date(endsAt) } : {}) });
-    if (event.endsAt <= event.startsAt) throw new BadRequestError('INVALID_EVENT_TIMES', 'endsAt must be after startsAt');
-    await guardConstraints(() => em.flush());
+  async update(em: EntityManager, id: number, input: Input<typeof CalendarEventUpdateBody>, meta: Meta) {
+    await guardConstraints(() =>
+      em.transactional(async (tx) => {
+        const event = await getEvent(tx, id);
+        await checkReferences(tx, input);
+        if (input.employeeId != null && input.employeeId !== event.employeeId) await assertCanTeach(tx, input.employeeId);
+        const before = JSON.stringify(calendarEventData(event));
+        const { startsAt, endsAt, ...fields } = input;
+        tx.assign(event, { ...fields, ...(startsAt ? { startsAt: new Date(startsAt) } : {}), ...(endsAt ? { endsAt: new Date(endsAt) } : {}) });
+        if (event.endsAt <= event.startsAt) throw new BadRequestError('INVALID_EVENT_TIMES', 'endsAt must be after startsAt');
+        // Only a change the timetable sees is announced (a new title is not).
+        const after = calendarEventData(event);
+        if (JSON.stringify(after) !== before) recordEvent(tx, 'calendar-event.updated', after, { source: SOURCE, ...meta });
+      }),
+    );
     return calendarEvents.get(em, id);
   },
-  async remove(em: EntityManager, id: number) {
-    const event = await getEvent(em, id);
-    const item = eventItem(event, (await studentCounts(em, [id]))(id));
-    em.remove(event);
-    await em.flush();
-    return item;
+  async remove(em: EntityManager, id: number, meta: Meta) {
+    return em.transactional(async (tx) => {
+      const event = await getEvent(tx, id);
+      const item = eventItem(event, (await studentCounts(tx, [id]))(id));
+      tx.remove(event);
+      recordEvent(tx, 'calendar-event.deleted', { id }, { source: SOURCE, ...meta });
+      return item;
+    });
   },
 };

@@ -88,5 +88,11 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
   mount('subjects', { ...page, create: SubjectCreateBody, update: SubjectUpdateBody }, { ...subjects, remove: subjects.deactivate });
   mount('centers', { ...page, create: CenterCreateBody, update: CenterUpdateBody }, directoryResource(centers));
   mount('registrations', { query: RegistrationListQuery, create: RegistrationCreateBody, update: RegistrationUpdateBody }, registrations);
-  mount('calendar-events', { query: CalendarEventListQuery, create: CalendarEventCreateBody, update: CalendarEventUpdateBody }, calendarEvents);
+  mount('calendar-events', { query: CalendarEventListQuery, create: CalendarEventCreateBody, update: CalendarEventUpdateBody }, {
+    list: calendarEvents.list,
+    get: calendarEvents.get,
+    create: announced((e, input, req) => calendarEvents.create(e, input, meta(req))),
+    update: announced((e, id, input, req) => calendarEvents.update(e, id, input, meta(req))),
+    remove: announced((e, id, req) => calendarEvents.remove(e, id, meta(req))),
+  });
 }

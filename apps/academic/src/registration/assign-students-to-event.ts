@@ -3,6 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AssignStudentsBody } from '@academy/contracts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '@academy/kit';
+import { recordEvent } from '@academy/messaging';
+import { SOURCE, calendarEventData } from '../shared/events.ts';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 import { intArray } from '../shared/sql.ts';
 import { assertCanTeach } from '../shared/teachers.ts';
@@ -131,7 +133,15 @@ export async function assignStudentsToEvent(em: EntityManager, body: AssignStude
         employeeId,
       ]);
     }
-    if (event.employeeId !== employeeId) await tx.execute(`update calendar_events set employee_id = ?, updated_at = now() where id = ?`, [employeeId, event.id]);
+    if (event.employeeId !== employeeId) {
+      const [changed] = await tx.execute<{ id: number; subjectId: number; centerId: number; employeeId: number; startsAt: Date; endsAt: Date }[]>(
+        `update calendar_events set employee_id = ?, updated_at = now() where id = ?
+         returning id, subject_id as "subjectId", center_id as "centerId", employee_id as "employeeId", starts_at as "startsAt", ends_at as "endsAt"`,
+        [employeeId, event.id],
+      );
+      // The class has a new teacher: the timetable replicas hear it with the change.
+      recordEvent(tx, 'calendar-event.updated', calendarEventData(changed!), { source: SOURCE });
+    }
 
     // Rule 4: an employee teaches a subject while any registration of it has them as teacher.
     await tx.execute(

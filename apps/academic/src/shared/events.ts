@@ -33,3 +33,15 @@ export const schoolCourseCreatedData = (course: { id: number; name: string; star
   startDate: course.startDate,
   endDate: course.endDate,
 });
+
+type CalendarEventRecord = { id: number; subjectId: number; centerId: number; employeeId?: number | null; startsAt: Date | string; endsAt: Date | string };
+
+/** Payload of `calendar-event.created` / `calendar-event.updated`: the class's whole state (the incidents timetable replica). */
+export const calendarEventData = (event: CalendarEventRecord): EventData<'calendar-event.created'> => ({
+  id: event.id,
+  subjectId: event.subjectId,
+  centerId: event.centerId,
+  employeeId: event.employeeId ?? null,
+  startsAt: new Date(event.startsAt).toISOString(),
+  endsAt: new Date(event.endsAt).toISOString(),
+});
