@@ -19,6 +19,7 @@ import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } fr
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
 import { intArray } from './shared/sql.ts';
 import { seedDemoBlocks } from './blocks/demo-blocks.ts';
+import { seedDemoAttendance, type DemoAttendanceOptions } from './attendance/demo-attendance.ts';
 import { DEMO_LOGINS } from './demo-logins.ts';
 
 const FIRST_NAMES = ['María', 'José', 'Lucía', 'Álvaro', 'Sofía', 'Martín', 'Paula', 'Hugo', 'Inés', 'Mateo', 'Ángela', 'Jesús', 'Elena', 'Raúl', 'Noelia', 'Óscar', 'Carmen', 'Iván', 'Begoña', 'Adrián'];
@@ -61,7 +62,8 @@ export interface SeedResult {
 }
 
 /** Creates the demo academy in one transaction unless the database already has users or students. */
-export async function seedDemoData(orm: MikroORM): Promise<SeedResult> {
+/** `attendance.now` decides which demo classes are past and get their sheets (the seed's caller gives the time). */
+export async function seedDemoData(orm: MikroORM, attendance: DemoAttendanceOptions = { now: new Date() }): Promise<SeedResult> {
   const passwordHashes = new Map<string, string>();
   for (const password of new Set(DEMO_LOGINS.map((login) => login.password))) passwordHashes.set(password, await hashPassword(password));
 
@@ -70,11 +72,11 @@ export async function seedDemoData(orm: MikroORM): Promise<SeedResult> {
     await em.execute(`select pg_advisory_xact_lock(hashtext('academic.seed'))`);
     const [{ count }] = await em.execute<{ count: number }[]>(`select ((select count(*) from users) + (select count(*) from students))::int as count`);
     if (count > 0) return { created: false };
-    return { created: true, counts: await createAcademy(em, passwordHashes) };
+    return { created: true, counts: await createAcademy(em, passwordHashes, attendance) };
   });
 }
 
-async function createAcademy(em: EntityManager, passwordHashes: Map<string, string>) {
+async function createAcademy(em: EntityManager, passwordHashes: Map<string, string>, attendance: DemoAttendanceOptions) {
   const next = random(20260901);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
   const meta = { source: SOURCE, correlationId: 'seed' };
@@ -167,6 +169,7 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
     }
   }
   await em.flush();
+  const demoAttendance = await seedDemoAttendance(em, attendance, meta);
   const studentBlocks = await seedDemoBlocks(em, subjects.map((subject) => subject.id));
   return {
     users: DEMO_LOGINS.length,
@@ -178,7 +181,9 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
     schoolCourses: 2,
     registrations: created.length,
     pendingRegistrations: created.filter((r) => r.status === 'pending').length,
-    calendarEvents: eventCount,
+    calendarEvents: eventCount + demoAttendance.earlierClasses,
+    attendanceSheets: demoAttendance.sheets,
+    underAttendanceThreshold: demoAttendance.underThreshold,
     pendingBlocks: studentBlocks.pending ?? 0,
     closedBlocks: studentBlocks.closed ?? 0,
   };
@@ -186,8 +191,14 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  await withServiceOrm(academicService, readConfig(), async (orm) => {
-    const result = await seedDemoData(orm);
+  const config = readConfig();
+  await withServiceOrm(academicService, config, async (orm) => {
+    const result = await seedDemoData(orm, {
+      now: new Date(),
+      timeZone: config.ACADEMY_TIME_ZONE,
+      thresholdPercent: config.ATTENDANCE_WARNING_PERCENT,
+      minSessions: config.ATTENDANCE_WARNING_MIN_SESSIONS,
+    });
     console.log(result.created ? `Demo academy created: ${JSON.stringify(result.counts)}` : 'The database already has data: nothing seeded.');
     console.log('Demo logins:');
     for (const login of DEMO_LOGINS) console.log(`  ${login.email} / ${login.password} (${login.role})`);

@@ -1,0 +1,102 @@
+// Demo attendance for the seed: four earlier weekly sessions of every seeded class, sheets for every
+// class that has ended by `now` (mostly present, some late or excused: late counts 0.8, so no one
+// else drops below 80%), and one student under the warning threshold in their subject (whose warning is recorded, as a save would).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '@academy/messaging';
+import { SOURCE, calendarEventData } from '../shared/events.ts';
+import { writeChanges, type MarkChange } from './attendance.store.ts';
+import { AttendanceSettingsSchema } from '../config.ts';
+import { checkWarnings } from './attendance-warnings.ts';
+
+/** When the seed runs (which demo classes are past), and the warning settings (the service's defaults unless given). */
+export interface DemoAttendanceOptions {
+  now: Date;
+  timeZone?: string;
+  thresholdPercent?: number;
+  minSessions?: number;
+}
+
+const EARLIER_WEEKS = 4;
+
+/** 0–99, the same for a class and student on every run (a multiplicative hash with a finalizer). */
+function demoRoll(eventId: number, studentId: number): number {
+  let hash = Math.imul(eventId, 0x9e3779b1) ^ Math.imul(studentId, 0x85ebca6b);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x45d9f3b);
+  hash ^= hash >>> 16;
+  return (hash >>> 0) % 100;
+}
+const WEEK_MS = 7 * 24 * 3600_000;
+
+interface SeededClass {
+  id: number;
+  title: string | null;
+  subjectId: number;
+  centerId: number;
+  employeeId: number | null;
+  startsAt: Date;
+  endsAt: Date;
+}
+
+export async function seedDemoAttendance(em: EntityManager, options: DemoAttendanceOptions, meta: { correlationId: string }): Promise<{ earlierClasses: number; sheets: number; underThreshold: number }> {
+  const defaults = AttendanceSettingsSchema.parse({});
+  const now = options.now;
+  const settings = {
+    timeZone: options.timeZone ?? defaults.ACADEMY_TIME_ZONE,
+    thresholdPercent: options.thresholdPercent ?? defaults.ATTENDANCE_WARNING_PERCENT,
+    minSessions: options.minSessions ?? defaults.ATTENDANCE_WARNING_MIN_SESSIONS,
+  };
+  const seeded = await em.execute<SeededClass[]>(
+    `select id, title, subject_id as "subjectId", center_id as "centerId", employee_id as "employeeId", starts_at as "startsAt", ends_at as "endsAt" from calendar_events order by id`,
+  );
+  for (const event of seeded) {
+    for (let week = 1; week <= EARLIER_WEEKS; week++) {
+      const [copy] = await em.execute<{ id: number }[]>(
+        `insert into calendar_events (title, subject_id, center_id, employee_id, starts_at, ends_at, created_at, updated_at)
+         values (?, ?, ?, ?, ?::timestamptz, ?::timestamptz, now(), now()) returning id`,
+        [event.title, event.subjectId, event.centerId, event.employeeId, new Date(new Date(event.startsAt).getTime() - week * WEEK_MS), new Date(new Date(event.endsAt).getTime() - week * WEEK_MS)],
+      );
+      await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, student_id, now() from event_students where event_id = ?`, [copy!.id, event.id]);
+    }
+  }
+  const classes = await em.execute<(SeededClass & { roster: number[]; userId: number | null })[]>(
+    `select e.id, e.subject_id as "subjectId", e.center_id as "centerId", e.employee_id as "employeeId", e.starts_at as "startsAt", e.ends_at as "endsAt",
+            array(select es.student_id from event_students es where es.event_id = e.id order by es.student_id) as roster,
+            (select u.id from users u where u.employee_id = e.employee_id order by u.id limit 1) as "userId"
+       from calendar_events e order by e.starts_at, e.id`,
+  );
+  for (const event of classes) recordEvent(em, 'calendar-event.created', calendarEventData(event), { source: SOURCE, ...meta });
+
+  // The student under the threshold: the first one of the first class with a guardian, absent from most sessions.
+  const [chosen] = await em.execute<{ studentId: number; subjectId: number }[]>(
+    `select es.student_id as "studentId", e.subject_id as "subjectId" from event_students es join calendar_events e on e.id = es.event_id
+       join students s on s.id = es.student_id where s.guardian_id is not null order by e.id, es.student_id limit 1`,
+  );
+  let sheets = 0;
+  let sequence = 0;
+  const past = classes.filter((event) => new Date(event.endsAt) <= now && event.roster.length > 0);
+  for (const event of past) {
+    const changes: MarkChange[] = event.roster.map((studentId) => {
+      sequence += 1;
+      const roll = demoRoll(event.id, studentId);
+      const isChosen = chosen && studentId === chosen.studentId && event.subjectId === chosen.subjectId;
+      const status = isChosen ? (sequence % 4 === 0 ? 'P' : 'A') : roll < 88 ? 'P' : roll < 96 ? 'L' : 'E';
+      return {
+        studentId,
+        from: { status: null, minutesLate: null, remark: null },
+        to: { status, minutesLate: status === 'L' ? 5 + (roll % 11) : null, remark: status === 'E' ? 'Medical appointment' : null },
+      };
+    });
+    await writeChanges(em, event.id, changes, event.userId ?? 1, new Date(event.endsAt));
+    sheets += 1;
+  }
+  let underThreshold = 0;
+  const pairs = await em.execute<{ subjectId: number; studentIds: number[] }[]>(
+    `select e.subject_id as "subjectId", array_agg(distinct m.student_id) as "studentIds" from attendance_marks m join calendar_events e on e.id = m.event_id group by e.subject_id`,
+  );
+  for (const pair of pairs) {
+    const lastEvent = past.filter((event) => event.subjectId === pair.subjectId).at(-1)!;
+    underThreshold += await checkWarnings(em, { subjectId: pair.subjectId, eventId: lastEvent.id, studentIds: pair.studentIds, at: now, correlationId: meta.correlationId }, settings);
+  }
+  return { earlierClasses: seeded.length * EARLIER_WEEKS, sheets, underThreshold };
+}
