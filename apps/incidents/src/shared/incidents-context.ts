@@ -25,7 +25,7 @@ export function incidentsOf(ctx: ServiceContext<Config>): Incidents {
   let incidents = built.get(ctx);
   if (!incidents) {
     incidents = {
-      db: new Database(ctx.orm),
+      db: new Database(ctx.orm.em),
       cache: new IncidentCache(ctx.redis, { prefix: ctx.config.CACHE_KEY_PREFIX, ttlSeconds: ctx.config.CACHE_TTL_SECONDS, logger: ctx.logger }),
       storage: diskStorage(path.resolve(ctx.config.FILES_DIR)),
       relay: ctx.relay,
