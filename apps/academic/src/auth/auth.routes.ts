@@ -21,10 +21,10 @@ export function stopAuth(ctx: ServiceContext<Config>): void {
 
 /** `/api/v2/auth/*`: login, refresh, logout, me. */
 export function authRouter(ctx: ServiceContext<Config>): Router {
-  const tokens = createSessionTokens(ctx.config);
+  const tokens = createSessionTokens(ctx.config, ctx.clock);
   const protection = createLoginProtection(ctx.config, ctx.logger);
   closers.set(ctx, () => protection.close());
-  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger);
+  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger, ctx.clock);
   const em = () => ctx.orm.em;
   const router = Router();
   // No auth route takes a query (and credentials never travel in one).

@@ -17,7 +17,7 @@ const invalid = () => new UnauthorizedError('Invalid or expired refresh token', 
  */
 export async function refreshSession(em: EntityManager, tokens: SessionTokens, sessions: SessionEnder, refreshToken: string): Promise<TokenPair> {
   const outcome = await em.transactional(async (tx): Promise<Outcome> => {
-    const now = new Date();
+    const now = tokens.clock.now();
     const stored = await tx.findOne(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!stored) return { ok: false, error: invalid() };
     if (stored.usedAt || stored.revokedAt) {

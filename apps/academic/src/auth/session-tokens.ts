@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import { createTokenSigner, loadKeyRing, type TokenSigner } from '@academy/auth';
 import type { AuthUser, TokenPair } from '@academy/contracts';
+import type { Clock } from '@academy/kit';
 import type { Config } from '../config.ts';
 import type { User } from '../shared/entities/user.entity.ts';
 import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
@@ -10,10 +11,12 @@ export interface SessionTokens {
   signer: TokenSigner;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
+  /** "Now" for the tokens' expiries (the service's clock). */
+  clock: Clock;
 }
 
 /** Loads the signing key (the first of JWT_KEY_IDS) once, at start; an access TTL every verifier would refuse stops the start. */
-export function createSessionTokens(config: Config): SessionTokens {
+export function createSessionTokens(config: Config, clock: Clock): SessionTokens {
   const maxTtl = config.JWT_MAX_TTL_SECONDS ?? 15 * 60;
   if (config.ACCESS_TOKEN_TTL_SECONDS > maxTtl) throw new Error(`ACCESS_TOKEN_TTL_SECONDS (${config.ACCESS_TOKEN_TTL_SECONDS}) is over JWT_MAX_TTL_SECONDS (${maxTtl}): every verifier would refuse the tokens`);
   const ring = loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS, config.JWT_KEY_IDS[0]);
@@ -21,6 +24,7 @@ export function createSessionTokens(config: Config): SessionTokens {
     signer: createTokenSigner(ring, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
     accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
     refreshTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+    clock,
   };
 }
 
@@ -38,10 +42,10 @@ export function toAuthUser(user: Pick<UserRow, 'id' | 'email' | 'role' | 'employ
  * caller flushes). A new login starts a family; a refresh continues it.
  */
 export function issueTokens(em: EntityManager, tokens: SessionTokens, user: UserRow, familyId: string = randomUUID()): TokenPair {
-  const now = Date.now();
+  const now = tokens.clock.now().getTime();
   const refreshToken = randomBytes(32).toString('base64url');
   const refreshExpiresAt = new Date(now + tokens.refreshTtlSeconds * 1000);
-  em.create(RefreshToken, { tokenHash: hashRefreshToken(refreshToken), familyId, user: user.id, expiresAt: refreshExpiresAt });
+  em.create(RefreshToken, { tokenHash: hashRefreshToken(refreshToken), familyId, user: user.id, expiresAt: refreshExpiresAt, createdAt: new Date(now) });
   const accessToken = tokens.signer.sign(
     // The session id is the refresh-token family: logout and a reuse end the access tokens of that family.
     { sub: String(user.id), role: user.role, employeeId: user.employeeId ?? undefined, studentId: user.studentId ?? undefined, sid: familyId },

@@ -46,7 +46,7 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
 
   router.post('/:blockId/close', noQuery, async (req, res) => {
     const blockId = idParam(req.params, 'blockId', blockIdRequired);
-    const result = await closeBlock(em(), blockId, CloseBlockBody.parse(req.body ?? {}), actorOf(req, res));
+    const result = await closeBlock(em(), ctx.clock.now(), blockId, CloseBlockBody.parse(req.body ?? {}), actorOf(req, res));
     ctx.relay.nudge();
     res.json(result);
   });
@@ -59,7 +59,7 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
     const body = req.body ?? {};
     if (!ReviewActionSchema.safeParse(body.action).success) throw invalidAction();
     const review = ReviewBody.parse(body);
-    const result = await reviewBlock(em(), studentBlockId, { action: review.action, reason: review.reason ?? null }, actorOf(req, res));
+    const result = await reviewBlock(em(), ctx.clock.now(), studentBlockId, { action: review.action, reason: review.reason ?? null }, actorOf(req, res));
     if (review.action === 'reject') req.log.info({ studentBlockId, reason: review.reason ?? null }, 'block rejected');
     ctx.relay.nudge();
     res.json(result);

@@ -18,7 +18,7 @@ interface CloseTarget {
  * grade, the teacher and the time, and `block.closed` is recorded in the same transaction. The
  * change is conditional on the block still being open, so two closes at once make one change.
  */
-export async function closeBlock(em: EntityManager, blockId: number, input: CloseBlockBody, actor: BlockActor) {
+export async function closeBlock(em: EntityManager, now: Date, blockId: number, input: CloseBlockBody, actor: BlockActor) {
   const [target] = await em.execute<CloseTarget[]>(
     `select sb.id as "studentBlockId", sb.status,
             ${teachesSql('?', 'b.subject_id')} as "callerTeaches",
@@ -39,10 +39,10 @@ export async function closeBlock(em: EntityManager, blockId: number, input: Clos
   return em.transactional(async (tx) => {
     const [closed] = await tx.execute<{ grade: number | null; closedAt: string }[]>(
       `update student_blocks
-          set status = 'pending', grade = case when ?::boolean then ?::numeric else grade end, employee_id = ?, closed_at = now(), updated_at = now()
+          set status = 'pending', grade = case when ?::boolean then ?::numeric else grade end, employee_id = ?, closed_at = ?::timestamptz, updated_at = now()
         where id = ? and status = 'open'
         returning grade::float8 as grade, closed_at as "closedAt"`,
-      [gradeGiven, input.grade ?? null, employeeId, target.studentBlockId],
+      [gradeGiven, input.grade ?? null, employeeId, now.toISOString(), target.studentBlockId],
     );
     if (!closed) {
       const [current] = await tx.execute<{ status: string }[]>(`select status from student_blocks where id = ?`, [target.studentBlockId]);

@@ -117,12 +117,12 @@ function approvedData(target: ReviewTarget): EventData<'block.approved'> {
  * reason becomes the administrator's message in the block's thread and rides on `block.rejected`.
  * Either way the change and its outbox row are one statement.
  */
-export async function reviewBlock(em: EntityManager, studentBlockId: number, review: { action: ReviewAction; reason: string | null }, actor: BlockActor): Promise<ReviewResponse> {
+export async function reviewBlock(em: EntityManager, now: Date, studentBlockId: number, review: { action: ReviewAction; reason: string | null }, actor: BlockActor): Promise<ReviewResponse> {
   const [target] = await em.execute<ReviewTarget[]>(REVIEW_TARGET_SQL, [studentBlockId]);
   if (!target) throw studentBlockNotFound();
   if (target.status !== 'pending') throw invalidStatusForReview(target.status);
   const meta = { source: SOURCE, correlationId: actor.correlationId };
-  const reviewedAt = new Date().toISOString();
+  const reviewedAt = now.toISOString();
   const answer = { ok: true as const, studentBlockId, blockId: target.blockId, studentId: target.studentId, previousStatus: 'pending' as const };
 
   if (review.action === 'approve') {

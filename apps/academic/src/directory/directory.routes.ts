@@ -58,7 +58,7 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
 
   // A deactivated user, or one whose token claims (role, employee, student) or password change, is
   // logged out everywhere: their sessions end, and every verifier refuses their access tokens within seconds.
-  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger);
+  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger, ctx.clock);
   const endsSessions = (input: z.infer<typeof UserUpdateBody>) =>
     input.active === false || input.role !== undefined || input.employeeId !== undefined || input.studentId !== undefined || input.password !== undefined;
   mount('users', { ...page, create: UserCreateBody, update: UserUpdateBody }, {

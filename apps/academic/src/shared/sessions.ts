@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { CLOCK_SKEW_SECONDS, createSessionRevocations, revocationTtlSeconds } from '@academy/auth';
-import type { Logger } from '@academy/kit';
+import type { Clock, Logger } from '@academy/kit';
 import type { Config } from '../config.ts';
 import { RefreshToken } from './entities/refresh-token.entity.ts';
 
@@ -18,7 +18,7 @@ export interface SessionEnder {
   endUserSessions(em: EntityManager, userId: number): Promise<void>;
 }
 
-export function createSessionEnder(redis: Redis | null, config: Config, logger: Logger): SessionEnder {
+export function createSessionEnder(redis: Redis | null, config: Config, logger: Logger, clock: Clock): SessionEnder {
   const ttlSeconds = revocationTtlSeconds(config);
   const revocations = redis ? createSessionRevocations(redis, { ttlSeconds }) : null;
   const endSessions = async (sessionIds: string[]) => {
@@ -31,7 +31,7 @@ export function createSessionEnder(redis: Redis | null, config: Config, logger: 
   return {
     endSessions,
     async endUserSessions(em, userId) {
-      const now = new Date();
+      const now = clock.now();
       await em.nativeUpdate(RefreshToken, { user: userId, revokedAt: null }, { revokedAt: now });
       // Each access token was issued with a refresh token of its family: families with a token this recent may have live access tokens.
       const since = new Date(now.getTime() - (config.ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000);
