@@ -47,7 +47,7 @@ export function createRuntime(ctx: ServiceContext<Config>, overrides: RuntimeOve
 
   const maintain = async () => {
     try {
-      const pruned = await pruneStaleTokens(orm.em.fork(), config.TOKEN_RETENTION_DAYS);
+      const pruned = await pruneStaleTokens(orm.em.fork(), ctx.clock.now(), config.TOKEN_RETENTION_DAYS);
       if (pruned) logger.info({ pruned }, 'stale device tokens pruned');
       await pruneIdempotencyKeys(orm.em.fork(), IDEMPOTENCY_KEY_DAYS);
     } catch (error) {

@@ -137,11 +137,17 @@ describe('POST /api/v2/push-notifications/send (recording provider: no Firebase 
   });
 
   test('tokens unseen for 270 days are pruned, fresher ones kept', async () => {
-    await sql(service(), `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values
-      (241, 'stale', 'tok-stale', 'ios', now(), now(), now() - interval '271 days'),
-      (241, 'fresh', 'tok-fresh', 'ios', now(), now(), now() - interval '269 days')`);
+    // Days counted back from a pinned instant; the other tests' tokens, seen since, are newer.
+    const now = new Date('2027-03-28T00:59:00Z');
+    await sql(
+      service(),
+      `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values
+      (241, 'stale', 'tok-stale', 'ios', now(), now(), ?::timestamptz - interval '271 days'),
+      (241, 'fresh', 'tok-fresh', 'ios', now(), now(), ?::timestamptz - interval '269 days')`,
+      [now.toISOString(), now.toISOString()],
+    );
     const { pruneStaleTokens } = await import('../src/devices/device-tokens.ts');
-    expect(await pruneStaleTokens(service().ctx.orm.em.fork(), 270)).toBe(1);
+    expect(await pruneStaleTokens(service().ctx.orm.em.fork(), now, 270)).toBe(1);
     expect(await sql(service(), 'select device_id from device_tokens where user_id = 241')).toEqual([{ device_id: 'fresh' }]);
   });
 });

@@ -49,10 +49,10 @@ export async function removeDeviceToken(em: EntityManager, userId: number, devic
   if (result.affectedRows === 0) throw deviceNotFound();
 }
 
-/** Tokens unseen for `retentionDays` (neither registered again nor sent to successfully). */
-export async function pruneStaleTokens(em: EntityManager, retentionDays: number): Promise<number> {
+/** Tokens unseen for `retentionDays` before `now` (neither registered again nor sent to successfully). */
+export async function pruneStaleTokens(em: EntityManager, now: Date, retentionDays: number): Promise<number> {
   const result = await em
     .getConnection()
-    .execute<{ affectedRows: number }>(`delete from device_tokens where last_seen_at < now() - make_interval(days => ?)`, [retentionDays], 'run');
+    .execute<{ affectedRows: number }>(`delete from device_tokens where last_seen_at < ?::timestamptz - make_interval(days => ?)`, [now.toISOString(), retentionDays], 'run');
   return result.affectedRows;
 }
