@@ -20,19 +20,19 @@ const INSTANTS: { name: string; at: string }[] = [
   { name: 'leap-day', at: '2028-02-29T12:00:00Z' },
 ];
 
-/** The test files whose rules read the date or the hour (a full `npm test` runs the rest). */
+/**
+ * The test files whose rules read the date or the hour (a full `npm test` runs the rest); kept to what
+ * fits six instants in the 4 minutes CI gives this step.
+ */
 const FILES = [
   'apps/incidents/test/scheduled-check.test.ts',
   'apps/incidents/test/time-records.test.ts',
   'apps/incidents/test/incidents.test.ts',
   'apps/incidents/src/shared/time.test.ts',
   'apps/academic/test/auth/sessions.test.ts',
-  'apps/academic/test/auth/auth.test.ts',
   'apps/academic/test/blocks/student-blocks.test.ts',
-  'apps/academic/test/blocks/demo-blocks.test.ts',
   'apps/notifications/test/device-tokens.test.ts',
   'apps/notifications/test/push-send.test.ts',
-  'apps/notifications/test/approval-emails.test.ts',
   'apps/hours-bank/test/hours-bank.test.ts',
 ];
 const PROJECTS = [...new Set(FILES.map((file) => file.split('/').slice(0, 2).join('/')))];
@@ -40,7 +40,7 @@ const PROJECTS = [...new Set(FILES.map((file) => file.split('/').slice(0, 2).joi
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 const LOCAL_DIR = path.join(repoRoot, '.local', 'clocks');
 /** Seconds the fake clock starts before the instant, for the servers to start: the tests themselves start at the instant. */
-const LEAD_SECONDS = 15;
+const LEAD_SECONDS = 10;
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { instant: { type: 'string' } } });
 
