@@ -4,7 +4,11 @@ import { deliverableEmail, type EventData } from '@academy/contracts';
 export interface PersonRecord {
   name: string | null;
   email: string | null;
+  /** Their login, when they have one: notifications applies its preferences to their mails. */
+  userId?: number | null;
 }
+
+const withLogin = (person: PersonRecord) => (person.userId ? { userId: person.userId } : {});
 
 const anEmail = z.email();
 
@@ -26,8 +30,8 @@ export function approvalRecipients(people: { teacher: PersonRecord | null; stude
   const teacherEmail = validEmail(people.teacher?.email);
   const guardianEmail = validEmail(people.guardian?.email);
   return {
-    teacher: people.teacher && teacherEmail ? { name: people.teacher.name ?? '', email: teacherEmail } : null,
-    student: { name: people.student.name ?? '', email: validEmail(people.student.email) },
+    teacher: people.teacher && teacherEmail ? { name: people.teacher.name ?? '', email: teacherEmail, ...withLogin(people.teacher) } : null,
+    student: { name: people.student.name ?? '', email: validEmail(people.student.email), ...withLogin(people.student) },
     guardian: people.guardian && guardianEmail ? { name: people.guardian.name ?? '', email: guardianEmail } : null,
   };
 }

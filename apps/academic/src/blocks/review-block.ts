@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createEnvelope, type EventData, type ReviewAction, type ReviewResponse } from '@academy/contracts';
+import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import { SOURCE } from '../shared/events.ts';
 import { approvalRecipients } from './approval-recipients.ts';
 import type { BlockActor } from './block-access.ts';
@@ -28,6 +29,8 @@ interface ReviewTarget {
   guardianEmail: string | null;
   teacherName: string | null;
   teacherEmail: string | null;
+  teacherUserId: number | null;
+  studentUserId: number | null;
 }
 
 // A review is a read, then one statement. The read finds the block and everything the event needs
@@ -42,7 +45,9 @@ export const REVIEW_TARGET_SQL = `
          b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName", nb.id as "nextBlockId", nb.name as "nextBlockName",
          trim(s.name || ' ' || s.lastname) as "studentName", s.email as "studentEmail",
          trim(g.name || ' ' || g.lastname) as "guardianName", g.email as "guardianEmail",
-         trim(e.name || ' ' || e.lastname) as "teacherName", e.email as "teacherEmail"
+         trim(e.name || ' ' || e.lastname) as "teacherName", e.email as "teacherEmail",
+         (select min(u.id) from users u where u.employee_id = sb.employee_id and u.active) as "teacherUserId",
+         (select min(u.id) from users u where u.student_id = sb.student_id and u.active) as "studentUserId"
     from student_blocks sb
     join blocks b on b.id = sb.block_id
     join subjects sub on sub.id = b.subject_id
@@ -52,7 +57,7 @@ export const REVIEW_TARGET_SQL = `
     left join employees e on e.id = sb.employee_id
    where sb.id = ?`;
 
-/** Parameters: reviewedAt, reviewer, id, closedAt, next block id (or null), event id, envelope. */
+/** Parameters: reviewedAt, reviewer, id, closedAt, next block id (or null), then `outboxRow(envelope)`. */
 export const APPROVE_SQL = `
   with reviewed as (
     update student_blocks set status = 'closed', approved_at = ?::timestamptz, reviewed_by_user_id = ?, updated_at = now()
@@ -63,13 +68,10 @@ export const APPROVE_SQL = `
       from reviewed r
      where sb.student_id = r.student_id and sb.block_id = ?::int and sb.status = 'blocked'
      returning sb.id),
-  event as (
-    insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
-    select ?::uuid, 'block.approved', ?::jsonb, now(), now(), 0 from reviewed
-    returning id)
+  event as (${outboxInsertSql()} from reviewed returning id)
   select (select count(*)::int from reviewed) as reviewed`;
 
-/** Parameters: rejectedAt, reviewer, id, closedAt, author, reason, rejectedAt, event id, envelope. */
+/** Parameters: rejectedAt, reviewer, id, closedAt, author, reason, rejectedAt, then `outboxRow(envelope)`. */
 const REJECT_SQL = `
   with rejected as (
     update student_blocks set status = 'open', rejected_at = ?::timestamptz, reviewed_by_user_id = ?, updated_at = now()
@@ -79,10 +81,7 @@ const REJECT_SQL = `
     insert into student_block_messages (student_block_id, author_user_id, author_role, kind, body, created_at)
     select id, ?, 'admin', 'rejection', ?, ?::timestamptz from rejected
     returning id),
-  event as (
-    insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
-    select ?::uuid, 'block.rejected', ?::jsonb, now(), now(), 0 from rejected
-    returning id)
+  event as (${outboxInsertSql()} from rejected returning id)
   select (select count(*)::int from rejected) as reviewed`;
 
 /** The row did not change: 404 when it is gone, else 400 naming its status now (another review may have just won). */
@@ -104,8 +103,8 @@ function approvedData(target: ReviewTarget): EventData<'block.approved'> {
     nextBlock: target.nextBlockId === null ? null : { blockId: target.nextBlockId, blockName: target.nextBlockName ?? '' },
     subjectCompleted: target.nextBlockId === null,
     ...approvalRecipients({
-      teacher: target.employeeId === null ? null : { name: target.teacherName, email: target.teacherEmail },
-      student: { name: target.studentName, email: target.studentEmail },
+      teacher: target.employeeId === null ? null : { name: target.teacherName, email: target.teacherEmail, userId: target.teacherUserId },
+      student: { name: target.studentName, email: target.studentEmail, userId: target.studentUserId },
       guardian: target.guardianName === null ? null : { name: target.guardianName, email: target.guardianEmail },
     }),
   };
@@ -133,8 +132,7 @@ export async function reviewBlock(em: EntityManager, now: Date, studentBlockId: 
       studentBlockId,
       target.closedAt,
       target.nextBlockId,
-      envelope.id,
-      JSON.stringify(envelope),
+      ...outboxRow(envelope),
     ]);
     if (!written?.reviewed) return refuse(em, studentBlockId);
     const subjectCompleted = target.nextBlockId === null;
@@ -163,8 +161,7 @@ export async function reviewBlock(em: EntityManager, now: Date, studentBlockId: 
     actor.userId,
     reason ?? NO_REASON_GIVEN,
     reviewedAt,
-    envelope.id,
-    JSON.stringify(envelope),
+    ...outboxRow(envelope),
   ]);
   if (!written?.reviewed) return refuse(em, studentBlockId);
   return { ...answer, newStatus: 'open', action: 'reject', message: 'Block rejected: its status is now open, back with the teacher to be reviewed and closed again' };

@@ -22,6 +22,11 @@ describe('approvalRecipients', () => {
     expect(result).toEqual({ teacher: null, student: { name: 'S', email: null }, guardian: null });
   });
 
+  test('the teacher’s and the student’s login ride along when they have one (their notification preferences apply); a guardian has none', () => {
+    const result = approvalRecipients({ teacher: { ...teacher, userId: 12 }, student: { name: 'Leo', email: 'leo@example.com', userId: 40 }, guardian: { name: 'Eva', email: 'eva@example.com', userId: 99 } });
+    expect(result).toEqual({ teacher: { ...teacher, userId: 12 }, student: { name: 'Leo', email: 'leo@example.com', userId: 40 }, guardian: { name: 'Eva', email: 'eva@example.com' } });
+  });
+
   test('validEmail trims and refuses placeholders and malformed addresses', () => {
     expect(validEmail(' a@b.test ')).toBe('a@b.test');
     expect(validEmail('SIN-EMAIL-9@placeholder.invalid')).toBeNull();

@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { DELIVERY_CHANNELS, DELIVERY_STATUSES, PUSH_PLATFORMS } from '@academy/contracts';
+import { preferencesEntities } from '../preferences/preferences.entities.ts';
 
 /** One push token per (user, device); a token belongs to one user at a time. */
 export const DeviceToken = defineEntity({
@@ -84,4 +85,4 @@ export const RecordedPush = defineEntity({
 });
 
 /** Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging). */
-export const entities = [DeviceToken, Delivery, PushSend, RecordedPush];
+export const entities = [DeviceToken, Delivery, PushSend, RecordedPush, ...preferencesEntities];

@@ -12,12 +12,13 @@ export function onBlockApproved(wake: () => void): EventHandler<'block.approved'
     if (!mails.length) return;
     await em.getConnection().execute(
       `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)
-       values ${mails.map(() => `(?, ?, 'email', ?, null, ?, ?, ?, 'pending', 0, now(), now(), now())`).join(', ')}
+       values ${mails.map(() => `(?, ?, 'email', ?, ?, ?, ?, ?, 'pending', 0, now(), now(), now())`).join(', ')}
        on conflict (event_id, recipient, channel) do nothing`,
       mails.flatMap((mail) => [
         event.id,
         event.type,
         mail.to.toLowerCase(),
+        mail.userId,
         mail.template,
         mail.subject,
         JSON.stringify({ to: mail.to, role: mail.role, subject: mail.subject, html: mail.html, text: mail.text }),

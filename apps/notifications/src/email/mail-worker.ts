@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import type { Logger } from '@academy/kit';
+import { notificationTypeOf, isOptional } from '../preferences/notification-types.ts';
+import { switchedOff } from '../preferences/preferences.store.ts';
 
 export interface MailTransport {
   sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string> }): Promise<unknown>;
@@ -34,6 +36,8 @@ export interface MailWorker {
 interface ClaimedMail {
   id: string;
   recipient: string;
+  event_type: string;
+  user_id: number | null;
   attempts: number;
   payload: { to: string; subject: string; html: string; text: string };
 }
@@ -70,7 +74,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       `update deliveries set status = 'sending', attempts = attempts + 1, next_attempt_at = now() + interval '${SENDING_LEASE}', updated_at = now()
        where id in (select id from deliveries where channel = 'email' and status in ('pending', 'sending') and next_attempt_at <= now()
                     order by next_attempt_at limit ? for update skip locked)
-       returning id, recipient, attempts, payload`,
+       returning id, recipient, event_type, user_id, attempts, payload`,
       [batchSize],
       'all',
     );
@@ -98,11 +102,30 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     }
   };
 
+  /**
+   * The preference check at send time, for every sender's mails alike: a mail to a user who switched
+   * its type off by e-mail is `skipped` (kept, visible in the deliveries listing), never sent. One
+   * primary-key read per batch, and only when the batch holds a switchable mail to a user.
+   */
+  const withoutSwitchedOff = async (claimed: ClaimedMail[]): Promise<ClaimedMail[]> => {
+    const optional = claimed.filter((mail) => mail.user_id !== null && isOptional(mail.event_type));
+    if (!optional.length) return claimed;
+    const off = await switchedOff(orm.em.fork(), 'email', optional.map((mail) => ({ userId: mail.user_id!, type: notificationTypeOf(mail.event_type)! })));
+    const skipped = optional.filter((mail) => off.has(`${mail.user_id}:${notificationTypeOf(mail.event_type)}`));
+    if (!skipped.length) return claimed;
+    await update(
+      `update deliveries set status = 'skipped', last_error = 'switched off by its recipient (e-mail preference)', next_attempt_at = null, updated_at = now() where id = any(?::bigint[])`,
+      [`{${skipped.map((mail) => mail.id).join(',')}}`],
+    );
+    const skippedIds = new Set(skipped.map((mail) => mail.id));
+    return claimed.filter((mail) => !skippedIds.has(mail.id));
+  };
+
   const round = async () => {
     do {
       again = false;
       const claimed = await claim();
-      await Promise.all(claimed.map(deliver));
+      await Promise.all((await withoutSwitchedOff(claimed)).map(deliver));
       if (claimed.length === batchSize) again = true;
     } while (again && !stopped);
   };

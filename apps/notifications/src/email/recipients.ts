@@ -4,6 +4,8 @@ import { blockApprovedEmployeeTemplate, blockApprovedStudentTemplate, type Block
 export interface ApprovalMail extends RenderedMail {
   to: string;
   role: 'teacher' | 'student' | 'guardian';
+  /** The recipient's login, when the event names one: their preferences apply to this mail. */
+  userId: number | null;
   template: 'blockApprovedEmployeeTemplate' | 'blockApprovedStudentTemplate';
 }
 
@@ -24,15 +26,15 @@ export function approvalMails(data: EventData<'block.approved'>): ApprovalMail[]
   const mails: ApprovalMail[] = [];
   const teacherEmail = deliverableEmail(data.teacher?.email);
   if (data.teacher && teacherEmail) {
-    mails.push({ to: teacherEmail, role: 'teacher', template: 'blockApprovedEmployeeTemplate', ...blockApprovedEmployeeTemplate({ ...facts, teacherName: data.teacher.name }) });
+    mails.push({ to: teacherEmail, role: 'teacher', userId: data.teacher.userId ?? null, template: 'blockApprovedEmployeeTemplate', ...blockApprovedEmployeeTemplate({ ...facts, teacherName: data.teacher.name }) });
   }
   const guardianEmail = deliverableEmail(data.guardian?.email);
   if (data.guardian && guardianEmail) {
-    mails.push({ to: guardianEmail, role: 'guardian', template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'guardian', recipientName: data.guardian.name }) });
+    mails.push({ to: guardianEmail, role: 'guardian', userId: null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'guardian', recipientName: data.guardian.name }) });
   }
   const studentEmail = deliverableEmail(data.student.email);
   if (studentEmail) {
-    mails.push({ to: studentEmail, role: 'student', template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'student', recipientName: data.student.name }) });
+    mails.push({ to: studentEmail, role: 'student', userId: data.student.userId ?? null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'student', recipientName: data.student.name }) });
   }
   const seen = new Set<string>();
   return mails.filter((mail) => {

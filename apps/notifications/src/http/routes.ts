@@ -1,11 +1,12 @@
 import { Router, type Express } from 'express';
 import { currentUser, requireApiKey, requireAuth, requireRole } from '@academy/auth';
-import { DeliveriesQuery, DeviceIdParams, PushSendBody, RegisterDeviceTokenBody } from '@academy/contracts';
+import { DeliveriesQuery, DeviceIdParams, PreferencesBody, PushSendBody, RegisterDeviceTokenBody } from '@academy/contracts';
 import { errorStyle, noQuery } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { listDeliveries } from '../deliveries/list-deliveries.ts';
 import { registerDeviceToken, removeDeviceToken } from '../devices/device-tokens.ts';
+import { readPreferences, updatePreferences } from '../preferences/preferences.ts';
 import type { PushProvider } from '../push/push-provider.ts';
 import { sendPush } from '../push/send-push.ts';
 
@@ -28,6 +29,13 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>, push: 
   notifications.get('/deliveries', requireRole('admin', { message: 'Only administrators may list deliveries' }), async (req, res) => {
     const query = DeliveriesQuery.parse(req.query);
     res.json({ success: true, ...(await listDeliveries(em(), query)) });
+  });
+  notifications.get('/preferences', noQuery, async (_req, res) => {
+    res.json({ success: true, data: { preferences: await readPreferences(em(), currentUser(res).userId) } });
+  });
+  notifications.put('/preferences', noQuery, async (req, res) => {
+    const input = PreferencesBody.parse(req.body);
+    res.json({ success: true, data: { preferences: await updatePreferences(em(), currentUser(res).userId, input, ctx.clock.now()) } });
   });
   app.use('/api/v2/notifications', notifications);
 

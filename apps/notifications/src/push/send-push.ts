@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PushSendBody, PushSendError, PushSendResponse } from '@academy/contracts';
 import { pgArray } from '../data/pg-array.ts';
 import { idempotencyKeyInProgress, idempotencyKeyReused } from '../notifications.errors.ts';
+import { isOptional, notificationTypeOf } from '../preferences/notification-types.ts';
+import { switchedOff } from '../preferences/preferences.store.ts';
 import { DEAD_TOKEN_CODES, type PushProvider } from './push-provider.ts';
 
 interface TokenRow {
@@ -42,9 +44,13 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
     sendId = claim.sendId;
   }
 
+  const skippedUserIds = await switchedOffUsers(em, requestedUserIds, options.eventType);
+  if (skippedUserIds.length) await recordSkipped(em, sendId, options.eventType!, input, skippedUserIds);
+  const recipients = requestedUserIds.filter((userId) => !skippedUserIds.includes(userId));
+
   const tokens = await connection.execute<TokenRow[]>(
     `select user_id, device_id, token from device_tokens where user_id = any(?::int[])${input.platform ? ' and platform = ?' : ''} order by user_id, id`,
-    input.platform ? [pgArray(requestedUserIds), input.platform] : [pgArray(requestedUserIds)],
+    input.platform ? [pgArray(recipients), input.platform] : [pgArray(recipients)],
     'all',
   );
 
@@ -111,6 +117,25 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
     await connection.execute(`update push_sends set response = ? where idempotency_key = ?`, [JSON.stringify(response), input.idempotencyKey], 'run');
   }
   return response;
+}
+
+/** Of the users, those who switched this event's type off for push (none for a critical type or a direct send). */
+async function switchedOffUsers(em: EntityManager, userIds: number[], eventType: string | undefined): Promise<number[]> {
+  if (!eventType || !isOptional(eventType) || !userIds.length) return [];
+  const type = notificationTypeOf(eventType)!;
+  const off = await switchedOff(em, 'push', userIds.map((userId) => ({ userId, type })));
+  return userIds.filter((userId) => off.has(`${userId}:${type}`));
+}
+
+/** A push held back by its recipient's preference is recorded as `skipped`, not dropped silently. */
+async function recordSkipped(em: EntityManager, sendId: string, eventType: string, input: PushSendBody, userIds: number[]): Promise<void> {
+  await em.getConnection().execute(
+    `insert into deliveries (event_id, event_type, channel, recipient, user_id, subject, detail, status, attempts, last_error, created_at, updated_at)
+     values ${userIds.map(() => `(?, ?, 'push', ?, ?, ?, ?, 'skipped', 0, 'switched off by its recipient (push preference)', now(), now())`).join(', ')}
+     on conflict (event_id, recipient, channel) do nothing`,
+    userIds.flatMap((userId) => [sendId, eventType, `user:${userId}`, userId, input.title ?? input.body.slice(0, 200), JSON.stringify({ reason: 'preference' })]),
+    'run',
+  );
 }
 
 /** Inserts the key (first send), or answers the stored result of an earlier send with the same body. */

@@ -59,7 +59,8 @@ export const CalendarEventChanged = z
 export const CalendarEventDeleted = z.object({ id });
 
 // academic → notifications
-const person = z.object({ name: z.string(), email: z.email() });
+/** `userId`: their login, when they have one (whose notification preferences apply); absent from older producers. */
+const person = z.object({ name: z.string(), email: z.email(), userId: id.nullable().optional() });
 /** A teacher (or an admin) closed an open block for a student: it awaits review (`pending`). */
 export const BlockClosed = z.object({
   studentBlockId: id,
@@ -88,8 +89,8 @@ export const BlockApproved = z.object({
   nextBlock: z.object({ blockId: id, blockName: z.string() }).nullable(),
   subjectCompleted: z.boolean(),
   teacher: person.nullable(),
-  student: z.object({ name: z.string(), email: z.email().nullable() }),
-  guardian: person.nullable(),
+  student: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable().optional() }),
+  guardian: z.object({ name: z.string(), email: z.email() }).nullable(),
 });
 /** An administrator rejected a pending block: it is `open` again for its teacher; `reason` is also the admin's message in its thread. No notification is sent. */
 export const BlockRejected = z.object({

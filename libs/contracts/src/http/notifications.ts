@@ -93,7 +93,8 @@ export const PushSendResponse = z
 export type PushSendResponse = z.infer<typeof PushSendResponse>;
 
 export const DELIVERY_CHANNELS = ['email', 'push'] as const;
-export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'recorded', 'failed', 'parked'] as const;
+/** `skipped`: not sent because its recipient switched that type off on that channel (preferences). */
+export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'recorded', 'failed', 'parked', 'skipped'] as const;
 
 export const DeliveriesQuery = queryObject({
   channel: z.enum(DELIVERY_CHANNELS, { error: 'must be "email" or "push"' }).optional(),
@@ -153,6 +154,47 @@ export const IncidentNotification = z
   .meta({ id: 'IncidentNotification' });
 export type IncidentNotification = z.infer<typeof IncidentNotification>;
 
+// ---------------------------------------------------------------- preferences
+
+/** What a notification is about; each may be switched off per channel, except the critical ones. */
+export const NOTIFICATION_TYPES = ['block_approved', 'block_rejected', 'incident', 'payslip_published', 'attendance_reminder', 'attendance_warning', 'approval_digest'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+/** Always delivered: an incident about my time record, a payslip published (or corrected). */
+export const CRITICAL_NOTIFICATION_TYPES: readonly NotificationType[] = ['incident', 'payslip_published'];
+export const NOTIFICATION_CHANNELS = ['email', 'push'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+export const NotificationPreference = z
+  .object({
+    type: z.enum(NOTIFICATION_TYPES),
+    channel: z.enum(NOTIFICATION_CHANNELS),
+    enabled: z.boolean(),
+    critical: z.boolean().meta({ description: 'Critical types are always delivered and cannot be switched off' }),
+  })
+  .meta({ id: 'NotificationPreference' });
+export type NotificationPreference = z.infer<typeof NotificationPreference>;
+
+/** PUT: the settings to change (the others stay as they are). */
+export const PreferencesBody = z.strictObject({
+  preferences: z
+    .array(
+      z.strictObject({
+        type: z.enum(NOTIFICATION_TYPES, { error: `must be one of ${NOTIFICATION_TYPES.join(', ')}` }),
+        channel: z.enum(NOTIFICATION_CHANNELS, { error: `must be one of ${NOTIFICATION_CHANNELS.join(', ')}` }),
+        enabled: z.boolean({ error: 'must be true or false' }),
+      }),
+    )
+    .min(1, { error: 'must name at least one setting' })
+    .max(NOTIFICATION_TYPES.length * NOTIFICATION_CHANNELS.length * 2, { error: 'has too many settings' }),
+});
+export type PreferencesBody = z.infer<typeof PreferencesBody>;
+
+export const PreferencesResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ preferences: z.array(NotificationPreference).meta({ description: 'Every type × channel; defaults all on' }) }),
+});
+export type PreferencesResponse = z.infer<typeof PreferencesResponse>;
+
 /** Device tokens, push send and deliveries (notifications service). */
 export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
   const errors = (extra: Record<number, string> = {}) =>
@@ -199,5 +241,22 @@ export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
     summary: 'E-mails and pushes: sent, recorded, failed or parked, and why (admin)',
     request: { query: DeliveriesQuery },
     responses: { 200: jsonContent(DeliveriesPage, 'Newest first'), ...errors({ 403: 'Not an administrator' }) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/notifications/preferences',
+    tags: ['notifications'],
+    security: [{ bearerAuth: [] }],
+    summary: "The caller's notification preferences: each type on each channel, on or off",
+    responses: { 200: jsonContent(PreferencesResponse, 'Every type × channel (defaults all on)'), ...errors() },
+  });
+  registry.registerPath({
+    method: 'put',
+    path: '/api/v2/notifications/preferences',
+    tags: ['notifications'],
+    security: [{ bearerAuth: [] }],
+    summary: "Switch types on or off per channel (the caller's own); critical types cannot be switched off",
+    request: { body: { content: { 'application/json': { schema: PreferencesBody } } } },
+    responses: { 200: jsonContent(PreferencesResponse, 'The preferences after the change'), ...errors({ 400: 'Invalid input, or a critical type switched off (CRITICAL_NOTIFICATION_TYPE, naming them)' }) },
   });
 }

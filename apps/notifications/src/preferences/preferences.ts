@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestError } from '@academy/kit';
+import { NOTIFICATION_CHANNELS, NOTIFICATION_TYPES, type NotificationPreference, type PreferencesBody } from '@academy/contracts';
+import { isCritical } from './notification-types.ts';
+import { readSettings, writeSettings } from './preferences.store.ts';
+
+/** Every type on every channel for the user: what they set, on where they set nothing; critical ones always on. */
+export async function readPreferences(em: EntityManager, userId: number): Promise<NotificationPreference[]> {
+  const stored = new Map((await readSettings(em, userId)).map((row) => [`${row.type}:${row.channel}`, row.enabled]));
+  return NOTIFICATION_TYPES.flatMap((type) =>
+    NOTIFICATION_CHANNELS.map((channel) => ({ type, channel, enabled: isCritical(type) || (stored.get(`${type}:${channel}`) ?? true), critical: isCritical(type) })),
+  );
+}
+
+/**
+ * Applies the caller's settings. Switching a critical type off is refused as a whole (400 naming
+ * each), and so is a setting named twice with two values; nothing is written then.
+ */
+export async function updatePreferences(em: EntityManager, userId: number, input: PreferencesBody, now: Date): Promise<NotificationPreference[]> {
+  const critical = input.preferences.filter((setting) => !setting.enabled && isCritical(setting.type));
+  if (critical.length) {
+    const named = critical.map((setting) => `${setting.type} (${setting.channel})`).join(', ');
+    throw new BadRequestError('CRITICAL_NOTIFICATION_TYPE', `preferences: critical notifications cannot be switched off: ${named}`, {
+      fields: critical.map((setting) => `preferences.${input.preferences.indexOf(setting)}.enabled`),
+    });
+  }
+  const byKey = new Map<string, PreferencesBody['preferences'][number]>();
+  for (const [index, setting] of input.preferences.entries()) {
+    const key = `${setting.type}:${setting.channel}`;
+    const earlier = byKey.get(key);
+    if (earlier && earlier.enabled !== setting.enabled) {
+      throw new BadRequestError('VALIDATION_ERROR', `preferences.${index}: ${setting.type} (${setting.channel}) is set twice with different values`);
+    }
+    byKey.set(key, setting);
+  }
+  await writeSettings(em, userId, [...byKey.values()], now);
+  return readPreferences(em, userId);
+}
