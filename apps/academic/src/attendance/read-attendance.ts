@@ -116,7 +116,7 @@ export async function reportFilters(em: EntityManager, query: AttendanceReportQu
   }
   if (!isAdmin(actor)) {
     if (query.subjectId === undefined || actor.employeeId === null) throw notSubjectTeacher();
-    const [teaches] = await em.execute(`select 1 from employee_subjects where employee_id = ? and subject_id = ?`, [actor.employeeId, query.subjectId]);
+    const [teaches] = await em.execute(`select 1 from registrations where employee_id = ? and subject_id = ? and status <> 'cancelled' limit 1`, [actor.employeeId, query.subjectId]);
     if (!teaches) throw notSubjectTeacher();
     filters += ` and exists (select 1 from registrations r where r.student_id = m.student_id and r.subject_id = e.subject_id and r.employee_id = ? and r.status <> 'cancelled')`;
     params.push(actor.employeeId);
