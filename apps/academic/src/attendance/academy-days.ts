@@ -44,3 +44,21 @@ export function dayRange(query: { from?: string; to?: string }, today: string, d
 export const DAY_START_SQL = `(?::date)::timestamp at time zone ?`;
 /** SQL: the instant after a day `?` ends, in the zone `?`. */
 export const DAY_END_SQL = `(?::date + 1)::timestamp at time zone ?`;
+
+const partFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant as the academy's wall time with its offset then: `2026-03-30T19:00:00+02:00`. */
+export function localIso(instant: Date | string, timeZone: string): string {
+  const date = new Date(instant);
+  let formatter = partFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    partFormatters.set(timeZone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(date).map((part) => [part.type, part.value]));
+  const wall = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+  const offsetMinutes = Math.round((Date.parse(`${wall}Z`) - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  return `${wall}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}

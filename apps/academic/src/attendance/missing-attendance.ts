@@ -11,7 +11,7 @@ import { SOURCE } from '../shared/events.ts';
 import { isAdmin, type AttendanceActor } from './attendance-actor.ts';
 import { notOwnEmployeeId } from './attendance.errors.ts';
 import { isoSql } from './attendance.store.ts';
-import { DAY_END_SQL, DAY_START_SQL, addDays, dayOf, hourOf, type DayRange } from './academy-days.ts';
+import { DAY_END_SQL, DAY_START_SQL, addDays, dayOf, hourOf, localIso, type DayRange } from './academy-days.ts';
 
 /** A class counts as missing when it has ended, has students, and has no sheet. */
 const MISSING_SQL = (filters: string) => `
@@ -91,7 +91,8 @@ export async function sendAttendanceReminders(em: EntityManager, now: Date, sett
           day,
           teacher: { name: teacher.name, email: validEmail(teacher.email), userId: teacher.userId },
           missingCount: teacher.missingCount,
-          classes: teacher.classes,
+          // Wall times of the academy with their offset: the mail shows them as they are, whatever its server's zone.
+          classes: teacher.classes.map((c) => ({ ...c, startsAt: localIso(c.startsAt, settings.timeZone), endsAt: localIso(c.endsAt, settings.timeZone) })),
         },
         { source: SOURCE, correlationId: `attendance-reminder-${day}` },
       );

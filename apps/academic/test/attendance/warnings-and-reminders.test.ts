@@ -79,7 +79,7 @@ describe('the daily reminder of missing sheets (attendance.missing)', () => {
     const done = await w.event(place, '2026-05-01T07:00:00Z', '2026-05-01T08:00:00Z', students);
     clock.set('2026-05-01T09:00:00Z');
     await w.take(done, { marks: [], markRest: 'P' }, place.token);
-    const reminders = () => w.outbox<{ employeeId: number; day: string; missingCount: number; classes: { eventId: number }[]; teacher: unknown }>('attendance.missing', `(envelope->'data'->>'employeeId')::int = ${place.employeeId}`);
+    const reminders = () => w.outbox<{ employeeId: number; day: string; missingCount: number; classes: { eventId: number; startsAt: string }[]; teacher: unknown }>('attendance.missing', `(envelope->'data'->>'employeeId')::int = ${place.employeeId}`);
 
     clock.set('2026-05-04T15:59:00Z');
     expect(await runAttendanceReminders(service().ctx)).toBe(0);
@@ -97,6 +97,7 @@ describe('the daily reminder of missing sheets (attendance.missing)', () => {
     expect(sentNow).toHaveLength(1);
     expect(sentNow[0]).toMatchObject({ day: '2026-05-04', missingCount: 2, teacher: { name: 'Teacher Test', email: `teacher${place.employeeId}@example.com`, userId: place.userId } });
     expect(sentNow[0]!.classes.map((c) => c.eventId)).toEqual([second, first]);
+    expect(sentNow[0]!.classes[0]).toMatchObject({ startsAt: '2026-04-30T09:00:00+02:00', endsAt: '2026-04-30T10:00:00+02:00' });
 
     clock.set('2026-05-04T21:59:00Z');
     await runAttendanceReminders(service().ctx);

@@ -137,7 +137,7 @@ export const AttendanceRecorded = z.object({
  * attendance taken. One per teacher per academy day (`day`, in ACADEMY_TIME_ZONE), however many
  * instances run the check. `teacher.email` is null when they have no deliverable address,
  * `teacher.userId` null while they have no login; `classes` are the oldest first, at most 50 of
- * `missingCount`.
+ * `missingCount`, their times the academy's wall time with its offset (`2026-05-04T09:00:00+02:00`).
  */
 export const AttendanceMissing = z.object({
   employeeId: id,
