@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One image per app: docker build --build-arg SERVICE=<gateway|academic|hours-bank|incidents|notifications> -t <registry>/academy/<app>:<tag> .
+# One image per app: docker build --build-arg SERVICE=<gateway|academic|hours-bank|incidents|notifications|payslips> -t <registry>/academy/<app>:<tag> .
 # (README "Running at scale": building, pushing, deploying.)
 FROM node:22-bookworm-slim AS deps
 WORKDIR /repo

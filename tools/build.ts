@@ -1,6 +1,6 @@
 // Bundles one app into dist/<projectRoot>/main.js (dependencies stay in node_modules).
 // Usage: node tools/build.ts apps/academic
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -10,7 +10,9 @@ if (!projectRoot) {
   process.exit(2);
 }
 const outdir = path.join('dist', projectRoot);
-const entryPoints = ['src/main.ts', 'src/migrate.ts', 'src/seed.ts']
+// Worker threads' entry points (`src/*.worker.ts`) are bundled beside main.js, where the app finds them.
+const workers = existsSync(path.join(projectRoot, 'src')) ? readdirSync(path.join(projectRoot, 'src')).filter((name) => name.endsWith('.worker.ts')).map((name) => `src/${name}`) : [];
+const entryPoints = ['src/main.ts', 'src/migrate.ts', 'src/seed.ts', ...workers]
   .map((entry) => path.join(projectRoot, entry))
   .filter((entry) => existsSync(entry));
 await build({

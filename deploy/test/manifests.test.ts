@@ -18,6 +18,7 @@ import { ConfigSchema as academicSchema } from '../../apps/academic/src/config.t
 import { ConfigSchema as hoursBankSchema } from '../../apps/hours-bank/src/config.ts';
 import { ConfigSchema as incidentsSchema } from '../../apps/incidents/src/config.ts';
 import { ConfigSchema as notificationsSchema } from '../../apps/notifications/src/config.ts';
+import { ConfigSchema as payslipsSchema } from '../../apps/payslips/src/config.ts';
 import { kubernetesDir, render, renderProduction, type K8sObject } from './render.ts';
 
 /** Each app's configuration schema, by Deployment name. */
@@ -27,11 +28,12 @@ const schemas: Record<string, z.ZodObject> = {
   'hours-bank': hoursBankSchema,
   incidents: incidentsSchema,
   notifications: notificationsSchema,
+  payslips: payslipsSchema,
 };
 const APPS = Object.keys(schemas);
 
 /** Values that hold credentials: only ever from a Secret. */
-const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY'];
+const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY', 'PAYSLIP_FILE_KEYS'];
 
 /** How long a service may take to stop after SIGTERM: closeServer's 10 s for in-flight requests, then consumers, relay, connections. */
 const SHUTDOWN_SECONDS = 15;
@@ -233,15 +235,15 @@ describe('overlays/production configuration', () => {
 
   test('the gateway reaches each service through its Kubernetes Service', () => {
     const { values } = environmentOf(production, named(production, 'Deployment', 'gateway'));
-    for (const [variable, app] of Object.entries({ ACADEMIC_URL: 'academic', HOURS_BANK_URL: 'hours-bank', INCIDENTS_URL: 'incidents', NOTIFICATIONS_URL: 'notifications' })) {
+    for (const [variable, app] of Object.entries({ ACADEMIC_URL: 'academic', HOURS_BANK_URL: 'hours-bank', INCIDENTS_URL: 'incidents', NOTIFICATIONS_URL: 'notifications', PAYSLIPS_URL: 'payslips' })) {
       const url = new URL(values[variable]);
       const service = named(production, 'Service', app);
       expect([url.hostname, Number(url.port)]).toEqual([service.metadata.name, service.spec.ports[0].port]);
     }
   });
 
-  test('incident attachments live on a ReadWriteMany volume shared by every incidents pod', () => {
-    const deployment = named(production, 'Deployment', 'incidents');
+  test.each(['incidents', 'payslips'])('%s files live on a ReadWriteMany volume shared by every pod', (app) => {
+    const deployment = named(production, 'Deployment', app);
     const { values } = environmentOf(production, deployment);
     const volume = volumeMountedAt(deployment, values.FILES_DIR);
     const claim = named(production, 'PersistentVolumeClaim', volume.persistentVolumeClaim.claimName);

@@ -3,3 +3,4 @@ CREATE DATABASE academic;
 CREATE DATABASE hours_bank;
 CREATE DATABASE incidents;
 CREATE DATABASE notifications;
+CREATE DATABASE payslips;

@@ -92,11 +92,13 @@ try {
     90_000,
   );
 
-  const seedScript = path.join(repoRoot, 'apps/academic/src/seed.ts');
-  if (existsSync(seedScript)) {
-    const seeding = (seed = spawnLogged('seed', process.execPath, [seedScript], { logFile: logFileOf('seed'), env }));
+  // Academic's people first: payslips' seed waits for them to reach its replica.
+  for (const [name, script] of [['seed', 'apps/academic/src/seed.ts'], ['seed-payslips', 'apps/payslips/src/seed.ts']] as const) {
+    const seedScript = path.join(repoRoot, script);
+    if (!existsSync(seedScript)) continue;
+    const seeding = (seed = spawnLogged(name, process.execPath, [seedScript], { logFile: logFileOf(name), env }));
     const code = await new Promise<number | null>((resolve) => seeding.child.once('exit', resolve));
-    if (code !== 0) await fail(`seeding demo data failed; see .local/dev/logs/seed.log`);
+    if (code !== 0) await fail(`seeding demo data failed; see .local/dev/logs/${name}.log`);
   }
 
   const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);

@@ -12,6 +12,7 @@ export const SERVICES = [
   { name: 'hours-bank', port: 3002, database: 'hours_bank' },
   { name: 'incidents', port: 3003, database: 'incidents' },
   { name: 'notifications', port: 3004, database: 'notifications' },
+  { name: 'payslips', port: 3005, database: 'payslips' },
 ] as const;
 
 export const MAIL = { smtpPort: 1025, webPort: 1080 };

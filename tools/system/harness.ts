@@ -21,7 +21,7 @@ import { spawnLogged, spawnMailCatcher, spawnService, waitAllReady } from '../de
 import { Supervisor } from '../dev/supervisor.ts';
 import { SERVICES } from '../dev/system.ts';
 
-export type BackendName = 'academic' | 'hours-bank' | 'incidents' | 'notifications';
+export type BackendName = 'academic' | 'hours-bank' | 'incidents' | 'notifications' | 'payslips';
 export const BACKENDS: BackendName[] = SERVICES.filter((s) => s.database).map((s) => s.name as BackendName);
 const DATABASE_OF = Object.fromEntries(SERVICES.filter((s) => s.database).map((s) => [s.name, s.database])) as Record<BackendName, string>;
 
@@ -168,6 +168,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
       DATABASE_URL: databaseUrls[service],
       ...(service === 'academic' ? { LOGIN_LIMIT_KEY_PREFIX: `${id}:login` } : {}),
       ...(service === 'incidents' ? { CACHE_KEY_PREFIX: `${id}:incidents`, FILES_DIR: path.join(dir, 'incidents-files') } : {}),
+      ...(service === 'payslips' ? { FILES_DIR: path.join(dir, 'payslips-files') } : {}),
       ...(service === 'notifications'
         ? { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PUSH_NOTIFICATIONS_API_KEY: PUSH_API_KEY, SOCKET_STREAM: `${id}:socket.io`, SOCKET_STREAM_BLOCK_MS: '1000' }
         : {}),
@@ -248,6 +249,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
         HOURS_BANK_URL: upstream('hours-bank'),
         INCIDENTS_URL: upstream('incidents'),
         NOTIFICATIONS_URL: upstream('notifications'),
+        PAYSLIPS_URL: upstream('payslips'),
         RATE_LIMIT_KEY_PREFIX: `${id}:rl`,
         ...options.env?.gateway,
         ...extra,

@@ -1,4 +1,4 @@
-// Runs in a worker thread (piscina): every PDF parse, text extraction and split happens here, never
+// Entry point of the worker threads (piscina; bundled beside main.js by tools/build.ts): every PDF parse, text extraction and split happens here, never
 // on the service's event loop. Each task answers a plain result; expected failures are results too.
 import { EncryptedPDFError, PDFDocument } from '@cantoo/pdf-lib';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';

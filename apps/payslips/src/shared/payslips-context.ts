@@ -26,6 +26,9 @@ export interface Payslips {
   stopping: boolean;
 }
 
+/** The PDF worker's entry point: `src/pdf.worker.ts`, or once bundled (this code inside `main.js`) `pdf.worker.js` beside it. */
+const PDF_WORKER = import.meta.url.endsWith('.ts') ? new URL('../pdf.worker.ts', import.meta.url) : new URL('./pdf.worker.js', import.meta.url);
+
 export interface PayslipsOverrides {
   /** A pinned clock (tests). */
   now?: () => Date;
@@ -35,7 +38,7 @@ export function createPayslips(ctx: ServiceContext<Config>, overrides: PayslipsO
   return {
     sql: new Sql(ctx.orm.em),
     storage: encryptedStorage(diskStorage(path.resolve(ctx.config.FILES_DIR)), ctx.config.PAYSLIP_FILE_KEYS),
-    pdf: new PdfPool(ctx.config.PDF_WORKERS),
+    pdf: new PdfPool(PDF_WORKER, ctx.config.PDF_WORKERS),
     relay: ctx.relay,
     config: ctx.config,
     logger: ctx.logger,

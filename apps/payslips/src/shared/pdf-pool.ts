@@ -1,22 +1,23 @@
 import { Piscina } from 'piscina';
-import type { Inspection, InspectTask, PageReading, ReadTask, SplitTask } from './pdf-worker.ts';
+import type { Inspection, InspectTask, PageReading, ReadTask, SplitTask } from '../pdf.worker.ts';
 
-export type { Inspection, PageReading, PdfProblem } from './pdf-worker.ts';
+export type { Inspection, PageReading, PdfProblem } from '../pdf.worker.ts';
 
 /** How long one task may run before its worker is stopped (a PDF built to make the parser spin). */
 const TASK_TIMEOUT_MS = { inspect: 60_000, read: 10 * 60_000, split: 10 * 60_000 };
 
 /**
- * The worker threads that read and split PDFs (`pdf-worker.ts`), so the event loop keeps answering
+ * The worker threads that read and split PDFs (`pdf.worker.ts`), so the event loop keeps answering
  * while a 1,000-page PDF is read. Each worker's heap is bounded: a PDF that needs more ends its
  * task (and that worker), never the service.
  */
 export class PdfPool {
   private readonly pool: Piscina;
 
-  constructor(threads: number) {
+  /** `worker`: the worker's entry point (`src/pdf.worker.ts`, or its bundle next to `main.js`). */
+  constructor(worker: URL, threads: number) {
     this.pool = new Piscina({
-      filename: new URL('./pdf-worker.ts', import.meta.url).href,
+      filename: worker.href,
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 30_000,
