@@ -278,7 +278,8 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
       async () => {
         const [hb] = await sql<{ e: number; c: number }>('hours-bank', 'select (select count(*) from employees)::int e, (select count(*) from school_courses)::int c');
         const [inc] = await sql<{ e: number }>('incidents', 'select count(*)::int e from employees');
-        return hb.e >= 7 && hb.c >= 2 && inc.e >= 7;
+        const [pay] = backends.includes('payslips') ? await sql<{ e: number }>('payslips', 'select count(*)::int e from employees') : [{ e: 7 }];
+        return hb.e >= 7 && hb.c >= 2 && inc.e >= 7 && pay!.e >= 7;
       },
       60_000,
     );

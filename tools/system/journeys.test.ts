@@ -7,6 +7,7 @@ import amqp from 'amqplib';
 import { io, type Socket } from 'socket.io-client';
 import { DEMO, PUSH_API_KEY, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, eventually, login, type Session } from './client.ts';
+import { demoPdf } from '../../apps/payslips/src/seed.ts';
 
 let system: TestSystem;
 let gw: string;
@@ -27,7 +28,7 @@ afterAll(async () => {
 /** Every outbox row of every service has been published. */
 async function outboxesDrained(): Promise<Record<BackendName, number>> {
   const counts = {} as Record<BackendName, number>;
-  for (const service of ['academic', 'hours-bank', 'incidents', 'notifications'] as BackendName[]) {
+  for (const service of ['academic', 'hours-bank', 'incidents', 'notifications', 'payslips'] as BackendName[]) {
     const [row] = await system.sql<{ n: number }>(service, 'select count(*)::int n from outbox where published_at is null');
     counts[service] = row.n;
   }
@@ -320,6 +321,52 @@ describe('push notifications', () => {
     expect(gone.body).toMatchObject({ success: false, message: 'Device not found' });
     const none = await call(gw, 'POST', '/api/v2/push-notifications/send', { headers: { 'x-api-key': PUSH_API_KEY }, body: { userIds: [user.user.id], body: 'Anyone?' } });
     expect(none.body).toMatchObject({ success: true, tokensCount: 0 });
+  });
+});
+
+describe('payslips', () => {
+  test("an admin uploads the month's combined PDF, checks the matches and publishes; the teacher lists and downloads theirs and is told by e-mail", async () => {
+    const employeeId = teacher.user.employeeId!;
+    // The teachers (with their tax ids) reach the payslips replica from academic's seed.
+    const [me] = await eventually('the teacher in the payslips replica', async () => {
+      const rows = await system.sql<{ id: number; name: string; taxId: string }>('payslips', 'select id, name, tax_id as "taxId" from employees where id = $1 and tax_id is not null', [employeeId]);
+      return rows.length ? rows : undefined;
+    });
+    const period = { periodStart: '2026-02-01', periodEnd: '2026-02-28', label: 'Nómina febrero 2026' };
+    const pdf = await demoPdf([{ employee: me!, period }, { employee: null, period }]);
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...period, matchBy: 'taxId' })) form.set(name, value);
+    form.set('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'nominas-febrero.pdf');
+    const uploaded = await fetch(`${gw}/api/v2/payslips/batches`, { method: 'POST', headers: { authorization: `Bearer ${admin.accessToken}` }, body: form });
+    expect(uploaded.status).toBe(202);
+    const batchId = ((await uploaded.json()) as { data: { id: number } }).data.id;
+    const ready = await eventually('the batch read', async () => {
+      const batch = await call(gw, 'GET', `/api/v2/payslips/batches/${batchId}`, { token: admin.accessToken });
+      return batch.body.data.status === 'reading' ? undefined : batch.body.data;
+    });
+    expect(ready.status).toBe('ready');
+    expect(ready.matches.map((m: { employeeId: number }) => m.employeeId)).toEqual([employeeId]);
+    expect(ready.unmatchedPages.map((p: { page: number }) => p.page)).toEqual([2]);
+
+    const mailsBefore = ((await call(system.mail.api, 'GET', '/email')).body as unknown[]).length;
+    const published = await call(gw, 'POST', `/api/v2/payslips/batches/${batchId}/publish`, { token: admin.accessToken });
+    expect(published.status).toBe(200);
+    const payslipId = published.body.data.matches[0].payslips[0].payslipId;
+
+    const mine = await call(gw, 'GET', '/api/v2/payslips/my', { token: teacher.accessToken });
+    expect(mine.body.data.find((p: { id: number }) => p.id === payslipId)).toMatchObject({ label: period.label, periodStart: period.periodStart, periodEnd: period.periodEnd });
+    const file = await fetch(`${gw}/api/v2/payslips/${payslipId}/file`, { headers: { authorization: `Bearer ${teacher.accessToken}` } });
+    expect([file.status, file.headers.get('content-type'), file.headers.get('cache-control')]).toEqual([200, 'application/pdf', 'private, no-store']);
+    expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // Read back from the mail catcher: one e-mail to the teacher, without the payslip attached.
+    const mails = await eventually('the payslip e-mail', async () => {
+      const fresh = ((await call(system.mail.api, 'GET', '/email')).body as { to: { address: string }[]; attachments?: unknown[] }[]).slice(mailsBefore);
+      const toTeacher = fresh.filter((mail) => mail.to.some((to) => to.address === teacher.user.email));
+      return toTeacher.length ? toTeacher : undefined;
+    }, 30_000);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.attachments ?? []).toEqual([]);
   });
 });
 
