@@ -272,7 +272,7 @@ try {
           const t0 = performance.now();
           try {
             const { rows } = await connection.query<{ closedAt: string; nextBlockId: number | null }>(targetSql, [id]);
-            const written = await connection.query<{ reviewed: number }>(approveSql, [new Date().toISOString(), 1, id, rows[0]!.closedAt, rows[0]!.nextBlockId, randomUUID(), JSON.stringify({ data: rows[0] })]);
+            const written = await connection.query<{ reviewed: number }>(approveSql, [new Date().toISOString(), 1, id, rows[0]!.closedAt, rows[0]!.nextBlockId, randomUUID(), 'block.approved', JSON.stringify({ data: rows[0] })]);
             if (written.rows[0]!.reviewed !== 1) throw new Error(`block ${id} not reviewed`);
             latencies.push(performance.now() - t0);
           } catch {

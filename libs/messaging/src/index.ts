@@ -1,5 +1,5 @@
 export { OutboxMessage, InboxMessage, messagingEntities } from './entities.ts';
-export { recordEvent, type EventMeta } from './outbox.ts';
+export { recordEvent, outboxInsertSql, outboxRow, OUTBOX_INSERT_COLUMNS, type EventMeta, type OutboxRowSql } from './outbox.ts';
 export { Broker, createBroker, DEFAULT_EXCHANGE, PublishError, type BrokerOptions, type PublishOutcome, type PublishRouting, type ConnectionSetup } from './broker.ts';
 export { startOutboxRelay, type OutboxRelay, type RelayOptions } from './relay.ts';
 export { ensureOutboxNotify, OUTBOX_CHANNEL } from './notify.ts';

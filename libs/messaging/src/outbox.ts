@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createEnvelope, type EventData, type EventType, type TypedEnvelope } from '@academy/contracts';
+import { createEnvelope, type EventData, type EventEnvelope, type EventType, type TypedEnvelope } from '@academy/contracts';
 import { OutboxMessage } from './entities.ts';
 
 export interface EventMeta {
@@ -16,4 +16,29 @@ export function recordEvent<T extends EventType>(em: EntityManager, type: T, dat
   const envelope = createEnvelope(type, data, meta);
   em.create(OutboxMessage, { eventId: envelope.id, type, envelope: envelope as unknown as Record<string, unknown> });
   return envelope;
+}
+
+/** The columns an SQL insert into the outbox writes, in order; the others (id, published_at, last_error) keep their defaults. */
+export const OUTBOX_INSERT_COLUMNS = ['event_id', 'type', 'envelope', 'created_at', 'available_at', 'attempts'] as const;
+
+/** SQL expressions giving an outbox row's values: placeholders, or expressions over the statement's own rows. */
+export interface OutboxRowSql {
+  eventId: string;
+  type: string;
+  envelope: string;
+}
+
+/**
+ * `insert into outbox (…) select <eventId>, <type>, <envelope>, now(), now(), 0`, for a statement that
+ * writes its change and the change's event at once: append `from <cte>` to insert a row only when the
+ * change happened. The placeholders default to `?` in the order of `outboxRow(envelope)`. The times
+ * are the database's: a pinned clock must not hold an event back from the relay.
+ */
+export function outboxInsertSql(row: OutboxRowSql = { eventId: '?::uuid', type: '?::text', envelope: '?::jsonb' }): string {
+  return `insert into outbox (${OUTBOX_INSERT_COLUMNS.join(', ')}) select ${row.eventId}, ${row.type}, ${row.envelope}, now(), now(), 0`;
+}
+
+/** An envelope's parameters for `outboxInsertSql`: event id, type, envelope as JSON. */
+export function outboxRow(envelope: EventEnvelope): [eventId: string, type: string, envelope: string] {
+  return [envelope.id, envelope.type, JSON.stringify(envelope)];
 }

@@ -7,7 +7,7 @@ import { createEnvelope } from '@academy/contracts';
 import { createOrm } from '@academy/db';
 import { ReadinessError } from '@academy/kit';
 import { testUrls } from '@academy/testing';
-import { createBroker, ensureOutboxNotify, messagingEntities, recordEvent, startOutboxRelay, unroutedName, type Broker, type OutboxRelay } from '../src/index.ts';
+import { createBroker, ensureOutboxNotify, messagingEntities, outboxInsertSql, outboxRow, recordEvent, startOutboxRelay, unroutedName, type Broker, type OutboxRelay } from '../src/index.ts';
 import { createMessagingDb, deleteQueues, queueDepth, silentLogger, testTopology, waitUntil, writeEvents, type TestDb } from './support.ts';
 
 const url = testUrls.rabbitmq;
@@ -147,7 +147,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     await db.orm.em
       .fork()
       .getConnection()
-      .execute(`insert into outbox (event_id, type, envelope, created_at, available_at, attempts) values (?, ?, ?::jsonb, now(), now(), 0)`, [envelope.id, envelope.type, JSON.stringify(envelope)]);
+      .execute(outboxInsertSql(), outboxRow(envelope));
     await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 5);
     expect(Date.now() - insertedAt).toBeLessThan(1000);
   });

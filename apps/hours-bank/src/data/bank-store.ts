@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from '@academy/db';
+import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import type { EventEnvelope } from '@academy/contracts';
 import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
 
@@ -107,11 +108,12 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
        from totals t, target tg
      ),
      events as (
-       insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
-       select ?::uuid, ?::text,
-         jsonb_set(jsonb_set(jsonb_set(?::jsonb, '{data,transactionId}', to_jsonb(tg.transaction_id)), '{data,hoursBankId}', to_jsonb(t.id)),
-           '{data,schoolCourseId}', to_jsonb(tg.school_course_id)),
-         now(), now(), 0
+       ${outboxInsertSql({
+         eventId: '?::uuid',
+         type: '?::text',
+         envelope: `jsonb_set(jsonb_set(jsonb_set(?::jsonb, '{data,transactionId}', to_jsonb(tg.transaction_id)), '{data,hoursBankId}', to_jsonb(t.id)),
+           '{data,schoolCourseId}', to_jsonb(tg.school_course_id))`,
+       })}
        from totals t, target tg
      )
      select exists (select 1 from emp) as employee_exists, (select id from course) as school_course_id,
@@ -127,9 +129,7 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
       addition.totalMinutes,
       addition.reason,
       addition.createdBy,
-      addition.event.id,
-      addition.event.type,
-      JSON.stringify(addition.event),
+      ...outboxRow(addition.event),
     ],
   );
   const r = row!;
@@ -282,8 +282,7 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
          as v(step, id, school_course_id, transaction_date, type, total_minutes, reason, is_active, reverses, replaces, created_by)
      ),
      events as (
-       insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
-       select v.event_id, v.type, v.envelope, now(), now(), 0
+       ${outboxInsertSql({ eventId: 'v.event_id', type: 'v.type', envelope: 'v.envelope' })}
        from totals cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)
      )
      select n0, n1, n2 from totals`,
@@ -296,7 +295,7 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
       change.undoTransactionId,
       change.bankId,
       ...change.rows.flatMap((r, i) => rowParams(i + 1, r)),
-      ...change.events.flatMap((e) => [e.id, e.type, JSON.stringify(e)]),
+      ...change.events.flatMap((event) => outboxRow(event)),
     ],
   );
   return row ? { before: row.n0, afterFirst: row.n1, afterSecond: row.n2 } : null;

@@ -1,4 +1,5 @@
 import { createEnvelope, type ClockSource, type EventData, type IncidentKind } from '@academy/contracts';
+import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import { isoSql, type Query } from '../shared/db.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
 import { SEVERITY } from './incident-rules.ts';
@@ -24,8 +25,6 @@ type IncidentEvent = 'incident.created' | 'incident.updated';
 export const incidentEnvelope = <T extends IncidentEvent>(type: T, data: EventData<T>, correlationId?: string) =>
   createEnvelope(type, data, { source: SOURCE, correlationId });
 
-export const OUTBOX_INSERT = `insert into outbox (event_id, type, envelope, created_at, available_at)`;
-
 const INSERT_INCIDENT = `
 with inc as (
   insert into incidents (id, employee_id, employee_user_id, kind, severity, status, description, source, device_id, time_record_id, day,
@@ -34,7 +33,7 @@ with inc as (
   on conflict do nothing
   returning id
 ), event as (
-  ${OUTBOX_INSERT} select $12::uuid, $13, $14::jsonb, now(), now() from inc
+  ${outboxInsertSql({ eventId: '$12::uuid', type: '$13::text', envelope: '$14::jsonb' })} from inc
 )
 select (select id from inc) as created`;
 
@@ -70,9 +69,7 @@ export async function insertIncident(query: Query, now: Date, incident: NewIncid
     incident.timeRecordId,
     incident.day,
     incident.proposedEndAt,
-    envelope.id,
-    envelope.type,
-    JSON.stringify(envelope),
+    ...outboxRow(envelope),
     now.toISOString(),
   ]);
   return row?.created != null;

@@ -1,12 +1,13 @@
 import type { EventData } from '@academy/contracts';
 import { removeFiles, type StoredUpload } from '@academy/files';
+import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import { onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { incidentClosed, incidentNotFound } from '../shared/errors.ts';
 import type { Incidents } from '../shared/incidents-context.ts';
 import { EMPLOYEE_USER_ID_SQL } from './employee-names.ts';
-import { incidentEnvelope, OUTBOX_INSERT } from './incident-store.ts';
+import { incidentEnvelope } from './incident-store.ts';
 import { readIncident } from './read-incidents.ts';
 
 interface LockedIncident {
@@ -29,7 +30,7 @@ async function lockIncident(query: Query, incidentId: number): Promise<LockedInc
 
 async function recordUpdate(query: Query, data: EventData<'incident.updated'>, actor: Actor): Promise<void> {
   const envelope = incidentEnvelope('incident.updated', data, actor.correlationId);
-  await query(`${OUTBOX_INSERT} values ($1::uuid, $2, $3::jsonb, now(), now())`, [envelope.id, envelope.type, JSON.stringify(envelope)]);
+  await query(outboxInsertSql({ eventId: '$1::uuid', type: '$2::text', envelope: '$3::jsonb' }), outboxRow(envelope));
 }
 
 async function insertMessage(query: Query, incidentId: number, role: 'employee' | 'admin', actor: Actor, body: string, files: StoredUpload[]) {
