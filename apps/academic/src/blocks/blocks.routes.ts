@@ -1,16 +1,17 @@
 import { Router, type Express, type Request, type Response } from 'express';
-import { CloseBlockBody, CompletedBlocksQuery, PendingBlocksQuery, PendingRejectedQuery, ReviewActionSchema, ReviewBody, ThreadMessageBody } from '@academy/contracts';
+import { BulkReviewBody, CloseBlockBody, CompletedBlocksQuery, PendingBlocksQuery, PendingCountQuery, PendingRejectedQuery, ReviewActionSchema, ReviewBody, ThreadMessageBody } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
 import { idParam, noQuery, requestId } from '@academy/kit';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import type { BlockActor } from './block-access.ts';
 import { readBlockGrades } from './block-grades.ts';
-import { listCompletedBlocks, listPendingAndRejected, listPendingBlocks } from './block-listings.ts';
+import { countPendingBlocks, listCompletedBlocks, listPendingAndRejected, listPendingBlocks } from './block-listings.ts';
 import { addThreadMessage, readThread } from './block-thread.ts';
 import { blockIdRequired, invalidAction, studentBlockIdRequired, studentIdRequired, subjectIdRequired } from './blocks.errors.ts';
 import { closeBlock } from './close-block.ts';
 import { reviewBlock } from './review-block.ts';
+import { reviewBlocks } from './review-blocks.ts';
 
 // A malformed path id is the route's "… ID is required", with what was wrong in `details`.
 const studentBlockIdOf = (req: Request) => idParam(req.params, 'studentBlockId', studentBlockIdRequired);
@@ -34,6 +35,16 @@ export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): 
 
   router.get('/pending', adminOnly, async (req, res) => {
     res.json(await listPendingBlocks(em(), PendingBlocksQuery.parse(req.query)));
+  });
+
+  router.get('/pending/count', adminOnly, async (req, res) => {
+    res.json(await countPendingBlocks(em(), PendingCountQuery.parse(req.query)));
+  });
+
+  router.post('/review', adminOnly, noQuery, async (req, res) => {
+    const result = await reviewBlocks(em(), ctx.clock.now(), BulkReviewBody.parse(req.body ?? {}), actorOf(req, res));
+    ctx.relay.nudge();
+    res.json(result);
   });
 
   router.get('/pending-rejected', adminOnly, async (req, res) => {

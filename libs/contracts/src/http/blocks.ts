@@ -135,6 +135,58 @@ export const ReviewResponse = z.object({
 });
 export type ReviewResponse = z.infer<typeof ReviewResponse>;
 
+// ---------------------------------------------------------------- bulk review and the badge count
+
+/** Most items of one bulk review. */
+export const BULK_REVIEW_MAX_ITEMS = 100;
+
+export const BulkReviewItem = z
+  .strictObject({
+    studentBlockId: Id,
+    action: z.enum(REVIEW_ACTION_VALUES, { error: `must be one of: ${REVIEW_ACTION_VALUES.join(', ')}` }),
+    grade: BlockGrade.nullable().optional().describe('approve only: the grade written with the approval'),
+    reason: text().trim().max(BLOCK_MESSAGE_MAX_LENGTH, { error: `must be at most ${BLOCK_MESSAGE_MAX_LENGTH} characters` }).nullable().optional(),
+  })
+  .superRefine((item, ctx) => {
+    if (item.action === 'reject' && item.grade !== undefined && item.grade !== null) ctx.addIssue({ code: 'custom', path: ['grade'], message: 'is only given with approve' });
+  });
+
+export const BulkReviewBody = z.strictObject({
+  items: z
+    .array(BulkReviewItem)
+    .min(1, { error: 'must hold at least one item' })
+    .max(BULK_REVIEW_MAX_ITEMS, { error: `must hold at most ${BULK_REVIEW_MAX_ITEMS} items` })
+    .superRefine((items, ctx) => {
+      const seen = new Set<number>();
+      items.forEach((item, index) => {
+        if (seen.has(item.studentBlockId)) ctx.addIssue({ code: 'custom', path: [index, 'studentBlockId'], message: `${item.studentBlockId} is named twice` });
+        seen.add(item.studentBlockId);
+      });
+    }),
+});
+export type BulkReviewBody = z.infer<typeof BulkReviewBody>;
+
+export const BulkReviewOutcome = z.object({
+  studentBlockId: Id,
+  ok: z.boolean(),
+  code: z.string().optional().describe("the single review's error code when it failed"),
+  message: z.string().optional(),
+});
+export type BulkReviewOutcome = z.infer<typeof BulkReviewOutcome>;
+
+export const BulkReviewResponse = z.object({
+  ok: z.literal(true),
+  reviewed: z.number().int().describe('items applied'),
+  failed: z.number().int(),
+  results: z.array(BulkReviewOutcome).describe('one per item, in the order given'),
+});
+export type BulkReviewResponse = z.infer<typeof BulkReviewResponse>;
+
+export const PendingCountQuery = queryObject({ subjectId: IdText.optional() });
+export type PendingCountQuery = z.infer<typeof PendingCountQuery>;
+export const PendingCountResponse = z.object({ ok: z.literal(true), count: z.number().int().describe('blocks awaiting review') });
+export type PendingCountResponse = z.infer<typeof PendingCountResponse>;
+
 // ---------------------------------------------------------------- pending and rejected
 
 export const PendingRejectedQuery = queryObject({
@@ -295,6 +347,30 @@ export function registerBlocksDocs(registry: OpenAPIRegistry): void {
       401: unauthorizedAdmin,
       404: error('STUDENT_BLOCK_NOT_FOUND'),
     },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v2/blocks/review',
+    tags,
+    security,
+    summary: 'Approve or reject up to 100 pending blocks, each with the single review’s rules and its own event (admin)',
+    description:
+      'Each item is reviewed on its own (its own transaction; under an Idempotency-Key one transaction with a savepoint per item), so one failing item leaves the others applied. 200 even when some fail: `results` gives each item’s outcome in order.',
+    request: { body: body(BulkReviewBody) },
+    responses: {
+      200: jsonContent(BulkReviewResponse, 'Each item’s outcome'),
+      400: error('VALIDATION_ERROR (items: 0 or more than 100, a duplicate studentBlockId, an unknown action, grade with reject, reason)'),
+      401: unauthorizedAdmin,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v2/blocks/pending/count',
+    tags,
+    security,
+    summary: 'How many blocks await review: the badge (admin)',
+    request: { query: PendingCountQuery },
+    responses: { 200: jsonContent(PendingCountResponse, 'The count'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
   });
   registry.registerPath({
     method: 'get',

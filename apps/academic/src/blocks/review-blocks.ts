@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '@academy/kit';
+import type { BulkReviewBody, BulkReviewOutcome, BulkReviewResponse } from '@academy/contracts';
+import type { BlockActor } from './block-access.ts';
+import { reviewBlock } from './review-block.ts';
+
+type Item = BulkReviewBody['items'][number];
+
+/**
+ * One item: the single review, in a transaction of its own (a savepoint when the request is keyed
+ * and already in one), so a failed item undoes only itself. A grade given with an approval is
+ * written first, in the same transaction, and only while the block is still pending; the review
+ * then reads it into the event.
+ */
+async function reviewItem(em: EntityManager, now: Date, item: Item, actor: BlockActor): Promise<BulkReviewOutcome> {
+  try {
+    await em.transactional(async (tx) => {
+      if (item.action === 'approve' && item.grade !== undefined) {
+        await tx.execute(`update student_blocks set grade = ?, updated_at = now() where id = ? and status = 'pending'`, [item.grade, item.studentBlockId]);
+      }
+      await reviewBlock(tx, now, item.studentBlockId, { action: item.action, reason: item.reason ?? null }, actor);
+    });
+    return { studentBlockId: item.studentBlockId, ok: true };
+  } catch (error) {
+    // A known refusal (not found, not pending: another review won) is this item's outcome; anything else is a 500.
+    if (error instanceof AppError && error.status < 500) return { studentBlockId: item.studentBlockId, ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Reviews each item with exactly the single review's rules and answers each outcome in the order
+ * given. Items are applied in ascending id order, so two bulk reviews lock their rows in the same
+ * order (no deadlock when one request's transaction holds several); a block named by two requests at
+ * once is approved by one, the other gets INVALID_STATUS_FOR_REVIEW.
+ */
+export async function reviewBlocks(em: EntityManager, now: Date, input: BulkReviewBody, actor: BlockActor): Promise<BulkReviewResponse> {
+  const outcomes = new Map<number, BulkReviewOutcome>();
+  for (const item of [...input.items].sort((a, b) => a.studentBlockId - b.studentBlockId)) {
+    outcomes.set(item.studentBlockId, await reviewItem(em, now, item, actor));
+  }
+  const results = input.items.map((item) => outcomes.get(item.studentBlockId)!);
+  const reviewed = results.filter((result) => result.ok).length;
+  return { ok: true, reviewed, failed: results.length - reviewed, results };
+}
