@@ -14,7 +14,7 @@ import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
 import { ensureInfra, stopInfra, urls } from '@academy/infra';
 import { createLogger } from '@academy/kit';
 import { createEnvelope } from '@academy/contracts';
-import { consume, createBroker, dlqName, messagingEntities, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
+import { consume, createBroker, dlqName, messagingEntities, outboxInsertSql, outboxRow, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 20_000);
 const STEADY_RATE = 500;
@@ -153,9 +153,9 @@ async function pipeline(name: string, batchSize: number): Promise<{ writeMs: num
 async function writeEventsSql(count: number): Promise<Map<string, number>> {
   const envelopes = Array.from({ length: count }, () => createEnvelope('employee.deleted', { id: nextEmployeeId++ }, { source: 'bench' }));
   await orm.em.getConnection().execute(
-    `insert into outbox (event_id, type, envelope, created_at, available_at, attempts)
-     select v.event_id, v.type, v.envelope, now(), now(), 0 from (values ${envelopes.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)`,
-    envelopes.flatMap((envelope) => [envelope.id, envelope.type, JSON.stringify(envelope)]),
+    `${outboxInsertSql({ eventId: 'v.event_id', type: 'v.type', envelope: 'v.envelope' })}
+     from (values ${envelopes.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)`,
+    envelopes.flatMap((envelope) => outboxRow(envelope)),
   );
   const now = performance.now();
   return new Map(envelopes.map((envelope) => [envelope.id, now]));
