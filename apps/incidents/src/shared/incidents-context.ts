@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { diskStorage, type FileStorage } from '@academy/files';
+import { Sql } from '@academy/db';
 import type { Clock, Logger } from '@academy/kit';
 import type { OutboxRelay } from '@academy/messaging';
 import type { ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { IncidentCache } from './cache.ts';
-import { Database } from './db.ts';
 
 /** What the use cases of this service work with, built once per running service. */
 export interface Incidents {
-  db: Database;
+  db: Sql;
   cache: IncidentCache;
   storage: FileStorage;
   relay: OutboxRelay;
@@ -25,7 +25,7 @@ export function incidentsOf(ctx: ServiceContext<Config>): Incidents {
   let incidents = built.get(ctx);
   if (!incidents) {
     incidents = {
-      db: new Database(ctx.orm.em),
+      db: new Sql(ctx.orm.em),
       cache: new IncidentCache(ctx.redis, { prefix: ctx.config.CACHE_KEY_PREFIX, ttlSeconds: ctx.config.CACHE_TTL_SECONDS, logger: ctx.logger }),
       storage: diskStorage(path.resolve(ctx.config.FILES_DIR)),
       relay: ctx.relay,
