@@ -18,19 +18,32 @@ type PendingRow = Omit<PendingBlock, 'closedAt' | 'status'> & { studentId: numbe
  * The spec's pending listing: every `pending` block (or a page of them), oldest close first,
  * grouped by student in the order of their oldest one. One query, however many students.
  */
-export async function listPendingBlocks(em: EntityManager, query: PendingBlocksQuery): Promise<PendingBlocksResponse> {
-  const where = filters([
-    ['sb.student_id = ?', query.studentId],
-    ['sb.block_id in (select id from blocks where subject_id = ?)', query.subjectId],
-  ]);
+/**
+ * The ids of the page, oldest close first, read on the pending indexes alone. A subject's page is a
+ * merge of its blocks' ordered runs (index `(block_id, closed_at, id)`): PostgreSQL's Merge Append
+ * reads offset + limit entries, where the walk of the whole pending index in close order would read
+ * every pending block until it had skipped the offset's worth of this subject.
+ */
+async function pendingPage(em: EntityManager, query: PendingBlocksQuery): Promise<{ sql: string; params: unknown[] } | null> {
+  const order = 'order by closed_at asc nulls last, id asc';
   const page = query.limit === undefined ? '' : ` limit ${query.limit} offset ${query.limit * ((query.page ?? 1) - 1)}`;
-  // A deferred join: the page's ids are found on the pending index alone (the rows a deep page skips
-  // cost an index entry each, not five joins and two names), then only the page is joined.
+  const student = query.studentId === undefined ? { sql: '', params: [] } : { sql: ' and student_id = ?', params: [query.studentId] };
+  if (query.subjectId === undefined) {
+    return { sql: `select id, closed_at from student_blocks where status = 'pending'${student.sql} ${order}${page}`, params: student.params };
+  }
+  const blocks = await em.execute<{ id: number }[]>(`select id from blocks where subject_id = ? order by id`, [query.subjectId]);
+  if (!blocks.length) return null;
+  const runs = blocks.map(() => `(select id, closed_at from student_blocks where status = 'pending' and block_id = ?${student.sql} ${order})`);
+  return { sql: `select id, closed_at from (${runs.join(' union all ')}) runs ${order}${page}`, params: blocks.flatMap((block) => [block.id, ...student.params]) };
+}
+
+export async function listPendingBlocks(em: EntityManager, query: PendingBlocksQuery): Promise<PendingBlocksResponse> {
+  const page = await pendingPage(em, query);
+  if (!page) return { ok: true, total: 0, byStudent: [] };
+  // A deferred join: the page's ids come from the indexes alone (the rows a deep page skips cost an
+  // index entry each, not five joins and two names), then only the page is joined.
   const rows = await em.execute<PendingRow[]>(
-    `with page as (
-       select sb.id, sb.closed_at from student_blocks sb
-        where sb.status = 'pending'${where.sql}
-        order by sb.closed_at asc nulls last, sb.id asc${page})
+    `with page as (${page.sql})
      select sb.id as "studentBlockId", sb.student_id as "studentId", ${fullNameSql('s')} as "studentName",
             b.id as "blockId", b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName",
             sb.grade::float8 as grade, sb.employee_id as "employeeId", coalesce(${fullNameSql('e')}, '') as "employeeName", sb.closed_at as "closedAt"
@@ -41,7 +54,7 @@ export async function listPendingBlocks(em: EntityManager, query: PendingBlocksQ
        join students s on s.id = sb.student_id
        left join employees e on e.id = sb.employee_id
       order by page.closed_at asc nulls last, page.id asc`,
-    where.params,
+    page.params,
   );
   const groups = new Map<number, PendingBlocksResponse['byStudent'][number]>();
   for (const row of rows) {
