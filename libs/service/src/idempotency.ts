@@ -211,6 +211,9 @@ async function runKeyed(options: IdempotencyOptions, key: string, req: Parameter
     try {
       await em.commit();
     } catch (error) {
+      // A refused COMMIT (a deferred constraint) ended the transaction, but the connection stays
+      // taken until a rollback releases it: without it the pool lost one connection per failure.
+      await em.rollback().catch((failure: unknown) => options.logger.warn({ err: failure }, 'idempotency: rollback after a failed commit failed'));
       await runAll(write.onRollback, options.logger, 'work after rollback');
       throw error;
     }

@@ -188,6 +188,26 @@ describe('Idempotency-Key on writes', () => {
     expect(await count('e2')).toBe(0);
   });
 
+  test('a commit the database refuses is a 500 that keeps no key, runs the work on rollback, and gives its connection back', async () => {
+    // Checked at commit (a deferred constraint), after the route's own statements succeeded.
+    await orm.em.fork().execute(
+      `create function refuse_at_commit() returns trigger language plpgsql as $$
+       begin if new.label like 'refused-at-commit%' then raise exception 'refused at commit'; end if; return new; end $$`,
+    );
+    await orm.em.fork().execute(`create constraint trigger refuse_at_commit after insert on things deferrable initially deferred for each row execute function refuse_at_commit()`);
+    effects.length = 0;
+    // More failures than the pool has connections (DATABASE_POOL_MAX 10): a leaked connection per failure would hang the last ones.
+    for (let i = 0; i < 12; i++) {
+      const res = await request(service.url).post('/effects').set(alice).set('Idempotency-Key', `k-refused-${i}`).send({ label: `refused-at-commit-${i}` });
+      expect(res.status).toBe(500);
+      expect(await keys(`k-refused-${i}`)).toBe(0);
+    }
+    await orm.em.fork().execute('drop trigger refuse_at_commit on things');
+    expect(effects.filter((effect) => effect.startsWith('rolled back'))).toHaveLength(12);
+    expect(effects.filter((effect) => effect.startsWith('committed'))).toHaveLength(0);
+    await request(service.url).post('/effects').set(alice).set('Idempotency-Key', 'k-after-refusals').send({ label: 'after-refusals' }).expect(201);
+  });
+
   test('without a key, work after commit runs at once and work on rollback never', async () => {
     effects.length = 0;
     const res = await request(service.url).post('/effects').set(alice).send({ label: 'e3', fail: true });

@@ -1,4 +1,4 @@
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { isoSql } from '../shared/db.ts';
 import { describe } from '../incidents/incident-rules.ts';
 import { nextIncidentIdSql, recordIncident, type NewIncident } from '../incidents/incident-store.ts';
@@ -25,7 +25,7 @@ order by r.clock_in_at limit ${BATCH}`;
  * (clock-in + the usual shift, never past now); the record itself is left as it is. One incident
  * per record, however many days it stays open and however many instances run the check.
  */
-async function flagOpenRecords(incidents: Incidents, now: Date): Promise<number> {
+async function flagOpenRecords(incidents: IncidentsContext, now: Date): Promise<number> {
   const { db, config } = incidents;
   const rows = await db.query<{ id: number; employeeId: number; employeeUserId: number | null; clockInAt: string; proposedEndAt: string; incidentId: number }>(
     OPEN_TOO_LONG,
@@ -53,7 +53,7 @@ async function flagOpenRecords(incidents: Incidents, now: Date): Promise<number>
  * for every active employee with no time record touching that day: an ABSENCE incident for the
  * employee-day. It blocks nothing: a later clock-in works as usual (spec 1.1.2).
  */
-async function flagAbsences(incidents: Incidents, now: Date): Promise<number> {
+async function flagAbsences(incidents: IncidentsContext, now: Date): Promise<number> {
   const { db, config } = incidents;
   const rows = await db.query<{ employeeId: number; employeeUserId: number | null; day: string; incidentId: number }>(ABSENCE_CANDIDATES, [
     now.toISOString(),
@@ -81,7 +81,7 @@ async function flagAbsences(incidents: Incidents, now: Date): Promise<number> {
 }
 
 /** Records each candidate (a no-op for one another instance recorded first); answers how many were new. */
-async function recordEach(incidents: Incidents, candidates: NewIncident[]): Promise<number> {
+async function recordEach(incidents: IncidentsContext, candidates: NewIncident[]): Promise<number> {
   let created = 0;
   for (const candidate of candidates) if (await recordIncident(incidents, candidate, null)) created += 1;
   return created;
@@ -92,12 +92,12 @@ async function recordEach(incidents: Incidents, candidates: NewIncident[]): Prom
  * its unique key and is inserted with ON CONFLICT DO NOTHING together with its event, so a
  * concurrent run's insert is a no-op (no duplicate incident, no duplicate event).
  */
-export async function runScheduledCheck(incidents: Incidents, now = incidents.clock.now()): Promise<CheckResult> {
+export async function runScheduledCheck(incidents: IncidentsContext, now = incidents.clock.now()): Promise<CheckResult> {
   return { openTooLong: await flagOpenRecords(incidents, now), absences: await flagAbsences(incidents, now) };
 }
 
 /** Runs the check every `intervalMs` (never two runs of one instance at once); the returned stop waits for a run in flight. */
-export function scheduleChecks(incidents: Incidents, intervalMs: number): () => Promise<void> {
+export function scheduleChecks(incidents: IncidentsContext, intervalMs: number): () => Promise<void> {
   if (intervalMs <= 0) return async () => undefined;
   let current: Promise<void> | null = null;
   const tick = () => {

@@ -1,7 +1,7 @@
 import { createEnvelope, type ClockSource, type EventData, type IncidentKind } from '@academy/contracts';
 import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import { isoSql, type Query } from '../shared/db.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { SEVERITY } from './incident-rules.ts';
 
 export const SOURCE = 'incidents';
@@ -96,7 +96,7 @@ export const SUMMARY_COLUMNS = `i.id, i.employee_id as "employeeId", i.kind, i.s
  * Records an incident with its `incident.created` event (a no-op when its key exists) and, when it
  * is new, wakes the relay and drops the employee's cached lists. Answers whether it was new.
  */
-export async function recordIncident(incidents: Incidents, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
+export async function recordIncident(incidents: IncidentsContext, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
   const inserted = await insertIncident(incidents.db.query, incidents.clock.now(), incident, byUserId, correlationId);
   if (inserted) {
     incidents.relay.nudge();

@@ -15,7 +15,7 @@ import { parseMultipart, removeFiles, type MultipartOptions } from '@academy/fil
 import { idParam, noQuery } from '@academy/kit';
 import { actorOf, ownEmployee, type Actor } from '../shared/actor.ts';
 import { adminUsesAdminThread, fileNotFound, unsupportedMediaType } from '../shared/errors.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { listIncidents, listMyIncidents, readIncident, readThreads } from './read-incidents.ts';
 import { closeIncident, deleteIncident, postMessage } from './write-incidents.ts';
 
@@ -29,7 +29,7 @@ const messageUpload = (idleTimeoutMs: number): MultipartOptions => ({
 });
 
 /** `/api/v2/incident/*`: the spec's six routes, plus file download, close and delete (admin). */
-export function incidentsRouter(incidents: Incidents): Router {
+export function incidentsRouter(incidents: IncidentsContext): Router {
   const router = Router();
   const adminOnly = requireRole('admin', { message: 'Only administrators may do this' });
 
@@ -103,7 +103,7 @@ export function incidentsRouter(incidents: Incidents): Router {
   return router;
 }
 
-function findFile(incidents: Incidents, incidentId: number, fileId: number) {
+function findFile(incidents: IncidentsContext, incidentId: number, fileId: number) {
   return incidents.db
     .query<{ storageKey: string; contentType: string; sizeBytes: number; fileName: string }>(
       `select storage_key as "storageKey", content_type as "contentType", size_bytes as "sizeBytes", file_name as "fileName"

@@ -2,7 +2,7 @@ import type { IncidentDetail, IncidentListQuery, IncidentSummary, MyIncidentsQue
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { incidentNotFound } from '../shared/errors.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { EMPLOYEE_NAME_SQL } from './employee-names.ts';
 import { SUMMARY_COLUMNS } from './incident-store.ts';
 
@@ -38,7 +38,7 @@ export function canRead(actor: Actor, incident: { employeeId: number }): boolean
 }
 
 /** A missing incident is not cached (its id may be created later); the entry is per incident, the check per reader. */
-function cachedDetail(incidents: Incidents, incidentId: number): Promise<IncidentDetail> {
+function cachedDetail(incidents: IncidentsContext, incidentId: number): Promise<IncidentDetail> {
   return incidents.cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
     const detail = await loadDetail(incidents.db.query, incidentId);
     if (!detail) throw incidentNotFound();
@@ -46,13 +46,13 @@ function cachedDetail(incidents: Incidents, incidentId: number): Promise<Inciden
   });
 }
 
-export async function readIncident(incidents: Incidents, actor: Actor, incidentId: number): Promise<IncidentDetail> {
+export async function readIncident(incidents: IncidentsContext, actor: Actor, incidentId: number): Promise<IncidentDetail> {
   const detail = await cachedDetail(incidents, incidentId);
   if (!canRead(actor, detail)) throw incidentNotFound();
   return detail;
 }
 
-export async function readThreads(incidents: Incidents, actor: Actor, incidentId: number) {
+export async function readThreads(incidents: IncidentsContext, actor: Actor, incidentId: number) {
   const threads = await incidents.cache.read({ incident: incidentId }, `threads:${incidentId}`, async () => {
     const detail = await loadDetail(incidents.db.query, incidentId);
     if (!detail) throw incidentNotFound();
@@ -93,7 +93,7 @@ async function listPage(query: Query, where: string, values: unknown[], order: s
 }
 
 /** `GET /incident/my`: the employee's own, newest first; cached per employee, status and page. */
-export async function listMyIncidents(incidents: Incidents, employeeId: number, input: MyIncidentsQuery) {
+export async function listMyIncidents(incidents: IncidentsContext, employeeId: number, input: MyIncidentsQuery) {
   const status = input.status ?? null;
   return incidents.cache.read({ employee: employeeId }, `my:${employeeId}:${status ?? 'all'}:${input.page}:${input.limit}`, () =>
     listPage(incidents.db.query, `i.employee_id = $1 and ($2::text is null or i.status = $2)`, [employeeId, status], ORDER.newest, input.page, input.limit),
@@ -101,7 +101,7 @@ export async function listMyIncidents(incidents: Incidents, employeeId: number, 
 }
 
 /** `GET /incident/` (admin): filters, most severe first by default. Not cached: its filters are open-ended. */
-export async function listIncidents(incidents: Incidents, input: IncidentListQuery) {
+export async function listIncidents(incidents: IncidentsContext, input: IncidentListQuery) {
   const where = `($1::text is null or i.status = $1) and ($2::int is null or i.employee_id = $2) and ($3::text is null or i.kind = $3)
     and ($4::text is null or i.severity = $4) and ($5::date is null or i.created_at >= ($5::date::timestamp at time zone 'UTC'))
     and ($6::date is null or i.created_at < (($6::date + 1)::timestamp at time zone 'UTC'))`;

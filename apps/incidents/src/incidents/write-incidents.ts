@@ -5,7 +5,7 @@ import { onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { incidentClosed, incidentNotFound } from '../shared/errors.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { EMPLOYEE_USER_ID_SQL } from './employee-names.ts';
 import { incidentEnvelope } from './incident-store.ts';
 import { readIncident } from './read-incidents.ts';
@@ -54,7 +54,7 @@ async function insertMessage(query: Query, incidentId: number, role: 'employee' 
  * `incident.updated` event commit together; then the cache is invalidated. Stored files of a
  * message that is not written are removed again.
  */
-export async function postMessage(incidents: Incidents, actor: Actor, incidentId: number, role: 'employee' | 'admin', body: string, files: StoredUpload[]) {
+export async function postMessage(incidents: IncidentsContext, actor: Actor, incidentId: number, role: 'employee' | 'admin', body: string, files: StoredUpload[]) {
   const { db, cache, relay, storage } = incidents;
   let employeeId: number;
   let messageId: number;
@@ -95,7 +95,7 @@ export async function postMessage(incidents: Incidents, actor: Actor, incidentId
 }
 
 /** Admin: closes an open incident, with an optional closing note on the thread. */
-export async function closeIncident(incidents: Incidents, actor: Actor, incidentId: number, note: string | undefined) {
+export async function closeIncident(incidents: IncidentsContext, actor: Actor, incidentId: number, note: string | undefined) {
   const { db, cache, relay } = incidents;
   const employeeId = await db.transaction(async (query) => {
     const incident = await lockIncident(query, incidentId);
@@ -131,7 +131,7 @@ export async function closeIncident(incidents: Incidents, actor: Actor, incident
  * Admin: deletes an incident. Soft: the row keeps its key (so the scheduled check does not create
  * it again) and is never shown again; its files stay stored for the record.
  */
-export async function deleteIncident(incidents: Incidents, actor: Actor, incidentId: number) {
+export async function deleteIncident(incidents: IncidentsContext, actor: Actor, incidentId: number) {
   const { db, cache, relay } = incidents;
   const { messages: _messages, files: _files, ...before } = await readIncident(incidents, actor, incidentId);
   const employeeId = await db.transaction(async (query) => {

@@ -1,7 +1,7 @@
 import type { ClockBody, TimeRecord } from '@academy/contracts';
 import type { Actor } from '../shared/actor.ts';
 import { alreadyClockedOut, employeeInactive, noOpenRecord, recordAlreadyOpen } from '../shared/errors.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { describe } from '../incidents/incident-rules.ts';
 import { incidentIdByKey, nextIncidentIdSql, recordIncident } from '../incidents/incident-store.ts';
 import { recordColumns } from './time-record-sql.ts';
@@ -31,7 +31,7 @@ const OPEN_RECORD = `select ${recordColumns('$2')}, ${isoSql('$2::timestamptz')}
  * second open record would overlap the first and count its time twice, and closing the first
  * would invent its end. The partial unique index on open records decides races.
  */
-export async function clockIn(incidents: Incidents, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
+export async function clockIn(incidents: IncidentsContext, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
   const { db } = incidents;
   const deviceId = input.deviceId ?? null;
   // Twice at most: the open record that refused us may be clocked out before we read it.
@@ -84,7 +84,7 @@ select ${isoSql('$4::timestamptz')} as now, ($4::timestamptz at time zone $2)::d
  * CLOCK_OUT_WITHOUT_OPEN incident is recorded for the employee's day (once per day) with the time,
  * so an administrator can complete the record.
  */
-export async function clockOut(incidents: Incidents, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
+export async function clockOut(incidents: IncidentsContext, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
   const { db, config } = incidents;
   const deviceId = input.deviceId ?? null;
   const now = incidents.clock.now().toISOString();
@@ -120,7 +120,7 @@ export async function clockOut(incidents: Incidents, employeeId: number, input: 
 }
 
 /** `GET /timerecord/open`: the open record, if any. */
-export async function openRecord(incidents: Incidents, employeeId: number) {
+export async function openRecord(incidents: IncidentsContext, employeeId: number) {
   const [record] = await incidents.db.query<TimeRecord>(`select ${recordColumns('$2')} from time_records r where r.employee_id = $1 and r.clock_out_at is null`, [
     employeeId,
     incidents.clock.now().toISOString(),

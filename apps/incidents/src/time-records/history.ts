@@ -3,7 +3,7 @@ import { HISTORY_MAX_DAYS, type HistoryQuery, type TimeRecord } from '@academy/c
 import type { Actor } from '../shared/actor.ts';
 import type { Query } from '../shared/db.ts';
 import { employeeIdRequired, notAnEmployee } from '../shared/errors.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { addDays, dayIn, daysBetween, formatMinutes } from '../shared/time.ts';
 import { recordColumns } from './time-record-sql.ts';
 
@@ -85,7 +85,7 @@ export async function workedDays(query: Query, now: Date, employeeId: number, fr
 }
 
 /** `GET /timerecord/history`. */
-export async function readHistory(incidents: Incidents, actor: Actor, input: HistoryQuery) {
+export async function readHistory(incidents: IncidentsContext, actor: Actor, input: HistoryQuery) {
   const employeeId = targetEmployee(actor, input.employeeId);
   const timeZone = incidents.config.WORK_TIME_ZONE;
   const now = incidents.clock.now();

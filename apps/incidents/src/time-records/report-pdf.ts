@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { ReportQuery } from '@academy/contracts';
 import type { Actor } from '../shared/actor.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { formatMinutes, monthBounds } from '../shared/time.ts';
 import { targetEmployee, workedDays, type DayRow } from './history.ts';
 import { employeeNameOf } from '../incidents/employee-names.ts';
@@ -16,7 +16,7 @@ export interface MonthlyReport {
 }
 
 /** The month's records and totals of one employee, oldest day first. */
-export async function monthlyReport(incidents: Incidents, actor: Actor, input: ReportQuery): Promise<MonthlyReport> {
+export async function monthlyReport(incidents: IncidentsContext, actor: Actor, input: ReportQuery): Promise<MonthlyReport> {
   const employeeId = targetEmployee(actor, input.employeeId);
   const { from, to } = monthBounds(input.month);
   const timeZone = incidents.config.WORK_TIME_ZONE;

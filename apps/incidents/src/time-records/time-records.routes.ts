@@ -2,13 +2,13 @@ import { Router } from 'express';
 import { ClockBody, HistoryQuery, ReportQuery } from '@academy/contracts';
 import { noQuery } from '@academy/kit';
 import { actorOf, ownEmployee } from '../shared/actor.ts';
-import type { Incidents } from '../shared/incidents-context.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { clockIn, clockOut, openRecord } from './clock.ts';
 import { readHistory } from './history.ts';
 import { monthlyReport, renderReportPdf } from './report-pdf.ts';
 
 /** `/api/v2/timerecord/*`: the token's employee clocks in and out; history and report (own, or any for admins). */
-export function timeRecordsRouter(incidents: Incidents): Router {
+export function timeRecordsRouter(incidents: IncidentsContext): Router {
   const router = Router();
 
   router.post('/clock-in', noQuery, async (req, res) => {
