@@ -7,7 +7,7 @@ import type { EventHandler, EventHandlers } from '@academy/messaging';
  * events are harmless. A deletion keeps a tombstone, so a late upsert of before it does not bring
  * the row back.
  */
-async function run(em: EntityManager, sql: string, params: unknown[]): Promise<void> {
+export async function run(em: EntityManager, sql: string, params: unknown[]): Promise<void> {
   await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
 }
 

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { consume, type Broker, type ConsumeOptions, type Consumer } from '@academy/messaging';
 import { replicaHandlers } from './handlers.ts';
+import { timetableReplicaHandlers } from './timetable.ts';
 
 /** What a service passes: its `ServiceContext` has both. */
 export interface ReplicaHost {
@@ -11,9 +12,15 @@ export interface ReplicaHost {
 /**
  * Keeps the service's `employees` and `school_courses` replicas up to date from academic's events:
  * declares `queue` (`<service>.replicas`, quorum, with its retry queues and DLQ), binds the four
- * event types and consumes them. `options` passes consumer settings through (the defaults of
- * `consume` otherwise). The service's own events go to queues of their own.
+ * event types and consumes them; with `timetable: true` also the three `calendar-event.*` types and
+ * the employees' first sighting (the service then needs `timetableReplicaEntities`). The other
+ * options pass consumer settings through (the defaults of `consume` otherwise). The service's own
+ * events go to queues of their own.
  */
-export function subscribeReplicas(host: ReplicaHost, queue: string, options: Omit<ConsumeOptions, 'orm' | 'queue' | 'handlers'> = {}): Promise<Consumer> {
-  return consume(host.broker, { ...options, orm: host.orm, queue, handlers: replicaHandlers });
+export function subscribeReplicas(
+  host: ReplicaHost,
+  queue: string,
+  { timetable = false, ...options }: Omit<ConsumeOptions, 'orm' | 'queue' | 'handlers'> & { timetable?: boolean } = {},
+): Promise<Consumer> {
+  return consume(host.broker, { ...options, orm: host.orm, queue, handlers: timetable ? timetableReplicaHandlers : replicaHandlers });
 }

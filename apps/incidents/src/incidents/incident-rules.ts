@@ -9,6 +9,7 @@ export const SEVERITY: Record<IncidentKind, IncidentSeverity> = {
   RECORD_OPEN_TOO_LONG: 'high',
   CLOCK_OUT_WITHOUT_OPEN: 'medium',
   CLOCK_IN_WHILE_OPEN: 'medium',
+  LATE_CLOCK_IN: 'low',
 };
 
 const via = (source: ClockSource | null, deviceId: string | null) =>
@@ -24,4 +25,9 @@ export const describe = {
     `Time record #${recordId}, opened at ${openedAt}, has been open for more than ${limitHours} h. Proposed clock-out: ${proposedEndAt} (to be confirmed; the record is not changed).`,
   absence: (day: string, deadline: string, graceMinutes: number, timeZone: string) =>
     `No clock-in on ${day} by ${deadline} (${timeZone}) plus ${graceMinutes} min of grace.`,
+  /** `classStart`: the local wall time (HH:MM) of the day's first class. */
+  absenceFromClass: (day: string, classStart: string, graceMinutes: number, timeZone: string) =>
+    `No clock-in on ${day} by the first class at ${classStart} (${timeZone}) plus ${graceMinutes} min of grace.`,
+  lateClockIn: (day: string, clockIn: string, classStart: string, graceMinutes: number, timeZone: string) =>
+    `First clock-in on ${day} at ${clockIn}, after the first class at ${classStart} (${timeZone}) plus ${graceMinutes} min of grace.`,
 };

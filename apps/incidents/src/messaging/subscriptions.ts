@@ -3,9 +3,10 @@ import { subscribeReplicas } from '@academy/replicas';
 import type { Config } from '../config.ts';
 
 /**
- * Every queue of the service: `incidents.replicas` keeps the employees (who is expected to clock
- * in, their names and logins) from academic's events.
+ * Every queue of the service: `incidents.replicas` keeps the employees (their names and logins,
+ * when they were first heard of) and the timetable (who is expected to clock in, and when) from
+ * academic's events.
  */
 export async function subscriptions(ctx: ServiceContext<Config>): Promise<void> {
-  await subscribeReplicas(ctx, ctx.config.REPLICAS_QUEUE);
+  await subscribeReplicas(ctx, ctx.config.REPLICAS_QUEUE, { timetable: true });
 }

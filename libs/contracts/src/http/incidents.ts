@@ -97,7 +97,7 @@ export type ReportQuery = z.infer<typeof ReportQuery>;
 
 // ------------------------------------------------------------------------------- incidents
 
-export const INCIDENT_KINDS = ['CLOCK_IN_WHILE_OPEN', 'CLOCK_OUT_WITHOUT_OPEN', 'RECORD_OPEN_TOO_LONG', 'ABSENCE'] as const;
+export const INCIDENT_KINDS = ['CLOCK_IN_WHILE_OPEN', 'CLOCK_OUT_WITHOUT_OPEN', 'RECORD_OPEN_TOO_LONG', 'ABSENCE', 'LATE_CLOCK_IN'] as const;
 export const IncidentKind = z.enum(INCIDENT_KINDS);
 export type IncidentKind = z.infer<typeof IncidentKind>;
 export const IncidentSeverity = z.enum(['low', 'medium', 'high']);

@@ -144,7 +144,7 @@ export const IncidentNotification = z
     status: z.string(),
     byUserId: z.number().int().nullable(),
     occurredAt: z.iso.datetime(),
-    kind: z.string().optional().meta({ description: 'CLOCK_IN_WHILE_OPEN, CLOCK_OUT_WITHOUT_OPEN, RECORD_OPEN_TOO_LONG, ABSENCE' }),
+    kind: z.string().optional().meta({ description: 'CLOCK_IN_WHILE_OPEN, CLOCK_OUT_WITHOUT_OPEN, RECORD_OPEN_TOO_LONG, ABSENCE, LATE_CLOCK_IN' }),
     description: z.string().optional(),
     /** On a message: its id, text and number of files. */
     messageId: z.number().int().nullable().optional(),
