@@ -6,9 +6,9 @@ import { startService, type RunningService, type StartOptions } from '@academy/s
 import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueName, uniqueQueueName } from '@academy/testing';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { incidentsService } from '../src/service.ts';
-import { incidentsOf, type Incidents } from '../src/shared/incidents-context.ts';
+import type { IncidentsContext } from '../src/shared/incidents-context.ts';
 
-export type IncidentsService = RunningService<Config>;
+export type IncidentsService = RunningService<Config, IncidentsContext>;
 
 /** The service's defaults with the test servers, a fresh database, its own queue, cache prefix and files folder; no scheduled runs. */
 export async function incidentsTestConfig(overrides: Partial<Config> = {}): Promise<Config> {
@@ -55,7 +55,7 @@ export function useIncidents(overrides: Partial<Config> = {}, options: StartOpti
   };
 }
 
-export const incidentsOfService = (service: IncidentsService): Incidents => incidentsOf(service.ctx);
+export const incidentsOfService = (service: IncidentsService): IncidentsContext => service.deps;
 
 export async function sql<T = Record<string, unknown>>(service: IncidentsService, text: string, params: unknown[] = []): Promise<T[]> {
   return incidentsOfService(service).db.query<T>(text, params);
