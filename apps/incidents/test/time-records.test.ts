@@ -12,7 +12,8 @@ const base = '/api/v2/timerecord';
 const PINNED = '2027-01-06T10:00:00Z';
 
 describe('time records', () => {
-  const service = useIncidents({}, { clock: clockFrom(PINNED) });
+  // Days in UTC, as the records below are written (the academy's zone has tests of its own).
+  const service = useIncidents({ ACADEMY_TIME_ZONE: 'UTC' }, { clock: clockFrom(PINNED) });
   const api = () => request(service().url);
   const clock = (kind: 'clock-in' | 'clock-out', auth: Record<string, string>, body: Record<string, unknown> = { source: 'App', deviceId: 'phone-1' }) =>
     api().post(`${base}/${kind}`).set(auth).send(body);
@@ -160,8 +161,8 @@ describe('time records', () => {
       expect(second.body.data.map((day: { date: string; worked: string }) => [day.date, day.worked])).toEqual([['2026-01-05', '7h 30m']]);
     });
 
-    test('days follow the work time zone', async () => {
-      const madrid = await startIncidents({ WORK_TIME_ZONE: 'Europe/Madrid' });
+    test('days follow the academy time zone', async () => {
+      const madrid = await startIncidents({ ACADEMY_TIME_ZONE: 'Europe/Madrid' });
       try {
         const { employeeId, auth } = await seedEmployee(madrid);
         // 23:30–00:30 UTC is 00:30–01:30 in Madrid (winter, UTC+1): all on the 16th there.
@@ -212,12 +213,12 @@ describe('time records', () => {
       const parser = new PDFParse({ data: new Uint8Array(res.body as Buffer) });
       const { text } = await parser.getText();
       await parser.destroy();
-      expect(text).toContain('Time record report 2026-03');
+      expect(text).toContain('Monthly time record: March 2026');
       expect(text).toContain('Ada Lovelace');
       expect(text).toContain('2026-03-02');
       expect(text).toContain('2026-03-31');
       expect(text).not.toContain('2026-02-27');
-      expect(text).toContain('Total worked: 14h 30m (870 min) over 3 days');
+      expect(text).toContain('Total worked in March 2026: 14:30 over 3 days');
     });
 
     test.each([
@@ -237,6 +238,19 @@ describe('time records', () => {
       const other = await seedEmployee(service());
       expect((await api().get(`${base}/report.pdf?month=2026-03&employeeId=${other.employeeId}`).set(auth)).status).toBe(403);
       expect((await api().get(`${base}/report.pdf?month=2026-03&employeeId=${other.employeeId}`).set(adminAuth)).status).toBe(200);
+    });
+
+    test('an employee this service does not know is a 404 EMPLOYEE_NOT_FOUND, for the report and the history, not an empty answer', async () => {
+      for (const path of [`${base}/report.pdf?month=2026-03&employeeId=999999`, `${base}/history?employeeId=999999`]) {
+        const res = await api().get(path).set(adminAuth);
+        expect([path, res.status, res.body.code, res.body.message]).toEqual([path, 404, 'EMPLOYEE_NOT_FOUND', 'Employee not found']);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+      }
+      const known = await seedEmployee(service());
+      expect((await api().get(`${base}/history?employeeId=${known.employeeId}`).set(adminAuth)).status).toBe(200);
+      const withRecordOnly = 999_990;
+      await insertRecord(service(), withRecordOnly, '2026-03-02T08:00:00Z', '2026-03-02T12:00:00Z');
+      expect((await api().get(`${base}/report.pdf?month=2026-03&employeeId=${withRecordOnly}`).set(adminAuth)).status).toBe(200);
     });
   });
 });

@@ -2,6 +2,7 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 
 export const notAnEmployee = () => new ForbiddenError('Only employees have time records and their own incidents', 'NOT_AN_EMPLOYEE');
 export const employeeInactive = () => new ForbiddenError('The employee is deactivated and cannot clock in', 'EMPLOYEE_INACTIVE');
+export const employeeNotFound = () => new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
 export const incidentNotFound = () => new NotFoundError('INCIDENT_NOT_FOUND', 'Incident not found');
 export const fileNotFound = () => new NotFoundError('FILE_NOT_FOUND', 'File not found');
 export const incidentClosed = () => new ConflictError('INCIDENT_CLOSED', 'The incident is closed');

@@ -2,7 +2,7 @@ import { BadRequestError, ForbiddenError } from '@academy/kit';
 import { HISTORY_MAX_DAYS, type HistoryQuery, type TimeRecord } from '@academy/contracts';
 import type { Actor } from '../shared/actor.ts';
 import type { Query } from '../shared/db.ts';
-import { employeeIdRequired, notAnEmployee } from '../shared/errors.ts';
+import { employeeIdRequired, employeeNotFound, notAnEmployee } from '../shared/errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { addDays, dayIn, daysBetween, formatMinutes } from '../shared/time.ts';
 import { recordColumns } from './time-record-sql.ts';
@@ -17,6 +17,21 @@ export function targetEmployee(actor: Actor, requested: number | undefined): num
   if (actor.employeeId === null) throw notAnEmployee();
   if (requested !== undefined && requested !== actor.employeeId) throw new ForbiddenError('You may only read your own time records');
   return actor.employeeId;
+}
+
+/**
+ * `targetEmployee`, and a 404 when the employee is not one this service knows: neither in the
+ * employees replica (deactivated and deleted ones stay there) nor on any time record. An unknown
+ * id answers "not found", not an empty history or report.
+ */
+export async function knownTargetEmployee(incidents: IncidentsContext, actor: Actor, requested: number | undefined): Promise<number> {
+  const employeeId = targetEmployee(actor, requested);
+  const [known] = await incidents.db.query(
+    'select 1 from employees where id = $1 union all select 1 from time_records where employee_id = $1 limit 1',
+    [employeeId],
+  );
+  if (!known) throw employeeNotFound();
+  return employeeId;
 }
 
 /**
@@ -86,8 +101,8 @@ export async function workedDays(query: Query, now: Date, employeeId: number, fr
 
 /** `GET /timerecord/history`. */
 export async function readHistory(incidents: IncidentsContext, actor: Actor, input: HistoryQuery) {
-  const employeeId = targetEmployee(actor, input.employeeId);
-  const timeZone = incidents.config.WORK_TIME_ZONE;
+  const employeeId = await knownTargetEmployee(incidents, actor, input.employeeId);
+  const timeZone = incidents.config.ACADEMY_TIME_ZONE;
   const now = incidents.clock.now();
   const to = input.to ?? dayIn(now, timeZone);
   const from = input.from ?? addDays(to, -30);

@@ -2,16 +2,14 @@ import { Router, type Express } from 'express';
 import { currentUser, requireApiKey, requireAuth, requireRole } from '@academy/auth';
 import { DeliveriesQuery, DeviceIdParams, PreferencesBody, PushSendBody, RegisterDeviceTokenBody } from '@academy/contracts';
 import { errorStyle, noQuery } from '@academy/kit';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { NotificationsContext } from '../notifications-context.ts';
 import { listDeliveries } from '../deliveries/list-deliveries.ts';
 import { registerDeviceToken, removeDeviceToken } from '../devices/device-tokens.ts';
 import { readPreferences, updatePreferences } from '../preferences/preferences.ts';
-import type { PushProvider } from '../push/push-provider.ts';
 import { sendPush } from '../push/send-push.ts';
 
 /** Every route answers errors as `{ success: false, message, code }` (the spec's notifications style). */
-export function registerRoutes(app: Express, ctx: ServiceContext<Config>, push: () => PushProvider): void {
+export function registerRoutes(app: Express, ctx: NotificationsContext): void {
   const em = () => ctx.orm.em;
 
   const notifications = Router();
@@ -43,7 +41,7 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>, push: 
   pushNotifications.use(errorStyle('success'));
   pushNotifications.post('/send', requireApiKey(ctx.config.PUSH_NOTIFICATIONS_API_KEY, { message: 'Invalid or missing API key' }), noQuery, async (req, res) => {
     const input = PushSendBody.parse(req.body);
-    res.json(await sendPush(em(), push(), input));
+    res.json(await sendPush(em(), ctx.push, input));
   });
   app.use('/api/v2/push-notifications', pushNotifications);
 }
