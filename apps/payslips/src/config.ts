@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { loadConfig } from '@academy/kit';
 import { parseFileKeys } from '@academy/files';
@@ -45,8 +46,12 @@ export const ConfigSchema = baseConfigSchema({ port: 3005, database: 'payslips' 
   /** Largest combined PDF of a batch, in MB, and its most pages. */
   BATCH_MAX_MB: megabytes(100),
   BATCH_MAX_PAGES: z.coerce.number().int().positive().max(10_000).default(1000),
-  /** Worker threads reading and splitting PDFs (at least 1): the event loop never does that work. */
-  PDF_WORKERS: z.coerce.number().int().positive().max(32).default(2),
+  /**
+   * Worker threads reading and splitting PDFs: the event loop never does that work. By default one
+   * core is left to the event loop (cores − 1, at least 1), so requests keep their latency while a
+   * batch is read.
+   */
+  PDF_WORKERS: z.coerce.number().int().positive().max(32).default(Math.max(1, availableParallelism() - 1)),
   /** Deleted and superseded payslips are kept (file and audit) this many years after their period ends, then purged. */
   PAYSLIP_RETENTION_YEARS: z.coerce.number().int().positive().max(50).default(4),
   /** How often the purge and the recovery of interrupted batch reads run; 0 turns them off (tests run them by hand). */

@@ -42,8 +42,12 @@ export function payslipsRouter(payslips: Payslips): Router {
     res.setHeader('content-disposition', `attachment; filename="${file.fileName}"`);
     res.setHeader('cache-control', 'private, no-store');
     res.setHeader('x-content-type-options', 'nosniff');
-    // A record that fails to decrypt midway ends the response (the client sees it incomplete), never the process.
-    await pipeline(file.content, res).catch((error: unknown) => payslips.logger.error({ err: error }, 'payslip download failed midway'));
+    // A record that fails to decrypt midway ends the response (the client sees it incomplete), never the process;
+    // a client that goes away midway is no error of ours.
+    await pipeline(file.content, res).catch((error: unknown) => {
+      const clientGone = (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE';
+      payslips.logger[clientGone ? 'debug' : 'error']({ err: error }, clientGone ? 'payslip download: the client went away' : 'payslip download failed midway');
+    });
   });
 
   router.delete('/:id', adminOnly, noQuery, async (req, res) => {

@@ -1,0 +1,219 @@
+// `npm run bench:payslips`: the payslips service and a gateway as their own processes, on the test
+// profile's PostgreSQL, RabbitMQ and Redis with a database of their own, 300 employees in the replica.
+//  1. GET /api/v2/payslips/my through the gateway, 10 clients: p50/p99 (target p99 < 20 ms).
+//  2. A 300-page combined PDF uploaded and read (worker threads): pages per second (target < 10 s),
+//     while 10 clients keep reading GET /my: p99 during the read against (1), measured in the same run.
+//  3. Publish of the 300 payslips: the transaction, and every payslip.published relayed to the broker.
+//  4. A 1 MB payslip downloaded by 10 clients (decrypted as it streams), through the gateway and
+//     direct, against the same file served plain from disk by a bare Node HTTP server: MB/s and ratios.
+// Starts and stops what it needs; about a minute.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import autocannon from 'autocannon';
+import PDFDocument from 'pdfkit';
+import pg from 'pg';
+import { demoTaxId } from '@academy/contracts';
+import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
+import { bearer, createTestDatabase, deleteTestQueues, dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { demoPdf } from '../../apps/payslips/src/seed.ts';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const CONNECTIONS = 10;
+const EMPLOYEES = 300;
+/** The service's default (cores − 1, at least 1) unless BENCH_PDF_WORKERS says otherwise. */
+const workers = Number(process.env.BENCH_PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1));
+
+const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`));
+const base = await testConfig('bench_payslips');
+await dropTestDatabase(base.DATABASE_URL);
+const databaseUrl = await createTestDatabase('bench_payslips');
+const filesDir = mkdtempSync(path.join(os.tmpdir(), 'bench-payslips-'));
+const replicasQueue = uniqueQueueName('payslips.replicas');
+const [payslipsPort, gatewayPort, staticPort] = [await freePort(), await freePort(), await freePort()];
+const shared = {
+  ...process.env,
+  LOG_LEVEL: 'error',
+  JWT_KEYS_DIR: base.JWT_KEYS_DIR,
+  JWT_KEY_IDS: base.JWT_KEY_IDS.join(','),
+  JWT_ISSUER: base.JWT_ISSUER,
+  JWT_AUDIENCE: base.JWT_AUDIENCE,
+  REDIS_URL: testUrls.redis,
+};
+const startProcess = (main: string, env: Record<string, string>): ChildProcess =>
+  spawn(process.execPath, [main], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...shared, ...env } });
+const payslipsProcess = startProcess('apps/payslips/src/main.ts', {
+  PORT: String(payslipsPort),
+  DATABASE_URL: databaseUrl,
+  RABBITMQ_URL: base.RABBITMQ_URL,
+  EVENTS_EXCHANGE: base.EVENTS_EXCHANGE,
+  REPLICAS_QUEUE: replicasQueue,
+  FILES_DIR: filesDir,
+  HOUSEKEEPING_INTERVAL_MS: '0',
+  PDF_WORKERS: String(workers),
+});
+const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
+  PORT: String(gatewayPort),
+  PAYSLIPS_URL: `http://127.0.0.1:${payslipsPort}`,
+  RATE_LIMIT_KEY_PREFIX: uniqueName('bench_rl'),
+  RATE_LIMIT_IP_PER_MINUTE: '100000000',
+  RATE_LIMIT_USER_PER_MINUTE: '100000000',
+});
+// The baseline of (4): the same bytes, plain, from disk, by a bare Node server in a process of its own.
+const staticFile = path.join(filesDir, 'static.pdf');
+const staticProcess = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const fs = require('node:fs'); const { pipeline } = require('node:stream');
+     require('node:http').createServer((req, res) => { res.setHeader('content-type', 'application/pdf'); pipeline(fs.createReadStream(${JSON.stringify(staticFile)}), res, () => {}); }).listen(${staticPort}, '127.0.0.1');`,
+  ],
+  { stdio: ['ignore', 'inherit', 'inherit'] },
+);
+const gateway = `http://127.0.0.1:${gatewayPort}`;
+const direct = `http://127.0.0.1:${payslipsPort}`;
+const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+
+const admin = bearer({ role: 'admin', sub: '1' });
+const employee = bearer({ role: 'user', sub: '100001', employeeId: 1 });
+
+async function upload(url: string, fields: Record<string, string>, pdf: Buffer): Promise<{ id: number }> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  form.set('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'payslip.pdf');
+  const res = await fetch(url, { method: 'POST', headers: admin, body: form });
+  const body = (await res.json()) as { data: { id: number } };
+  if (res.status !== 201 && res.status !== 202) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** A PDF of about `bytes` (pages of uncompressed text), for the download. */
+async function pdfOfSize(bytes: number): Promise<Buffer> {
+  const make = (pages: number) => {
+    const doc = new PDFDocument({ compress: false, autoFirstPage: false });
+    for (let page = 0; page < pages; page++) doc.addPage().fontSize(6).text('Concepto devengado ..................................... 123,45 €\n'.repeat(60));
+    doc.end();
+    return buffer(doc);
+  };
+  const sample = await make(10);
+  return make(Math.max(1, Math.round((10 * bytes) / sample.length)));
+}
+
+const myLoad = (duration: number) =>
+  autocannon({ url: `${gateway}/api/v2/payslips/my`, connections: CONNECTIONS, duration, headers: employee });
+
+try {
+  await waitFor('payslips', async () => (await fetch(`${direct}/readyz`).catch(() => null))?.ok ?? false, 60_000);
+  await waitFor('gateway', async () => (await fetch(`${gateway}/healthz`).catch(() => null))?.ok ?? false, 30_000);
+  await db.query(
+    `insert into employees (id, user_id, name, email, tax_id, active, deleted, source_version)
+     select g, 100000 + g, 'Employee ' || g, 'employee' || g || '@academy.test', t.tax_id, true, false, now() from generate_series(1, $1) g join unnest($2::text[]) with ordinality as t(tax_id, n) on t.n = g`,
+    [EMPLOYEES, Array.from({ length: EMPLOYEES }, (_, i) => demoTaxId(i + 1))],
+  );
+  // Employee 1 has two years of monthly payslips.
+  for (let month = 0; month < 24; month++) {
+    const first = new Date(Date.UTC(2024, month, 1));
+    const last = new Date(Date.UTC(2024, month + 1, 0));
+    const period = { periodStart: first.toISOString().slice(0, 10), periodEnd: last.toISOString().slice(0, 10), label: `Nómina ${first.toISOString().slice(0, 7)}` };
+    await upload(`${direct}/api/v2/payslips`, { employeeId: '1', ...period }, await demoPdf([{ employee: { id: 1, name: 'Employee 1', taxId: demoTaxId(1) }, period }]));
+  }
+  console.log(`seeded ${EMPLOYEES} employees; employee 1 with 24 payslips`);
+
+  // 1. GET /my, no batch running.
+  console.log(`\n1. GET /api/v2/payslips/my through the gateway, ${CONNECTIONS} clients, ${DURATION_S} s…`);
+  await myLoad(1);
+  const idle = await myLoad(DURATION_S);
+
+  // 2. A 300-page batch read while GET /my is under the same load.
+  const period = { periodStart: '2026-02-01', periodEnd: '2026-02-28', label: 'Nómina febrero 2026' };
+  const combined = await demoPdf(Array.from({ length: EMPLOYEES }, (_, i) => ({ employee: { id: i + 1, name: `Employee ${i + 1}`, taxId: demoTaxId(i + 1) }, period })));
+  console.log(`2. a ${EMPLOYEES}-page combined PDF (${(combined.length / 1024).toFixed(0)} KB) uploaded through the gateway and read, with GET /my under load meanwhile…`);
+  const uploadStarted = performance.now();
+  const during = myLoad(60);
+  const batch = await upload(`${gateway}/api/v2/payslips/batches`, { ...period, matchBy: 'taxId' }, combined);
+  const accepted = performance.now() - uploadStarted;
+  const ready = await waitFor(
+    'the batch read',
+    async () => {
+      const res = (await (await fetch(`${direct}/api/v2/payslips/batches/${batch.id}`, { headers: admin })).json()) as { data: { status: string; matches: unknown[] } };
+      return res.data.status !== 'reading' && res.data;
+    },
+    120_000,
+    50,
+  );
+  const readSeconds = (performance.now() - uploadStarted) / 1000;
+  (during as unknown as { stop(): void }).stop();
+  const busy = await during;
+  if (ready.status !== 'ready' || ready.matches.length !== EMPLOYEES) throw new Error(`the batch is ${ready.status} with ${ready.matches.length} matches`);
+
+  // 3. Publish, and every event relayed.
+  const publishStarted = performance.now();
+  const published = await fetch(`${gateway}/api/v2/payslips/batches/${batch.id}/publish`, { method: 'POST', headers: admin });
+  if (published.status !== 200) throw new Error(`publish answered ${published.status}`);
+  const publishMs = performance.now() - publishStarted;
+  await waitFor(
+    'every payslip.published relayed',
+    async () => (await db.query(`select count(*)::int as n from outbox where published_at is null`)).rows[0].n === 0,
+    60_000,
+    50,
+  );
+  const relayedMs = performance.now() - publishStarted;
+
+  // 4. A 1 MB download, 10 clients: through the gateway, direct, and the plain static file.
+  const big = await pdfOfSize(1024 * 1024);
+  writeFileSync(staticFile, big);
+  const { id: bigId } = await upload(`${direct}/api/v2/payslips`, { employeeId: '1', periodStart: '2026-03-01', periodEnd: '2026-03-31', label: 'Paga extra' }, big);
+  await waitFor('static server', async () => (await fetch(`http://127.0.0.1:${staticPort}/`).catch(() => null))?.ok ?? false, 10_000);
+  console.log(`4. a ${(big.length / 1024 / 1024).toFixed(2)} MB download, ${CONNECTIONS} clients, ${DURATION_S} s each…`);
+  const download = (url: string, headers: Record<string, string> = {}) => autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  const viaGateway = await download(`${gateway}/api/v2/payslips/${bigId}/file`, employee);
+  const viaService = await download(`${direct}/api/v2/payslips/${bigId}/file`, employee);
+  const plain = await download(`http://127.0.0.1:${staticPort}/`);
+  // Each download checked once: the bytes are the PDF uploaded.
+  const check = Buffer.from(await (await fetch(`${gateway}/api/v2/payslips/${bigId}/file`, { headers: employee })).arrayBuffer());
+  if (!check.equals(big)) throw new Error('the downloaded payslip is not the uploaded PDF');
+
+  const errors = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
+  const mbps = (result: autocannon.Result) => +(result.throughput.average / 1024 / 1024).toFixed(1);
+  console.log('\nresults');
+  console.table({
+    'GET /my, no batch': { 'p50 ms': idle.latency.p50, 'p99 ms': idle.latency.p99, 'req/s': Math.round(idle.requests.average), errors: errors(idle), target: 'p99 < 20 ms', met: idle.latency.p99 < 20 },
+    'GET /my, batch being read': {
+      'p50 ms': busy.latency.p50,
+      'p99 ms': busy.latency.p99,
+      'req/s': Math.round(busy.requests.average),
+      errors: errors(busy),
+      target: 'p99 < 50 ms',
+      met: busy.latency.p99 < 50,
+    },
+  });
+  console.table({
+    [`read ${EMPLOYEES} pages`]: { seconds: +readSeconds.toFixed(2), 'pages/s': Math.round(EMPLOYEES / readSeconds), target: '< 10 s', met: readSeconds < 10 },
+    '202 answered after': { seconds: +(accepted / 1000).toFixed(2), 'pages/s': '', target: '', met: '' },
+    [`publish ${EMPLOYEES} payslips`]: { seconds: +(publishMs / 1000).toFixed(2), 'pages/s': '', target: '', met: '' },
+    'every event relayed': { seconds: +(relayedMs / 1000).toFixed(2), 'pages/s': '', target: '', met: '' },
+  });
+  console.table({
+    'static file, bare Node': { 'MB/s': mbps(plain), 'req/s': Math.round(plain.requests.average), 'p99 ms': plain.latency.p99, errors: errors(plain), 'vs static': 1 },
+    'payslip, direct': { 'MB/s': mbps(viaService), 'req/s': Math.round(viaService.requests.average), 'p99 ms': viaService.latency.p99, errors: errors(viaService), 'vs static': +(mbps(viaService) / mbps(plain)).toFixed(2) },
+    'payslip, through the gateway': {
+      'MB/s': mbps(viaGateway),
+      'req/s': Math.round(viaGateway.requests.average),
+      'p99 ms': viaGateway.latency.p99,
+      errors: errors(viaGateway),
+      'vs static': +(mbps(viaGateway) / mbps(plain)).toFixed(2),
+    },
+  });
+  console.log(`p99 of GET /my while the batch was read: ${busy.latency.p99} ms, against ${idle.latency.p99} ms without (×${(busy.latency.p99 / Math.max(1, idle.latency.p99)).toFixed(1)}).`);
+  console.log(`PDF worker threads: ${workers}; load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${os.cpus().length} cores`);
+} finally {
+  for (const child of [gatewayProcess, payslipsProcess, staticProcess]) child.kill('SIGTERM');
+  await Promise.all([gatewayProcess, payslipsProcess, staticProcess].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await db.end();
+  await dropTestDatabase(databaseUrl);
+  await deleteTestQueues(base.EVENTS_EXCHANGE, [replicasQueue]).catch(() => undefined);
+  rmSync(filesDir, { recursive: true, force: true });
+  if (infra.started.length) await stopInfra('test', infra.started);
+}
