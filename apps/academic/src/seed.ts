@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { demoTaxId, placeholderEmail } from '@academy/contracts';
 import { hashPassword } from '@academy/auth';
+import { pgArray } from '@academy/db';
 import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
 import { readConfig } from './config.ts';
@@ -17,7 +18,6 @@ import { User } from './shared/entities/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './shared/entities/directory.entities.ts';
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './shared/entities/registration.entities.ts';
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
-import { intArray } from './shared/sql.ts';
 import { seedDemoBlocks } from './blocks/demo-blocks.ts';
 import { seedDemoAttendance, type DemoAttendanceOptions } from './attendance/demo-attendance.ts';
 import { DEMO_LOGINS } from './demo-logins.ts';
@@ -163,8 +163,8 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
       eventCount++;
       const assigned = created.filter((r) => r.schoolCourseId === latest.id && r.subjectId === subject.id && r.centerId === center.id && r.status === 'active');
       if (assigned.length === 0) continue;
-      await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, unnest(?::int[]), now()`, [event.id, intArray(assigned.map((r) => r.studentId))]);
-      await em.execute(`update registrations set employee_id = ? where id = any(?::int[])`, [teacher.id, intArray(assigned.map((r) => r.id))]);
+      await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, unnest(?::int[]), now()`, [event.id, pgArray(assigned.map((r) => r.studentId))]);
+      await em.execute(`update registrations set employee_id = ? where id = any(?::int[])`, [teacher.id, pgArray(assigned.map((r) => r.id))]);
       await em.execute(`insert into employee_subjects (employee_id, subject_id, created_at) values (?, ?, now()) on conflict do nothing`, [teacher.id, subject.id]);
     }
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import request from 'supertest';
+import { pgArray } from '@academy/db';
 import type { RunningService } from '@academy/service';
 import { bearer, waitFor } from '@academy/testing';
 import { replay, type OperationType } from '../src/domain/offsetting.ts';
@@ -94,7 +95,7 @@ describe('concurrent operations on one bank', () => {
     // 20 × 70 − 20 × 60 = 200 minutes completed, whatever the order.
     expect(await bankRow(service, employeeId, courseId)).toEqual({ pending_minutes: 0, completed_minutes: 200 });
     const ids = responses.map((res) => res.body.data.transactionId as number);
-    const rows = await sql<{ hours_bank_id: number }>(service, 'select hours_bank_id from hours_transactions where id = any(?::int[])', [`{${ids.join(',')}}`]);
+    const rows = await sql<{ hours_bank_id: number }>(service, 'select hours_bank_id from hours_transactions where id = any(?::int[])', [pgArray(ids)]);
     expect(rows.map((row) => row.hours_bank_id)).toEqual(Array(40).fill(banks[0]!.id));
     const events = await sql<{ bank: number }>(
       service,

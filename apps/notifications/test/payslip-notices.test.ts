@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
+import { pgArray } from '@academy/db';
 import { onPayslipPublished } from '../src/email/payslip-published.handler.ts';
 import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
 import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
@@ -121,7 +122,7 @@ describe('payslip notices on payslip.published and payslip.corrected (real SMTP 
     await publish('none', 0, ...events);
     expect(smtp.mails.length).toBe(before);
     expect(await pushesTo('no-mail-token')).toHaveLength(1);
-    expect(await sql(service, `select channel from deliveries where event_id = any(?::text[])`, [`{${events.map((e) => e.id).join(',')}}`])).toEqual([]);
+    expect(await sql(service, `select channel from deliveries where event_id = any(?::text[])`, [pgArray(events.map((e) => e.id))])).toEqual([]);
   });
 
   test('a batch of 300 employees is 300 mails, each once', async () => {

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@academy/contracts';
+import { pgArray } from '@academy/db';
 import { ReadinessError, type Logger, type ReadinessCheck } from '@academy/kit';
 import type { Broker, PublishError } from './broker.ts';
 import { OutboxMessage } from './entities.ts';
@@ -112,7 +113,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       else sent.push(row.id);
     });
     // Arrays go as one literal parameter (the driver would expand a JS array into a list).
-    if (sent.length) await connection().execute(`update outbox set published_at = now() where id = any(?::bigint[])`, [`{${sent.join(',')}}`], 'run');
+    if (sent.length) await connection().execute(`update outbox set published_at = now() where id = any(?::bigint[])`, [pgArray(sent)], 'run');
     if (failed.length) {
       await connection().execute(
         `update outbox o set attempts = o.attempts + 1, last_error = f.error,

@@ -5,6 +5,7 @@
 // the same crossing.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { deliverableEmail, type EventData } from '@academy/contracts';
+import { pgArray } from '@academy/db';
 import { recordEvent } from '@academy/messaging';
 import { z } from 'zod';
 import { SOURCE } from '../shared/events.ts';
@@ -44,7 +45,7 @@ export async function checkWarnings(
   settings: WarningSettings,
 ): Promise<number> {
   if (change.studentIds.length === 0) return 0;
-  const ids = `{${change.studentIds.join(',')}}`;
+  const ids = pgArray(change.studentIds);
   const standings = await tx.execute<{ studentId: number; counted: number; percentage: number }[]>(STANDING_SQL, [change.subjectId, ids, settings.timeZone]);
   const before = await tx.execute<{ studentId: number; below: boolean }[]>(`select student_id as "studentId", below from attendance_standings where subject_id = ? and student_id = any(?::int[])`, [
     change.subjectId,
@@ -69,7 +70,7 @@ export async function checkWarnings(
        cross join subjects sub
        left join guardians g on g.id = s.guardian_id and g.active
       where sub.id = ? and s.id = any(?::int[])`,
-    [change.subjectId, `{${crossed.map((row) => row.studentId).join(',')}}`],
+    [change.subjectId, pgArray(crossed.map((row) => row.studentId))],
   );
   const adminRows = await tx.execute<{ name: string; email: string }[]>(
     `select coalesce(nullif(trim(e.name || ' ' || e.lastname), ''), u.email) as name, u.email

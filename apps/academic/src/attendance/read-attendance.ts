@@ -1,6 +1,7 @@
 // The reads: a class's sheet and its history, a student's summary per subject, the report (JSON).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttendanceReportQuery, AttendanceSheetResponse, StudentAttendanceQuery } from '@academy/contracts';
+import { pgArray } from '@academy/db';
 import type { z } from 'zod';
 import { isAdmin, type AttendanceActor } from './attendance-actor.ts';
 import { eventNotFound, notEventTeacher, notSubjectTeacher, studentNotFound } from './attendance.errors.ts';
@@ -96,7 +97,7 @@ export async function readStudentAttendance(em: EntityManager, studentId: number
     );
     if (taught.length === 0) throw notSubjectTeacher();
     filters += ' and e.subject_id = any(?::int[])';
-    params.push(`{${taught.map((row) => row.subjectId).join(',')}}`);
+    params.push(pgArray(taught.map((row) => row.subjectId)));
   }
   const rows = await em.execute<SummaryRow[]>(summarySql(filters), [...rangeParams(range, timeZone), ...params]);
   return { studentId, from: range.from, to: range.to, subjects: rows.map(({ studentId: _student, studentName: _name, ...subject }) => subject) };

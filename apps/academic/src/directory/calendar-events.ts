@@ -2,11 +2,12 @@
 // `calendar-event.*` event in the transaction of the change (the incidents timetable replica).
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { CalendarEventCreateBody, CalendarEventListQuery, CalendarEventUpdateBody } from '@academy/contracts';
+import { pgArray } from '@academy/db';
 import { BadRequestError } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { CalendarEvent } from '../shared/entities/registration.entities.ts';
 import { SOURCE, calendarEventData } from '../shared/events.ts';
-import { findOr404, givenFilters, guardConstraints, intArray, pageMeta } from '../shared/sql.ts';
+import { findOr404, givenFilters, guardConstraints, pageMeta } from '../shared/sql.ts';
 import type { Input, Meta } from './directory-page.ts';
 import { checkReferences } from './references.ts';
 import { assertCanTeach } from '../shared/teachers.ts';
@@ -25,7 +26,7 @@ const eventItem = (event: CalendarEventRow, studentCount: number) => ({
 
 async function studentCounts(em: EntityManager, eventIds: number[]) {
   const rows = eventIds.length
-    ? await em.execute<{ eventId: number; count: number }[]>(`select event_id as "eventId", count(*)::int as count from event_students where event_id = any(?::int[]) group by event_id`, [intArray(eventIds)])
+    ? await em.execute<{ eventId: number; count: number }[]>(`select event_id as "eventId", count(*)::int as count from event_students where event_id = any(?::int[]) group by event_id`, [pgArray(eventIds)])
     : [];
   const counts = new Map(rows.map((row) => [row.eventId, row.count]));
   return (eventId: number) => counts.get(eventId) ?? 0;

@@ -2,11 +2,11 @@
 // of an event; the difference from the current set decides who is added and removed.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AssignStudentsBody } from '@academy/contracts';
+import { pgArray } from '@academy/db';
 import { BadRequestError, ForbiddenError, NotFoundError } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { SOURCE, calendarEventData } from '../shared/events.ts';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
-import { intArray } from '../shared/sql.ts';
 import { assertCanTeach } from '../shared/teachers.ts';
 
 export const REJECTION_REASONS = {
@@ -83,7 +83,7 @@ export async function assignStudentsToEvent(em: EntityManager, body: AssignStude
          left join students s on s.id = wanted.id
          left join registrations r on r.student_id = s.id and r.subject_id = ? and r.center_id = ? and r.school_course_id = ${LATEST_SCHOOL_COURSE_SQL}
         order by wanted.id`,
-      [intArray(desired), event.subjectId, event.centerId],
+      [pgArray(desired), event.subjectId, event.centerId],
     );
 
     const accepted: Candidate[] = [];
@@ -110,26 +110,26 @@ export async function assignStudentsToEvent(em: EntityManager, body: AssignStude
     const previousTeachers = await tx.execute<{ employeeId: number }[]>(
       `select distinct employee_id as "employeeId" from registrations
         where employee_id is not null and subject_id = ? and center_id = ? and school_course_id = ${LATEST_SCHOOL_COURSE_SQL} and student_id = any(?::int[])`,
-      [event.subjectId, event.centerId, intArray([...removedStudents, ...accepted.map((candidate) => candidate.studentId)])],
+      [event.subjectId, event.centerId, pgArray([...removedStudents, ...accepted.map((candidate) => candidate.studentId)])],
     );
     const affectedEmployees = [...new Set([employeeId, event.employeeId, ...previousTeachers.map((row) => row.employeeId)].filter((id): id is number => id != null))];
 
     if (toAdd.length) {
-      await tx.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, unnest(?::int[]), now() on conflict do nothing`, [event.id, intArray(toAdd)]);
+      await tx.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, unnest(?::int[]), now() on conflict do nothing`, [event.id, pgArray(toAdd)]);
     }
     if (removedStudents.length) {
-      await tx.execute(`delete from event_students where event_id = ? and student_id = any(?::int[])`, [event.id, intArray(removedStudents)]);
+      await tx.execute(`delete from event_students where event_id = ? and student_id = any(?::int[])`, [event.id, pgArray(removedStudents)]);
       await tx.execute(
         `update registrations set employee_id = null, updated_at = now()
           where subject_id = ? and center_id = ? and school_course_id = ${LATEST_SCHOOL_COURSE_SQL} and student_id = any(?::int[]) and employee_id is not null`,
-        [event.subjectId, event.centerId, intArray(removedStudents)],
+        [event.subjectId, event.centerId, pgArray(removedStudents)],
       );
     }
     const acceptedRegistrations = accepted.map((candidate) => candidate.registrationId!);
     if (acceptedRegistrations.length) {
       await tx.execute(`update registrations set employee_id = ?, updated_at = now() where id = any(?::int[]) and employee_id is distinct from ?`, [
         employeeId,
-        intArray(acceptedRegistrations),
+        pgArray(acceptedRegistrations),
         employeeId,
       ]);
     }
@@ -148,12 +148,12 @@ export async function assignStudentsToEvent(em: EntityManager, body: AssignStude
       `insert into employee_subjects (employee_id, subject_id, created_at)
          select distinct r.employee_id, r.subject_id, now() from registrations r where r.subject_id = ? and r.employee_id = any(?::int[])
        on conflict do nothing`,
-      [event.subjectId, intArray(affectedEmployees)],
+      [event.subjectId, pgArray(affectedEmployees)],
     );
     await tx.execute(
       `delete from employee_subjects es where es.subject_id = ? and es.employee_id = any(?::int[])
           and not exists (select 1 from registrations r where r.subject_id = es.subject_id and r.employee_id = es.employee_id)`,
-      [event.subjectId, intArray(affectedEmployees)],
+      [event.subjectId, pgArray(affectedEmployees)],
     );
 
     const assignedStudents = [...new Set([...current.filter((studentId) => desiredSet.has(studentId)), ...toAdd])].sort((a, b) => a - b);

@@ -59,6 +59,3 @@ export function pageMeta(totalItems: number, page: number, limit: number) {
 
 /** Escapes LIKE wildcards so a search term matches literally. */
 export const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** A Postgres array literal for `?::int[]` parameters (the driver would expand a JS array into a list). */
-export const intArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;

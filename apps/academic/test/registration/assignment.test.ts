@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
+import { pgArray } from '@academy/db';
 import { bearer } from '@academy/testing';
 import { admin, useAcademic, user } from '../support.ts';
 
@@ -34,7 +35,7 @@ describe('PUT /api/v2/registration/assign-students-to-event', () => {
   const registrationTeachers = async (studentIds: number[], subjectId: number) =>
     f.query<{ student_id: number; employee_id: number | null }>(
       `select student_id, employee_id from registrations where subject_id = ? and student_id = any(?::int[]) order by student_id`,
-      [subjectId, `{${studentIds.join(',')}}`],
+      [subjectId, pgArray(studentIds)],
     );
 
   test('assigns the desired students and answers their ids with status success', async () => {

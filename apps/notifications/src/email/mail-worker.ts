@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
+import { pgArray } from '@academy/db';
 import type { Logger } from '@academy/kit';
 import { notificationTypeOf, isOptional } from '../preferences/notification-types.ts';
 import { switchedOff } from '../preferences/preferences.store.ts';
@@ -115,7 +116,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     if (!skipped.length) return claimed;
     await update(
       `update deliveries set status = 'skipped', last_error = 'switched off by its recipient (e-mail preference)', next_attempt_at = null, updated_at = now() where id = any(?::bigint[])`,
-      [`{${skipped.map((mail) => mail.id).join(',')}}`],
+      [pgArray(skipped.map((mail) => mail.id))],
     );
     const skippedIds = new Set(skipped.map((mail) => mail.id));
     return claimed.filter((mail) => !skippedIds.has(mail.id));

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NotificationChannel, NotificationType, PreferencesBody } from '@academy/contracts';
-import { pgArray } from '../data/pg-array.ts';
+import { pgArray } from '@academy/db';
 
 interface PreferenceRow {
   type: NotificationType;

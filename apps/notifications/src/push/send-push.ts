@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PushSendBody, PushSendError, PushSendResponse } from '@academy/contracts';
-import { pgArray } from '../data/pg-array.ts';
+import { pgArray } from '@academy/db';
 import { idempotencyKeyInProgress, idempotencyKeyReused } from '../notifications.errors.ts';
 import { isOptional, notificationTypeOf } from '../preferences/notification-types.ts';
 import { switchedOff } from '../preferences/preferences.store.ts';
