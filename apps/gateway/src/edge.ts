@@ -60,7 +60,9 @@ export interface EdgeDeps {
  */
 export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy, logger, metrics }: EdgeDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const front = requestFront(logger, metrics, (req) => (req as IncomingMessage & { rule?: RouteRule }).rule?.prefix ?? 'unmatched');
-  const corsHandler = cors({ origin: config.CORS_ORIGINS, credentials: true, exposedHeaders: ['x-request-id', 'retry-after'], maxAge: 600 });
+  // Request headers are allowed as the preflight asks (Authorization, Idempotency-Key…); a browser client reads
+  // whether a write was replayed (`Idempotent-Replayed`) and when to retry one still running (`Retry-After`).
+  const corsHandler = cors({ origin: config.CORS_ORIGINS, credentials: true, exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'], maxAge: 600 });
   const trusted = proxyaddr.compile(config.TRUST_PROXY.split(',').map((entry) => entry.trim()));
 
   const handle = async (req: IncomingMessage, res: ServerResponse, rule: RouteRule, path: string) => {

@@ -220,6 +220,32 @@ describe('gateway in front of the real academic service', () => {
       expect(res.headers['access-control-allow-origin']).toBe('https://app.academy.test');
       expect(res.headers['access-control-expose-headers']).toContain('x-request-id');
     });
+
+    test('CORS lets a browser send Idempotency-Key on a write and read Idempotent-Replayed and Retry-After', async () => {
+      const preflight = await request(gateway.url)
+        .options('/api/v2/subjects')
+        .set('origin', 'https://app.academy.test')
+        .set('access-control-request-method', 'POST')
+        .set('access-control-request-headers', 'authorization,content-type,idempotency-key');
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-headers']?.split(',')).toContain('idempotency-key');
+      const res = await request(gateway.url).get('/api/v2/auth/me').set('origin', 'https://app.academy.test');
+      expect(res.headers['access-control-expose-headers']?.split(',')).toEqual(expect.arrayContaining(['idempotent-replayed', 'retry-after']));
+    });
+
+    test('Idempotency-Key passes through to the service: a retried write is replayed, not done twice', async () => {
+      const admin = bearer({ role: 'admin', sub: '1' });
+      const create = () =>
+        request(gateway.url).post('/api/v2/subjects').set(admin).set('Idempotency-Key', 'gw-subject-1').send({ name: 'Gateway retry subject', blocks: ['One'] });
+      const first = await create();
+      const again = await create();
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const [row] = await academic.ctx.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from subjects where name = 'Gateway retry subject'`);
+      expect(row!.n).toBe(1);
+    });
   });
 
   describe('WebSocket /socket.io', () => {
