@@ -26,7 +26,7 @@ interface ClientsData {
 async function runClients({ url, tokens }: ClientsData): Promise<void> {
   const sockets: Socket[] = [];
   for (let i = 0; i < tokens.length; i += 50) {
-    const batch = tokens.slice(i, i + 50).map((token) => connect(url, { transports: ['websocket'], query: { token }, reconnection: false, forceNew: true }));
+    const batch = tokens.slice(i, i + 50).map((token) => connect(url, { transports: ['websocket'], auth: { token }, reconnection: false, forceNew: true }));
     await Promise.all(batch.map((socket) => new Promise<void>((resolve, reject) => socket.once('connect', () => resolve()).once('connect_error', reject))));
     sockets.push(...batch);
   }

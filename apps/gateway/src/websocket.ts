@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { TokenVerifier } from '@academy/auth';
 import { REQUEST_ID_HEADER, type Logger } from '@academy/kit';
-import { moveQueryTokenToHeader, tokenOf } from './edge.ts';
+import { dropQueryToken, tokenOf } from './edge.ts';
 import type { ServiceProxy } from './proxy.ts';
 import { TooManyRequestsError, type RateLimits } from './rate-limit.ts';
 import { matchRoute } from './route-table.ts';
@@ -15,11 +15,12 @@ function refuse(socket: Duplex, status: number, reason: string, body: Record<str
 }
 
 /**
- * WebSocket upgrades of `/socket.io` go to notifications. A token on the upgrade request itself
- * (header or `?token=`) is checked here and a bad one refused before a byte reaches it. An upgrade
- * with no token at all is passed on: the Socket.IO client's `auth: { token }` travels in the
- * CONNECT packet after the upgrade, where only notifications reads it, and notifications verifies
- * every socket itself (signature, claims, ended sessions) before it joins a room.
+ * WebSocket upgrades of `/socket.io` go to notifications. A token in the upgrade's Authorization
+ * header is checked here and a bad one refused before a byte reaches it. An upgrade without one is
+ * passed on: the Socket.IO client's `auth: { token }` travels in the CONNECT packet after the
+ * upgrade, where only notifications reads it, and notifications verifies every socket itself
+ * (signature, claims, ended sessions) before it joins a room. A `?token=` is never read, and is
+ * dropped from the URL before it goes on.
  */
 export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; limits: RateLimits; proxy: ServiceProxy; logger: Logger }): void {
   server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -27,7 +28,7 @@ export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; 
     const path = (req.url ?? '/').split('?')[0];
     const rule = matchRoute(path);
     if (!rule || rule.prefix !== '/socket.io') return refuse(socket, 404, 'Not Found', { success: false, message: 'No WebSocket endpoint here' });
-    const token = tokenOf(req, rule);
+    const token = tokenOf(req);
     const claims = token ? await deps.verifier.authenticate(token) : null;
     try {
       await deps.limits.check(claims ? { userId: claims.sub } : { ip: req.socket.remoteAddress ?? 'unknown' });
@@ -37,7 +38,7 @@ export function handleUpgrades(server: Server, deps: { verifier: TokenVerifier; 
       return;
     }
     if (token && !claims) return refuse(socket, 401, 'Unauthorized', { success: false, message: rule.unauthorizedMessage, code: 'UNAUTHORIZED' });
-    moveQueryTokenToHeader(req, token);
+    dropQueryToken(req);
     const incoming = req.headers[REQUEST_ID_HEADER];
     if (typeof incoming !== 'string' || !incoming) req.headers[REQUEST_ID_HEADER] = randomUUID();
     deps.proxy.upgrade(req, socket as Socket, head);

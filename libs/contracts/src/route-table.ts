@@ -21,8 +21,6 @@ export interface RouteRule {
   unauthorizedMessage: string;
   /** Counted against the stricter login limit. */
   login?: boolean;
-  /** Socket.IO: browsers cannot set headers on a WebSocket, so `?token=` is accepted too. */
-  queryToken?: boolean;
   /** Held open by the service on purpose (Socket.IO long-polling waits up to its ping interval). */
   longPolling?: boolean;
   /** Largest body the gateway lets through on these paths, when larger than its BODY_LIMIT_BYTES (file uploads). */
@@ -74,7 +72,7 @@ export const ROUTES: RouteRule[] = [
   notifications('/api/v2/push-notifications/send', 'api-key'),
   notifications('/api/v2/push-notifications'),
   notifications('/api/v2/notifications'),
-  notifications('/socket.io', 'bearer', { queryToken: true, longPolling: true }),
+  notifications('/socket.io', 'bearer', { longPolling: true }),
   // Payslip uploads and the month's combined PDF (multipart): the service checks its own limits as the bytes stream.
   { prefix: '/api/v2/payslips', service: 'payslips', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', maxBodyBytes: PAYSLIP_UPLOAD_MAX_BYTES + 1024 * 1024 },
 ];

@@ -41,6 +41,30 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(paths).length).toBeGreaterThan(0);
   });
 
+  test('every write operation (post, put, patch, delete) lists the Idempotency-Key header, a component, and its 409 and 422', () => {
+    const writes = Object.entries(paths).flatMap(([path, item]) =>
+      (['post', 'put', 'patch', 'delete'] as const).filter((method) => item?.[method]).map((method) => ({ name: `${method} ${path}`, operation: item![method]! })),
+    );
+    expect(writes.length).toBeGreaterThan(20);
+    const missing = writes.filter(({ operation }) => !(operation.parameters ?? []).some((parameter) => '$ref' in parameter && parameter.$ref === '#/components/parameters/IdempotencyKey'));
+    expect(missing.map(({ name }) => name)).toEqual([]);
+    for (const { name, operation } of writes) {
+      const conflict = operation.responses?.['409'];
+      const reused = operation.responses?.['422'];
+      expect([name, conflict && ('$ref' in conflict ? conflict.$ref : conflict.description)]).toEqual([name, expect.stringMatching(/IdempotencyKeyInUse|IDEMPOTENCY_KEY_IN_USE/)]);
+      expect([name, reused && ('$ref' in reused ? reused.$ref : reused.description)]).toEqual([name, expect.stringMatching(/IdempotencyKeyReused|IDEMPOTENCY_KEY_REUSED/)]);
+    }
+    const header = document.components?.parameters?.IdempotencyKey;
+    expect(header).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+    expect(document.components?.responses?.IdempotencyKeyInUse).toMatchObject({ headers: { 'Retry-After': expect.any(Object) } });
+    expect(document.components?.schemas).toHaveProperty('Error');
+  });
+
+  test('reads do not list the Idempotency-Key header', () => {
+    const keyedReads = Object.entries(paths).filter(([, item]) => (item?.get?.parameters ?? []).some((parameter) => '$ref' in parameter && parameter.$ref.endsWith('/IdempotencyKey')));
+    expect(keyedReads).toEqual([]);
+  });
+
   test('request and response bodies come from the zod schemas', () => {
     const login = paths['/api/v2/auth/login']!.post!;
     const body = (login.requestBody as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }).content['application/json'].schema;

@@ -40,10 +40,14 @@ export function openApiResponseValidator(document: OpenApiDocument = buildOpenAp
     departures(method, path, answer) {
       const operation = document.paths?.[path]?.[method.toLowerCase() as 'get'];
       if (!operation) return [`${method.toUpperCase()} ${path} is not in the document`];
-      const response = operation.responses?.[String(answer.status)] as { content?: Record<string, unknown> } | undefined;
+      const own = operation.responses?.[String(answer.status)] as { content?: Record<string, unknown>; $ref?: string } | undefined;
+      // A shared answer (the Idempotency-Key's 409 and 422) is a `$ref` to `#/components/responses/…`.
+      const shared = own?.$ref?.startsWith('#/components/responses/') ? own.$ref.slice('#/components/responses/'.length) : undefined;
+      const response = (shared === undefined ? own : document.components?.responses?.[shared]) as { content?: Record<string, unknown> } | undefined;
       if (!response) return [`${method.toUpperCase()} ${path} does not document status ${answer.status}`];
       if (!response.content?.['application/json']) return [`${method.toUpperCase()} ${path} documents no JSON body for status ${answer.status}`];
-      const ref = `${DOCUMENT_ID}#/paths/${pointer(path)}/${method.toLowerCase()}/responses/${answer.status}/content/${pointer('application/json')}/schema`;
+      const at = shared === undefined ? `paths/${pointer(path)}/${method.toLowerCase()}/responses/${answer.status}` : `components/responses/${pointer(shared)}`;
+      const ref = `${DOCUMENT_ID}#/${at}/content/${pointer('application/json')}/schema`;
       let validate = compiled.get(ref);
       if (!validate) {
         validate = ajv.compile({ $ref: ref });

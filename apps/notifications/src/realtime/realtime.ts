@@ -61,13 +61,14 @@ async function settle(clients: Redis[], timeoutMs: number): Promise<void> {
   await Promise.race([settled, sleep(timeoutMs)]);
 }
 
-/** `auth.token`, `?token=`, or the Authorization header (where the gateway moves `?token=`). */
+/**
+ * The handshake's `auth.token` (bare or `Bearer …`), and nothing else: a token in the query string
+ * ends up in access logs and proxies, so one sent there is refused like a missing one.
+ */
 export function handshakeToken(handshake: Socket['handshake']): string | undefined {
   const fromAuth = (handshake.auth as { token?: unknown } | undefined)?.token;
   if (typeof fromAuth === 'string' && fromAuth) return bearerToken(fromAuth) ?? fromAuth;
-  const fromQuery = handshake.query.token;
-  if (typeof fromQuery === 'string' && fromQuery) return fromQuery;
-  return bearerToken(handshake.headers.authorization);
+  return undefined;
 }
 
 /**
