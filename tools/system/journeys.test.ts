@@ -255,7 +255,7 @@ describe('content blocks', () => {
 describe('incidents', () => {
   test("a clock-in over an open record opens an incident, and the employee's socket.io client receives incident_notification", async () => {
     const employee = await login(gw, DEMO.teacher(3));
-    const socket: Socket = io(gw, { path: '/socket.io', transports: ['websocket'], query: { token: employee.accessToken }, reconnection: false });
+    const socket: Socket = io(gw, { path: '/socket.io', transports: ['websocket'], auth: { token: employee.accessToken }, reconnection: false });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', () => resolve());

@@ -267,7 +267,7 @@ describe('incidents on two instances', () => {
     const employee = await login(system.gateway, DEMO.teacher(5));
     const connect = (gateway: string) =>
       new Promise<Socket>((resolve, reject) => {
-        const socket = io(gateway, { path: '/socket.io', transports: ['websocket'], query: { token: employee.accessToken }, reconnection: false });
+        const socket = io(gateway, { path: '/socket.io', transports: ['websocket'], auth: { token: employee.accessToken }, reconnection: false });
         socket.once('connect', () => resolve(socket));
         socket.once('connect_error', reject);
       });

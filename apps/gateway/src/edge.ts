@@ -9,27 +9,24 @@ import type { ServiceProxy } from './proxy.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { hasDotSegment, matchRoute, type RouteRule, type ServiceName } from './route-table.ts';
 
-/** The bearer token of a request: the Authorization header, or `?token=` where the rule allows it. */
-export function tokenOf(req: IncomingMessage, rule: RouteRule): string | undefined {
-  const fromHeader = bearerToken(req.headers.authorization);
-  if (fromHeader || !rule.queryToken) return fromHeader;
-  const query = req.url?.indexOf('?') ?? -1;
-  return query >= 0 ? (new URLSearchParams(req.url!.slice(query + 1)).get('token') ?? undefined) : undefined;
+/** The bearer token of a request: the Authorization header only (a token in a URL ends up in access logs and proxies). */
+export function tokenOf(req: IncomingMessage): string | undefined {
+  return bearerToken(req.headers.authorization);
 }
 
 /**
- * Moves a `?token=` into the Authorization header and out of the URL, so the token never lands in
- * access logs and the service reads it where it reads every other token.
+ * Drops a `token` query parameter from a Socket.IO request before it goes on: it is never read
+ * (the service takes the token from the handshake's `auth` only, and refuses a connection without
+ * one), and should not travel further, nor reach the service's logs.
  */
-export function moveQueryTokenToHeader(req: IncomingMessage & { originalUrl?: string }, token: string | undefined): void {
-  if (!token || bearerToken(req.headers.authorization) || !req.url?.includes('token=')) return;
-  const [path, query = ''] = req.url.split('?', 2);
-  const params = new URLSearchParams(query);
+export function dropQueryToken(req: IncomingMessage): void {
+  const at = req.url?.indexOf('?') ?? -1;
+  if (at < 0) return;
+  const params = new URLSearchParams(req.url!.slice(at + 1));
+  if (!params.has('token')) return;
   params.delete('token');
   const rest = params.toString();
-  req.url = rest ? `${path}?${rest}` : path;
-  if (req.originalUrl !== undefined) req.originalUrl = req.url;
-  req.headers.authorization = `Bearer ${token}`;
+  req.url = rest ? `${req.url!.slice(0, at)}?${rest}` : req.url!.slice(0, at);
 }
 
 /** The size of the request's header block as received (names, values, `: ` and CRLF). */
@@ -75,10 +72,9 @@ export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy, 
       if (headerBytes(req) > config.MAX_HEADER_BYTES) throw new AppError(431, 'HEADERS_TOO_LARGE', 'Request headers are too large');
       let claims: AccessClaims | null = null;
       if (rule.access === 'bearer') {
-        const token = tokenOf(req, rule);
+        const token = tokenOf(req);
         // Signature and claims, then whether the session was ended (logout, reuse, deactivation).
         claims = token ? await verifier.authenticate(token) : null;
-        if (rule.queryToken) moveQueryTokenToHeader(req, token);
       }
       const ip = proxyaddr(req, trusted);
       // A signed-in user counts against their own limit, anyone else against their address's.
@@ -86,6 +82,7 @@ export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy, 
       if (rule.access === 'bearer' && !claims) throw new UnauthorizedError(rule.unauthorizedMessage);
       // The services trust the gateway's view of the client address, not one a client sent.
       req.headers['x-forwarded-for'] = ip;
+      if (rule.longPolling) dropQueryToken(req);
       await (rule.longPolling ? realtimeProxy : proxies[rule.service])(req, res, (error?: unknown) => answerError(req, res, error ?? new AppError(502, 'BAD_GATEWAY', 'No answer'), logger));
     } catch (error) {
       answerError(req, res, error, logger);

@@ -156,10 +156,10 @@ describe('gateway in front of the real academic service', () => {
       const impatient = await startGateway(gatewayConfig({ NOTIFICATIONS_URL: slowPinger.url, UPSTREAM_TIMEOUT_MS: '300' }));
       try {
         const token = tokenFor({ sub: '8', role: 'user' });
-        const handshake = await request(impatient.url).get(`/socket.io/?EIO=4&transport=polling&token=${token}`);
+        const handshake = await request(impatient.url).get('/socket.io/?EIO=4&transport=polling').set('authorization', `Bearer ${token}`);
         const { sid } = JSON.parse(handshake.text.slice(1)) as { sid: string };
         const started = performance.now();
-        const held = await request(impatient.url).get(`/socket.io/?EIO=4&transport=polling&sid=${sid}&token=${token}`);
+        const held = await request(impatient.url).get(`/socket.io/?EIO=4&transport=polling&sid=${sid}`).set('authorization', `Bearer ${token}`);
         expect(performance.now() - started).toBeGreaterThan(300);
         expect(held.status).toBe(200);
         expect(held.text).toBe('2');
@@ -268,29 +268,34 @@ describe('gateway in front of the real academic service', () => {
         });
       });
 
-    test('connects through the gateway with a valid token in the header or the query, which reaches notifications as a header', async () => {
+    test('connects through the gateway with a valid token in the header, passed on as is', async () => {
       const token = tokenFor({ sub: '8', role: 'user' });
       expect(await connect({ token, header: true })).toMatchObject({ connected: true, hello: { authorization: `Bearer ${token}` } });
-      const viaQuery = await connect({ token });
-      expect(viaQuery).toMatchObject({ connected: true, hello: { authorization: `Bearer ${token}` } });
+    });
+
+    test('a token in the query string is neither read nor passed on: the service sees no credentials (and refuses such a socket itself)', async () => {
+      const viaQuery = await connect({ token: tokenFor({ sub: '8', role: 'user' }) });
+      expect(viaQuery).toMatchObject({ connected: true, hello: { authorization: null } });
       expect((viaQuery.hello as { query: Record<string, string> }).query.token).toBeUndefined();
+      expect(await connect({ token: 'garbage' })).toMatchObject({ connected: true, hello: { authorization: null } });
     });
 
     test('an upgrade with no token is passed on for the service to check the handshake’s auth.token (the stand-in sees no credentials)', async () => {
       expect(await connect({})).toMatchObject({ connected: true, hello: { authorization: null } });
     });
 
-    test('long-polling requests of /socket.io are checked and proxied too, token moved out of the URL', async () => {
+    test('long-polling requests of /socket.io are checked (the Authorization header, never ?token=) and proxied too', async () => {
       const token = tokenFor({ sub: '8', role: 'user' });
-      const polling = await request(gateway.url).get(`/socket.io/?EIO=4&transport=polling&token=${token}`);
+      const polling = await request(gateway.url).get('/socket.io/?EIO=4&transport=polling').set('authorization', `Bearer ${token}`);
       expect(polling.status).toBe(200);
       expect(polling.text).toMatch(/^0\{"sid"/);
       expect((await request(gateway.url).get('/socket.io/?EIO=4&transport=polling')).status).toBe(401);
+      expect((await request(gateway.url).get(`/socket.io/?EIO=4&transport=polling&token=${token}`)).status).toBe(401);
     });
 
     test('is refused on the upgrade itself with a bad token', async () => {
-      expect((await connect({ token: 'garbage' })).connected).toBe(false);
-      expect((await connect({ token: tokenFor({ sub: '8', role: 'user' }) + 'x' })).connected).toBe(false);
+      expect((await connect({ token: 'garbage', header: true })).connected).toBe(false);
+      expect((await connect({ token: tokenFor({ sub: '8', role: 'user' }) + 'x', header: true })).connected).toBe(false);
     });
   });
 

@@ -26,7 +26,7 @@ interface Client {
 const clients: Client[] = [];
 
 function client(url: string, options: { token?: string; via?: 'query' | 'auth'; reconnection?: boolean } = {}): Client {
-  const via = options.via ?? 'query';
+  const via = options.via ?? 'auth';
   const socket = connect(url, {
     transports: ['websocket'],
     reconnection: options.reconnection ?? false,
@@ -130,6 +130,17 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     await sleep(300);
     expect(anonymous.received).toEqual([]);
     expect(expired.received).toEqual([]);
+  });
+
+  test('a valid token in the query string instead of auth.token is refused like a missing one, through the gateway and directly', async () => {
+    const token = tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' });
+    const missing = await refused(client(service.url));
+    expect(missing).toBe('Unauthorized');
+    for (const url of [gateway.url, service.url]) {
+      const viaQuery = client(url, { token, via: 'query' });
+      expect(await refused(viaQuery)).toBe(missing);
+      expect(viaQuery.socket.connected).toBe(false);
+    }
   });
 
   test('the service checks the token itself too: auth.token accepted, none or expired refused (direct connection)', async () => {
