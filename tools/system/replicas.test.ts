@@ -12,6 +12,7 @@ import { createOrm } from '@academy/db';
 import { messagingEntities, recordEvent } from '@academy/messaging';
 import { DEMO, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, eventually, login, type Answer, type Session } from './client.ts';
+import { demoPdf } from '../../apps/payslips/src/seed.ts';
 
 let system: TestSystem;
 let admin: Session;
@@ -233,7 +234,7 @@ describe('incidents on two instances', () => {
     await new Promise((r) => setTimeout(r, 2500));
     const [{ dupes }] = await system.sql<{ dupes: number }>(
       'incidents',
-      "select (count(*) - count(distinct (kind, coalesce(time_record_id, 0), employee_id, coalesce(day::text, ''))))::int dupes from incidents where kind in ('RECORD_OPEN_TOO_LONG', 'ABSENCE')",
+      "select (count(*) - count(distinct (kind, coalesce(time_record_id, 0), employee_id, coalesce(day::text, ''))))::int dupes from incidents where kind in ('RECORD_OPEN_TOO_LONG', 'ABSENCE', 'LATE_CLOCK_IN')",
     );
     expect(flagged.every((row) => row.n === 1)).toBe(true);
     expect(dupes).toBe(0);
@@ -332,6 +333,55 @@ describe('login protection across instances', () => {
       expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
     }
     for (const gateway of system.gateways) expect((await call(gateway, 'POST', '/api/v2/auth/login', { body: DEMO.teacher(1) })).status).toBe(200);
+  });
+});
+
+describe('payslips on two instances', () => {
+  test("a batch read by one instance is seen, published and downloaded through the other; concurrent publishes through both gateways make each payslip and its event once", async () => {
+    const teachers = [await login(system.gateways[0]!, DEMO.teacher(1)), await login(system.gateways[1]!, DEMO.teacher(2))];
+    const employees = await eventually('the teachers in the payslips replica', async () => {
+      const rows = await system.sql<{ id: number; name: string; taxId: string }>(
+        'payslips',
+        'select id, name, tax_id as "taxId" from employees where id = any($1::int[]) and tax_id is not null order by id',
+        [teachers.map((t) => t.user.employeeId)],
+      );
+      return rows.length === 2 ? rows : undefined;
+    });
+    const period = { periodStart: '2026-01-01', periodEnd: '2026-01-31', label: 'Nómina enero 2026' };
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...period, matchBy: 'taxId' })) form.set(name, value);
+    form.set('file', new Blob([new Uint8Array(await demoPdf(employees.map((employee) => ({ employee, period }))))], { type: 'application/pdf' }), 'enero.pdf');
+    const uploaded = await fetch(`${system.gateways[0]}/api/v2/payslips/batches`, { method: 'POST', headers: { authorization: `Bearer ${admin.accessToken}` }, body: form });
+    expect(uploaded.status).toBe(202);
+    const batchId = ((await uploaded.json()) as { data: { id: number } }).data.id;
+    const ready = await eventually('the batch read', async () => {
+      const batch = await call(system.gateways[1]!, 'GET', `/api/v2/payslips/batches/${batchId}`, { token: admin.accessToken });
+      return batch.body.data.status === 'reading' ? undefined : batch.body.data;
+    });
+    expect(ready.status).toBe('ready');
+
+    const published = await listen('payslip.published');
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => call(system.gateways[i % 2]!, 'POST', `/api/v2/payslips/batches/${batchId}/publish`, { token: admin.accessToken })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    const rows = await system.sql<{ id: number }>('payslips', 'select id from payslips where batch_id = $1', [batchId]);
+    expect(rows).toHaveLength(2);
+    const events = await eventually('both payslip.published events', async () => {
+      const ours = published.messages.filter((message) => message.data.batchId === batchId);
+      return ours.length >= 2 ? ours : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(published.messages.filter((message) => message.data.batchId === batchId)).toHaveLength(2);
+    expect(events.map((event) => event.data.payslipId).sort()).toEqual(rows.map((row) => row.id).sort());
+    await published.close();
+
+    // Each teacher downloads theirs through either instance set: both read the files on the shared folder.
+    for (const [i, teacher] of teachers.entries()) {
+      const mine = await call(system.gateways[1 - i]!, 'GET', '/api/v2/payslips/my', { token: teacher.accessToken });
+      const payslip = mine.body.data.find((p: { label: string }) => p.label === period.label);
+      const file = await fetch(`${system.gateways[1 - i]}/api/v2/payslips/${payslip.id}/file`, { headers: { authorization: `Bearer ${teacher.accessToken}` } });
+      expect(file.status).toBe(200);
+      expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    }
   });
 });
 

@@ -34,7 +34,8 @@ describe('Idempotency-Key on writes', () => {
       name: 'svc-idem',
       entities: [Thing],
       migrations: [],
-      routes: (app, ctx) => {
+      setup: (ctx) => ({
+        routes: (app) => {
         const sql = new Sql(ctx.orm.em);
         app.post('/things', async (req, res) => {
           const em = ctx.orm.em;
@@ -71,7 +72,8 @@ describe('Idempotency-Key on writes', () => {
           await new Promise((resolve) => setTimeout(resolve, 400));
           res.status(201).json({ ok: true });
         });
-      },
+        },
+      }),
     };
     service = await startService(definition, config);
     orm = service.ctx.orm;
