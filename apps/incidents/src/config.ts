@@ -14,12 +14,21 @@ const isTimeZone = (value: string) => {
 export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents' }).extend({
   /** Queue of the employees replica (@academy/replicas); tests give each service instance its own. */
   REPLICAS_QUEUE: z.string().min(1).default('incidents.replicas'),
-  /** Time zone of the working day: days of the history and report, absence deadlines. */
-  WORK_TIME_ZONE: z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
-  /** ISO weekdays (1 = Monday … 7 = Sunday) on which an employee is expected to clock in. */
+  /**
+   * The academy's time zone (IANA), shared with academic: the days of the history, the report and
+   * the timetable, absence deadlines. `WORK_TIME_ZONE`, its former name, is read when it is unset.
+   */
+  ACADEMY_TIME_ZONE: z.string().default('Europe/Madrid').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  /**
+   * Who is expected at work: `timetable`, an employee with a class that day, by its start plus the
+   * grace; `every-working-day`, every active employee on WORKING_DAYS by ABSENCE_DEADLINE plus the grace.
+   */
+  ABSENCE_RULE: z.enum(['timetable', 'every-working-day']).default('timetable'),
+  /** ISO weekdays (1 = Monday … 7 = Sunday) on which an employee is expected to clock in (`every-working-day`). */
   WORKING_DAYS: env.list('1,2,3,4,5').pipe(z.array(z.string().regex(/^[1-7]$/, { error: 'must be weekdays 1–7' }).transform(Number))),
-  /** An employee without a clock-in by this local time (HH:MM) plus the grace period is absent. */
+  /** `every-working-day`: an employee without a clock-in by this local time (HH:MM) plus the grace period is absent. */
   ABSENCE_DEADLINE: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be HH:MM' }).default('09:00'),
+  /** After a class's start (or the deadline): no clock-in by then is an absence, a first clock-in after it is late. */
   ABSENCE_GRACE_MINUTES: z.coerce.number().int().min(0).max(720).default(30),
   /** A record still open this long is flagged (RECORD_OPEN_TOO_LONG). */
   OPEN_RECORD_LIMIT_HOURS: z.coerce.number().positive().max(168).default(12),
@@ -41,5 +50,12 @@ export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents'
 
 export type Config = z.infer<typeof ConfigSchema>;
 
-/** The only reader of process.env in this service. */
-export const readConfig = (): Config => loadConfig(ConfigSchema);
+/** The only reader of process.env in this service. `WORK_TIME_ZONE` stands in for an unset `ACADEMY_TIME_ZONE` (one release). */
+export function readConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const { ACADEMY_TIME_ZONE, WORK_TIME_ZONE } = environment;
+  if (ACADEMY_TIME_ZONE === undefined && WORK_TIME_ZONE !== undefined) {
+    process.emitWarning('WORK_TIME_ZONE is deprecated: set ACADEMY_TIME_ZONE (shared with academic) instead', 'DeprecationWarning');
+    return loadConfig(ConfigSchema, { ...environment, ACADEMY_TIME_ZONE: WORK_TIME_ZONE });
+  }
+  return loadConfig(ConfigSchema, environment);
+}

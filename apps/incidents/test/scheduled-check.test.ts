@@ -13,8 +13,11 @@ const NOW = Date.parse('2026-01-05T08:00:00Z');
 const hoursAgo = (hours: number, from = NOW) => new Date(from - hours * 3600_000).toISOString();
 
 describe('the scheduled check', () => {
-  // Absences are checked on that Monday in UTC: deadline 09:00 + 30 min grace.
-  const service = useIncidents({ ABSENCE_DEADLINE: '09:00', ABSENCE_GRACE_MINUTES: 30, OPEN_RECORD_LIMIT_HOURS: 12, PROPOSED_SHIFT_HOURS: 8 }, { clock: fixedClock(new Date(NOW)) });
+  // Absences by the every-working-day rule (the timetable rule has test/checks/), checked on that Monday in UTC: deadline 09:00 + 30 min grace.
+  const service = useIncidents(
+    { ABSENCE_RULE: 'every-working-day', ACADEMY_TIME_ZONE: 'UTC', ABSENCE_DEADLINE: '09:00', ABSENCE_GRACE_MINUTES: 30, OPEN_RECORD_LIMIT_HOURS: 12, PROPOSED_SHIFT_HOURS: 8 },
+    { clock: fixedClock(new Date(NOW)) },
+  );
   const check = (now?: Date) => runScheduledCheck(incidentsOfService(service()), now);
   const incidentsOf = (employeeId: number, kind: string) =>
     sql<{ id: number; time_record_id: number | null; day: string | null; proposed_end_at: string | null; severity: string; source: string | null; description: string }>(
@@ -70,7 +73,7 @@ describe('the scheduled check', () => {
     });
   });
 
-  describe('absences', () => {
+  describe('absences, every working day (ABSENCE_RULE=every-working-day)', () => {
     const monday = (time: string) => new Date(`2026-01-05T${time}:00Z`);
 
     test('no clock-in on a working day by the deadline + grace: one ABSENCE for the employee-day; a later clock-in still works', async () => {
@@ -108,6 +111,14 @@ describe('the scheduled check', () => {
       expect((await incidentsOf(employeeId, 'ABSENCE')).map((incident) => incident.day)).toEqual(['2026-01-19']);
       expect(await incidentsOf(inactive.employeeId, 'ABSENCE')).toEqual([]);
       expect(await incidentsOf(deleted.employeeId, 'ABSENCE')).toEqual([]);
+    });
+
+    test('never for a day before the employee was known: first known today (after yesterday’s deadline), no absence for yesterday; known after today’s deadline, none today either', async () => {
+      const knownThisMorning = await seedEmployee(service(), { firstSeenAt: '2026-01-28T07:00:00Z' });
+      const knownAtNoon = await seedEmployee(service(), { firstSeenAt: '2026-01-28T12:00:00Z' });
+      await check(new Date('2026-01-28T13:00:00Z')); // Wednesday; Tuesday is looked at too
+      expect((await incidentsOf(knownThisMorning.employeeId, 'ABSENCE')).map((incident) => incident.day)).toEqual(['2026-01-28']);
+      expect(await incidentsOf(knownAtNoon.employeeId, 'ABSENCE')).toEqual([]);
     });
 
     test('an absence an admin deleted is not created again by later checks', async () => {

@@ -65,8 +65,8 @@ let nextId = 1000;
 /** A fresh id, so each test works on its own employee. */
 export const freshId = () => nextId++;
 
-/** An employee in the replica (active unless told), with a login `userId`. */
-export async function seedEmployee(service: IncidentsService, options: { id?: number; userId?: number; active?: boolean; name?: string } = {}) {
+/** An employee in the replica (active unless told), with a login `userId`, known to the service since `firstSeenAt` (long ago unless told). */
+export async function seedEmployee(service: IncidentsService, options: { id?: number; userId?: number; active?: boolean; name?: string; firstSeenAt?: string } = {}) {
   const id = options.id ?? freshId();
   const userId = options.userId ?? id + 50_000;
   await sql(service, `insert into employees (id, user_id, name, email, active, deleted, source_version) values ($1, $2, $3, null, $4, false, now())`, [
@@ -75,10 +75,24 @@ export async function seedEmployee(service: IncidentsService, options: { id?: nu
     options.name ?? `Employee ${id}`,
     options.active ?? true,
   ]);
+  await sql(service, `insert into employee_first_seen (employee_id, first_seen_at) values ($1, $2::timestamptz)`, [id, options.firstSeenAt ?? '2000-01-01T00:00:00Z']);
   return { employeeId: id, userId, auth: bearer({ role: 'user', sub: String(userId), employeeId: id }) };
 }
 
 export const adminAuth = bearer({ role: 'admin', sub: '1' });
+
+let nextClassId = 1;
+/** A class of the timetable replica, as `calendar-event.created` leaves it; known since long ago unless told. */
+export async function insertClass(service: IncidentsService, employeeId: number | null, startsAt: string, endsAt: string, options: { knownSince?: string } = {}) {
+  const id = nextClassId++;
+  await sql(
+    service,
+    `insert into calendar_events (id, subject_id, center_id, employee_id, starts_at, ends_at, deleted, known_since, source_version)
+     values ($1, 1, 1, $2, $3::timestamptz, $4::timestamptz, false, $5::timestamptz, $5::timestamptz)`,
+    [id, employeeId, startsAt, endsAt, options.knownSince ?? '2000-01-01T00:00:00Z'],
+  );
+  return id;
+}
 
 /** A time record written directly (for history, reports and the check). */
 export async function insertRecord(service: IncidentsService, employeeId: number, clockInAt: string, clockOutAt: string | null) {

@@ -2,11 +2,12 @@ import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { isoSql } from '../shared/db.ts';
 import { describe } from '../incidents/incident-rules.ts';
 import { nextIncidentIdSql, recordIncident, type NewIncident } from '../incidents/incident-store.ts';
-import { ABSENCE_CANDIDATES, EMPLOYEE_USER_ID_OF_RECORD_SQL } from './check-sql.ts';
+import { ABSENCES_EVERY_WORKING_DAY, ABSENCES_FROM_TIMETABLE, EMPLOYEE_USER_ID_OF_RECORD_SQL, LATE_CLOCK_INS } from './check-sql.ts';
 
 export interface CheckResult {
   openTooLong: number;
   absences: number;
+  lateClockIns: number;
 }
 
 /** Rows looked at per run; a backlog is taken by the next runs. */
@@ -49,20 +50,22 @@ async function flagOpenRecords(incidents: IncidentsContext, now: Date): Promise<
 }
 
 /**
- * Working days (today and yesterday, in the work time zone) whose deadline plus grace has passed,
- * for every active employee with no time record touching that day: an ABSENCE incident for the
- * employee-day. It blocks nothing: a later clock-in works as usual (spec 1.1.2).
+ * Today's and yesterday's absences (local days), by ABSENCE_RULE: under `timetable` an employee
+ * with a class that day and no clock-in by the first class's start plus grace; under
+ * `every-working-day` every active employee on a working day with none by the deadline plus
+ * grace. Never for a day before the employee (or the class) was known to the service. It blocks
+ * nothing: a later clock-in works as usual (spec 1.1.2).
  */
 async function flagAbsences(incidents: IncidentsContext, now: Date): Promise<number> {
   const { db, config } = incidents;
-  const rows = await db.query<{ employeeId: number; employeeUserId: number | null; day: string; incidentId: number }>(ABSENCE_CANDIDATES, [
-    now.toISOString(),
-    config.WORK_TIME_ZONE,
-    config.WORKING_DAYS,
-    config.ABSENCE_DEADLINE,
-    config.ABSENCE_GRACE_MINUTES,
-    BATCH,
-  ]);
+  const timeZone = config.ACADEMY_TIME_ZONE;
+  const fromTimetable = config.ABSENCE_RULE === 'timetable';
+  const rows = await db.query<{ employeeId: number; employeeUserId: number | null; day: string; expectedAt: string; incidentId: number }>(
+    fromTimetable ? ABSENCES_FROM_TIMETABLE : ABSENCES_EVERY_WORKING_DAY,
+    fromTimetable
+      ? [now.toISOString(), timeZone, config.ABSENCE_GRACE_MINUTES, BATCH]
+      : [now.toISOString(), timeZone, config.WORKING_DAYS, config.ABSENCE_DEADLINE, config.ABSENCE_GRACE_MINUTES, BATCH],
+  );
   return recordEach(
     incidents,
     rows.map((row) => ({
@@ -70,9 +73,45 @@ async function flagAbsences(incidents: IncidentsContext, now: Date): Promise<num
       employeeId: row.employeeId,
       employeeUserId: row.employeeUserId,
       kind: 'ABSENCE',
-      description: describe.absence(row.day, config.ABSENCE_DEADLINE, config.ABSENCE_GRACE_MINUTES, config.WORK_TIME_ZONE),
+      description: (fromTimetable ? describe.absenceFromClass : describe.absence)(row.day, row.expectedAt, config.ABSENCE_GRACE_MINUTES, timeZone),
       source: null,
       deviceId: null,
+      timeRecordId: null,
+      day: row.day,
+      proposedEndAt: null,
+    })),
+  );
+}
+
+/**
+ * Today's and yesterday's late clock-ins: the first clock-in of a teacher's day after the first
+ * class's start plus grace gets one LATE_CLOCK_IN for the employee-day (whatever the absence rule:
+ * it needs a class). Judged here rather than at the clock-in, so a class that reaches the replica
+ * after the clock-in is judged the same.
+ */
+async function flagLateClockIns(incidents: IncidentsContext, now: Date): Promise<number> {
+  const { db, config } = incidents;
+  const timeZone = config.ACADEMY_TIME_ZONE;
+  const rows = await db.query<{
+    employeeId: number;
+    employeeUserId: number | null;
+    day: string;
+    source: NewIncident['source'];
+    deviceId: string | null;
+    classStart: string;
+    clockIn: string;
+    incidentId: number;
+  }>(LATE_CLOCK_INS, [now.toISOString(), timeZone, config.ABSENCE_GRACE_MINUTES, BATCH]);
+  return recordEach(
+    incidents,
+    rows.map((row) => ({
+      id: row.incidentId,
+      employeeId: row.employeeId,
+      employeeUserId: row.employeeUserId,
+      kind: 'LATE_CLOCK_IN',
+      description: describe.lateClockIn(row.day, row.clockIn, row.classStart, config.ABSENCE_GRACE_MINUTES, timeZone),
+      source: row.source,
+      deviceId: row.deviceId,
       timeRecordId: null,
       day: row.day,
       proposedEndAt: null,
@@ -93,7 +132,11 @@ async function recordEach(incidents: IncidentsContext, candidates: NewIncident[]
  * concurrent run's insert is a no-op (no duplicate incident, no duplicate event).
  */
 export async function runScheduledCheck(incidents: IncidentsContext, now = incidents.clock.now()): Promise<CheckResult> {
-  return { openTooLong: await flagOpenRecords(incidents, now), absences: await flagAbsences(incidents, now) };
+  return {
+    openTooLong: await flagOpenRecords(incidents, now),
+    absences: await flagAbsences(incidents, now),
+    lateClockIns: await flagLateClockIns(incidents, now),
+  };
 }
 
 /** Runs the check every `intervalMs` (never two runs of one instance at once); the returned stop waits for a run in flight. */
@@ -103,7 +146,7 @@ export function scheduleChecks(incidents: IncidentsContext, intervalMs: number):
   const tick = () => {
     current ??= runScheduledCheck(incidents)
       .then((result) => {
-        if (result.openTooLong || result.absences) incidents.logger.info(result, 'scheduled check created incidents');
+        if (result.openTooLong || result.absences || result.lateClockIns) incidents.logger.info(result, 'scheduled check created incidents');
       })
       .catch((error: unknown) => incidents.logger.warn({ err: error }, 'scheduled check failed; the next run retries'))
       .finally(() => {

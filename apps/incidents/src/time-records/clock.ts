@@ -92,7 +92,7 @@ export async function clockOut(incidents: IncidentsContext, employeeId: number, 
   if (closed) return closed;
   const [state] = await db.query<{ now: string; day: string; incidentId: number; recentClockOutAt: string | null }>(LAST_CLOCK_OUT, [
     employeeId,
-    config.WORK_TIME_ZONE,
+    config.ACADEMY_TIME_ZONE,
     config.CLOCK_OUT_REPEAT_SECONDS,
     now,
   ]);
