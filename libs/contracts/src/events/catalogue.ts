@@ -185,7 +185,7 @@ export const IncidentChanged = z.object({
   status: z.enum(['open', 'closed']),
   change: z.enum(['created', 'employee_message', 'admin_message', 'status_changed', 'deleted']),
   byUserId: id.nullable(),
-  /** The incident's kind code (CLOCK_IN_WHILE_OPEN, CLOCK_OUT_WITHOUT_OPEN, RECORD_OPEN_TOO_LONG, ABSENCE). */
+  /** The incident's kind code (CLOCK_IN_WHILE_OPEN, CLOCK_OUT_WITHOUT_OPEN, RECORD_OPEN_TOO_LONG, ABSENCE, LATE_CLOCK_IN). */
   kind: z.string().optional(),
   /** Readable description of the incident (for a notification's text). */
   description: z.string().optional(),
