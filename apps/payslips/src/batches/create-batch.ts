@@ -1,4 +1,5 @@
 import type { PayslipBatch, PayslipBatchFields } from '@academy/contracts';
+import { onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { checkPdf } from '../shared/check-pdf.ts';
 import { dayIn } from '../shared/dates.ts';
@@ -25,6 +26,7 @@ export async function createBatch(payslips: Payslips, actor: Actor, fields: Pays
       [fields.label, fields.periodStart, fields.periodEnd, fields.issuedOn ?? dayIn(at, payslips.config.ACADEMY_TIME_ZONE), fields.matchBy, pageCount, pdf.sizeBytes, pdf.storageKey, at, actor.userId],
     );
     batchId = row!.id;
+    onRollback(() => storage.remove(pdf.storageKey));
   } catch (error) {
     await storage.remove(pdf.storageKey).catch(() => undefined);
     throw error;

@@ -1,4 +1,5 @@
 import type { PayslipBatch } from '@academy/contracts';
+import { afterCommit } from '@academy/service';
 import type { Payslips } from '../shared/payslips-context.ts';
 import { batchNotFound, batchPublished } from './batches.errors.ts';
 import { findBatch, showBatch } from './batches.store.ts';
@@ -15,6 +16,7 @@ export async function discardBatch(payslips: Payslips, batchId: number): Promise
     await query(`delete from payslip_batch_pages where batch_id = $1`, [batchId]);
     return batch.storageKey;
   });
-  if (storageKey) await storage.remove(storageKey);
+  // The file goes once the discard is committed (later, under an Idempotency-Key).
+  if (storageKey) await afterCommit(() => storage.remove(storageKey));
   return (await showBatch(sql.query, batchId))!;
 }

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { PayslipBatch } from '@academy/contracts';
 import { removeFiles } from '@academy/files';
+import { afterCommit, onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { recordPayslipEvent } from '../shared/events.ts';
 import type { Payslips } from '../shared/payslips-context.ts';
@@ -69,8 +70,14 @@ export async function publishBatch(payslips: Payslips, actor: Actor, batchId: nu
     if (!published) await removeFiles(storage, stored.map((file) => file.storageKey));
   }
   if (published) {
-    relay.nudge();
-    await storage.remove(batch.storageKey).catch(() => undefined);
+    // Under an Idempotency-Key the request's own commit comes later: what it stored goes if that rolls back,
+    // and the combined PDF only once it is committed.
+    onRollback(() => removeFiles(storage, stored.map((file) => file.storageKey)));
+    const source = batch.storageKey;
+    await afterCommit(async () => {
+      relay.nudge();
+      await storage.remove(source).catch(() => undefined);
+    });
     return (await showBatch(sql.query, batchId))!;
   }
   const current = (await showBatch(sql.query, batchId))!;

@@ -1,5 +1,6 @@
 import type { AdminPayslip, PayslipReplaceFields } from '@academy/contracts';
 import { BadRequestError } from '@academy/kit';
+import { afterCommit, onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { checkPdf } from '../shared/check-pdf.ts';
 import { dayIn } from '../shared/dates.ts';
@@ -43,7 +44,9 @@ export async function replacePayslip(payslips: Payslips, actor: Actor, payslipId
       await recordPayslipEvent(query, { ...payslip, id }, employee, { correlationId: actor.correlationId, now: at });
       return id;
     });
-    relay.nudge();
+    // Under an Idempotency-Key the request's own commit comes later: the file goes if that rolls back.
+    onRollback(() => storage.remove(pdf.storageKey));
+    await afterCommit(() => relay.nudge());
     return (await readAdminPayslip(sql.query, id))!;
   } catch (error) {
     await storage.remove(pdf.storageKey).catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { AdminPayslip, PayslipUploadFields } from '@academy/contracts';
+import { afterCommit, onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { checkPdf } from '../shared/check-pdf.ts';
 import { dayIn } from '../shared/dates.ts';
@@ -32,7 +33,9 @@ export async function uploadPayslip(payslips: Payslips, actor: Actor, fields: Pa
       await recordPayslipEvent(query, { ...payslip, id }, employee, { correlationId: actor.correlationId, now: at });
       return id;
     });
-    relay.nudge();
+    // Under an Idempotency-Key the request's own commit comes later: the file goes if that rolls back.
+    onRollback(() => storage.remove(pdf.storageKey));
+    await afterCommit(() => relay.nudge());
     return (await readAdminPayslip(sql.query, id))!;
   } catch (error) {
     await storage.remove(pdf.storageKey).catch(() => undefined);

@@ -224,3 +224,25 @@ describe('reads off the request path', () => {
     expect(runsOf(batch)).toEqual([[ana.employeeId, 1, 1]]);
   });
 });
+
+describe('with an Idempotency-Key', () => {
+  const service = usePayslips();
+
+  test('a keyed batch upload is read once its transaction commits; a keyed publish retried is replayed, with one payslip and one event', async () => {
+    const ana = await seedEmployee(service());
+    const req = request(service().url).post('/api/v2/payslips/batches').set(adminAuth).set('idempotency-key', 'batch-upload-1');
+    for (const [name, value] of Object.entries(fieldsOf())) req.field(name, value);
+    const res = await req.attach('file', await makePdf([page(ana)]), { filename: 'b.pdf', contentType: 'application/pdf' });
+    expect(res.status).toBe(202);
+    const batch = await batchWhenRead(service(), res.body.data.id);
+    expect(runsOf(batch)).toEqual([[ana.employeeId, 1, 1]]);
+    const publish = () => request(service().url).post(`/api/v2/payslips/batches/${batch.id}/publish`).set(adminAuth).set('idempotency-key', 'publish-1');
+    const first = await publish();
+    const again = await publish();
+    expect([first.status, again.status, again.headers['idempotent-replayed']]).toEqual([200, 200, 'true']);
+    expect(await sql(service(), `select id from payslips where batch_id = $1`, [batch.id])).toHaveLength(1);
+    expect((await outboxEvents(service(), 'payslip.published')).filter((e) => e.data.batchId === batch.id)).toHaveLength(1);
+    const file = await request(service().url).get(`/api/v2/payslips/${first.body.data.matches[0].payslips[0].payslipId}/file`).set(ana.auth);
+    expect(file.status).toBe(200);
+  });
+});
