@@ -107,7 +107,7 @@ describe('gateway readiness of a degraded service', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const gateway = await startGateway(gatewayConfig({ ACADEMIC_URL: url, HOURS_BANK_URL: url, INCIDENTS_URL: url, NOTIFICATIONS_URL: url }));
+    const gateway = await startGateway(gatewayConfig({ ACADEMIC_URL: url, HOURS_BANK_URL: url, INCIDENTS_URL: url, NOTIFICATIONS_URL: url, PAYSLIPS_URL: url }));
     try {
       const res = await request(gateway.url).get('/readyz');
       expect(res.status).toBe(200);
