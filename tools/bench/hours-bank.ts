@@ -5,7 +5,8 @@
 // same SQL pattern (BEGIN; SELECT … FOR UPDATE; UPDATE; INSERT; COMMIT) in a raw `pg` loop at the
 // same concurrency, as the baseline. Prints ops/s, p99 and the ratios, and the CPU time per operation
 // of the service process and of its PostgreSQL backends (read from /proc: on a machine shared with
-// other load, ops/s move with that load, CPU per operation much less). Starts and stops what it needs.
+// other load, ops/s move with that load, CPU per operation much less). The service runs are made twice:
+// without and with a fresh `Idempotency-Key` on every request (issue 23: within 10%). Starts and stops what it needs.
 // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -88,9 +89,11 @@ try {
   const baselineBanks = (await db.query<{ id: number }>('select id from hours_banks where employee_id > 10000 order by id')).rows.map((row) => row.id);
 
   const authorization = bearer({ role: 'admin', sub: '1' }).authorization;
-  /** POSTs alternating completed (1h 10m) and pending (1h), on the bank of `employeeOf(i)`. */
-  const posts = (employeeOf: (n: number) => number): autocannon.Request[] => {
+  let keyedRun = 0;
+  /** POSTs alternating completed (1h 10m) and pending (1h), on the bank of `employeeOf(i)`; `keyed`: each with its own Idempotency-Key. */
+  const posts = (employeeOf: (n: number) => number, keyed = false): autocannon.Request[] => {
     let n = 0;
+    const run = ++keyedRun;
     return [
       {
         method: 'POST',
@@ -99,18 +102,18 @@ try {
           return {
             ...request,
             path: `/api/v2/hours-bank/${employeeOf(i)}/${i % 2 === 0 ? 'completed' : 'pending'}`,
-            headers: { 'content-type': 'application/json', authorization },
+            headers: { 'content-type': 'application/json', authorization, ...(keyed ? { 'idempotency-key': `bench-${run}-${i}` } : {}) },
             body: JSON.stringify({ time: i % 2 === 0 ? '1h 10m' : '1h' }),
           };
         },
       },
     ];
   };
-  const viaService = async (label: string, employeeOf: (n: number) => number): Promise<Figures> => {
+  const viaService = async (label: string, employeeOf: (n: number) => number, keyed = false): Promise<Figures> => {
     const cpuBefore = cpuMsOf(serviceProcess.pid);
     const dbBefore = await databaseCpuMs();
     const commitsBefore = await databaseCommits();
-    const result = await autocannon({ url: service.url, connections: CONNECTIONS, duration: DURATION_S, requests: posts(employeeOf) });
+    const result = await autocannon({ url: service.url, connections: CONNECTIONS, duration: DURATION_S, requests: posts(employeeOf, keyed) });
     const cpuAfter = cpuMsOf(serviceProcess.pid);
     const dbAfter = await databaseCpuMs();
     const commitsAfter = await databaseCommits();
@@ -196,13 +199,15 @@ try {
   console.log(`hours-bank benchmark: ${CONNECTIONS} concurrent clients, ${DURATION_S} s per run, ${ROUNDS} interleaved rounds`);
   // Warm-up: creates the service's 1,000 banks (not measured) and warms the JIT and the pools.
   await autocannon({ url: service.url, connections: CONNECTIONS, amount: 2 * BANKS, requests: posts((i) => 1 + (i % BANKS)) });
-  const runs = { rawOne: [] as Figures[], serviceOne: [] as Figures[], rawMany: [] as Figures[], serviceMany: [] as Figures[] };
+  const runs = { rawOne: [] as Figures[], serviceOne: [] as Figures[], rawMany: [] as Figures[], serviceMany: [] as Figures[], keyedOne: [] as Figures[], keyedMany: [] as Figures[] };
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`round ${round}/${ROUNDS}`);
     runs.rawOne.push(await rawLoop('(a) one bank      ', () => baselineBanks[0]!));
     runs.serviceOne.push(await viaService('(a) one bank      ', () => 1));
+    runs.keyedOne.push(await viaService('(a) one bank, key ', () => 1, true));
     runs.rawMany.push(await rawLoop('(b) 1,000 banks   ', (i) => baselineBanks[(i * 7919) % BANKS]!));
     runs.serviceMany.push(await viaService('(b) 1,000 banks   ', (i) => 1 + ((i * 7919) % BANKS)));
+    runs.keyedMany.push(await viaService('(b) 1,000 banks, key', (i) => 1 + ((i * 7919) % BANKS), true));
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const summary = (figures: Figures[]): Figures => ({
@@ -212,7 +217,9 @@ try {
     cpuMsPerOp: figures.every((f) => f.cpuMsPerOp !== undefined) ? median(figures.map((f) => f.cpuMsPerOp!)) : undefined,
     dbCpuMsPerOp: figures.every((f) => f.dbCpuMsPerOp !== undefined) ? median(figures.map((f) => f.dbCpuMsPerOp!)) : undefined,
   });
-  const [rawOne, serviceOne, rawMany, serviceMany] = [runs.rawOne, runs.serviceOne, runs.rawMany, runs.serviceMany].map(summary) as [Figures, Figures, Figures, Figures];
+  const [rawOne, serviceOne, rawMany, serviceMany, keyedOne, keyedMany] = [runs.rawOne, runs.serviceOne, runs.rawMany, runs.serviceMany, runs.keyedOne, runs.keyedMany].map(
+    summary,
+  ) as [Figures, Figures, Figures, Figures, Figures, Figures];
 
   const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
   console.log(`\nresults (medians of ${ROUNDS} rounds)`);
@@ -240,6 +247,20 @@ try {
       met: serviceMany.opsPerSec >= 0.5 * rawMany.opsPerSec && serviceMany.p99Ms < 40 && serviceMany.errors === 0,
     },
   });
+  console.log('\nwith an Idempotency-Key on every request (issue 23: within 10% of the same run without)');
+  const keyedRow = (without: Figures, keyed: Figures) => ({
+    'without key ops/s': Math.round(without.opsPerSec),
+    'with key ops/s': Math.round(keyed.opsPerSec),
+    'with / without': pct(keyed.opsPerSec, without.opsPerSec),
+    'without p99 ms': without.p99Ms,
+    'with p99 ms': keyed.p99Ms,
+    'service CPU ms/op without, with': `${without.cpuMsPerOp?.toFixed(2)}, ${keyed.cpuMsPerOp?.toFixed(2)}`,
+    'db CPU ms/op without, with': `${without.dbCpuMsPerOp?.toFixed(2)}, ${keyed.dbCpuMsPerOp?.toFixed(2)}`,
+    met: keyed.opsPerSec >= 0.9 * without.opsPerSec && keyed.errors === 0,
+  });
+  console.table({ '(a) one bank': keyedRow(serviceOne, keyedOne), '(b) 1,000 banks': keyedRow(serviceMany, keyedMany) });
+  const [keys] = (await db.query<{ n: number }>('select count(*)::int as n from idempotency_keys')).rows;
+  console.log(`${keys!.n} idempotency keys stored`);
   const [check] = (
     await db.query<{ banks: number; rows: number }>(
       `select count(*)::int as banks, (select count(*)::int from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where b.employee_id <= $1) as rows
