@@ -79,6 +79,8 @@ export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy, 
       const ip = proxyaddr(req, trusted);
       // A signed-in user counts against their own limit, anyone else against their address's.
       await limits.check(claims ? { userId: claims.sub } : { ip });
+      // Answers to credentials are kept by no cache; an upstream's own Cache-Control replaces this one.
+      if (rule.access !== 'public') res.setHeader('cache-control', 'no-store');
       if (rule.access === 'bearer' && !claims) throw new UnauthorizedError(rule.unauthorizedMessage);
       // The services trust the gateway's view of the client address, not one a client sent.
       req.headers['x-forwarded-for'] = ip;

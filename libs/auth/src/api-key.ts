@@ -11,7 +11,9 @@ export function safeEqual(given: string, expected: string): boolean {
 
 /** An empty expected key refuses everything, so a missing setting never opens the door. */
 export function requireApiKey(expected: string, failure: { message?: string; code?: string } = {}): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
+    // As requireAuth: an authenticated answer is kept by no cache unless the route says otherwise.
+    res.setHeader('cache-control', 'no-store');
     const given = req.headers['x-api-key'];
     if (expected && typeof given === 'string' && safeEqual(given, expected)) return next();
     next(new UnauthorizedError(failure.message ?? 'Invalid API key', failure.code ?? 'INVALID_API_KEY'));

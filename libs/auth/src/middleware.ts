@@ -21,10 +21,12 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * Verifies `Authorization: Bearer <jwt>` (signature, claims, and that its session was not ended)
- * and puts the user on `res.locals.user`; 401 otherwise.
+ * and puts the user on `res.locals.user`; 401 otherwise. Its answers are `Cache-Control: no-store`
+ * (one user's data, kept by no cache) unless the route sets a Cache-Control of its own.
  */
 export function requireAuth(verifier: TokenVerifier, failure: AuthFailure = {}): RequestHandler {
   return (req, res, next) => {
+    res.setHeader('cache-control', 'no-store');
     const token = bearerToken(req.headers.authorization);
     const refuse = () => next(new UnauthorizedError(failure.message ?? 'Unauthorized', failure.code ?? 'UNAUTHORIZED'));
     if (!token) return refuse();

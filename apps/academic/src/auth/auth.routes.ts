@@ -27,8 +27,11 @@ export function authRouter(ctx: ServiceContext<Config>): Router {
   const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger, ctx.clock);
   const em = () => ctx.orm.em;
   const router = Router();
-  // No auth route takes a query (and credentials never travel in one).
-  router.use(noQuery);
+  // No auth route takes a query (and credentials never travel in one); answers carrying tokens are kept by no cache (RFC 6749 5.1).
+  router.use(noQuery, (_req, res, next) => {
+    res.setHeader('cache-control', 'no-store');
+    next();
+  });
 
   router.post('/login', async (req, res) => {
     const input = LoginBody.parse(req.body);
