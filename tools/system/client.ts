@@ -1,4 +1,5 @@
 // What a client of the system has: plain fetch against a gateway, JSON in and out.
+import { randomUUID } from 'node:crypto';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of many shapes; the tests assert what they read
 export interface Answer<T = any> {
@@ -12,13 +13,18 @@ export interface CallOptions {
   body?: unknown;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** The write's `Idempotency-Key`: a fresh one by default on POST, PUT, PATCH and DELETE, as a careful client sends; false sends none. */
+  idempotencyKey?: string | false;
 }
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
 export async function call<T = any>(base: string, method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (WRITE_METHODS.has(method.toUpperCase()) && options.idempotencyKey !== false) headers['idempotency-key'] ??= options.idempotencyKey ?? randomUUID();
   const response = await fetch(`${base}${path}`, {
     method,
     headers,
@@ -29,6 +35,30 @@ export async function call<T = any>(base: string, method: string, path: string, 
   let body: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
   return { status: response.status, body: body as T, headers: response.headers };
+}
+
+/**
+ * A write sent until it has an outcome, always with the same `Idempotency-Key`: again after a
+ * timeout (the gateway's 504, or no answer at all) and, waiting `Retry-After`, while the first
+ * attempt still runs (409 `IDEMPOTENCY_KEY_IN_USE`). `attempts` records each try's status (0: no answer).
+ */
+export async function callUntilDone<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any -- as call
+  base: string,
+  method: string,
+  path: string,
+  options: CallOptions & { idempotencyKey: string; attempts?: number[]; deadlineMs?: number },
+): Promise<Answer<T>> {
+  const deadline = Date.now() + (options.deadlineMs ?? 60_000);
+  for (;;) {
+    const answer = await call<T>(base, method, path, options).catch(() => null);
+    options.attempts?.push(answer?.status ?? 0);
+    const again = answer === null || answer.status === 504 || (answer.status === 409 && (answer.body as { code?: string })?.code === 'IDEMPOTENCY_KEY_IN_USE');
+    if (!again || Date.now() > deadline) {
+      if (answer === null) throw new Error(`${method} ${path}: no answer before the deadline`);
+      return answer;
+    }
+    await new Promise((r) => setTimeout(r, 1000 * Number(answer?.headers.get('retry-after') ?? 1)));
+  }
 }
 
 export interface Session {

@@ -3,10 +3,12 @@
 // (tools/system/harness.ts). Then faults: a service killed and restarted, a crashed service back by
 // itself, the broker restarted.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
+import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { DEMO, PUSH_API_KEY, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
-import { call, eventually, login, type Session } from './client.ts';
+import { call, callUntilDone, eventually, login, type Session } from './client.ts';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
 
 let system: TestSystem;
@@ -183,6 +185,50 @@ describe('hours bank', () => {
     const bad = await call(gw, 'POST', `${path}/completed`, { token: admin.accessToken, body: { time: '1h 60m' } });
     expect(bad.status).toBe(400);
   });
+});
+
+describe('retrying a write', () => {
+  test('the upstream times out on a slow write; the client retries with its Idempotency-Key and the bank counts the hours once', async () => {
+    // A gateway that gives up on an upstream after 1.5 s, and a write slowed past it: a psql-like connection holds the bank's row.
+    const impatient = await system.addGateway(0, { UPSTREAM_TIMEOUT_MS: '1500' });
+    const { user } = await login(gw, DEMO.teacher(3));
+    const path = `/api/v2/hours-bank/${user.employeeId}`;
+    expect((await call(gw, 'POST', `${path}/completed`, { token: admin.accessToken, body: { time: '15m' } })).status).toBe(200);
+    const balance = async () =>
+      (await system.sql<{ n: number }>('hours-bank', 'select sum(completed_minutes - pending_minutes)::int n from hours_banks where employee_id = $1', [user.employeeId]))[0]!.n;
+    const before = await balance();
+    const rowsBefore = await system.sql<{ n: number }>('hours-bank', 'select count(*)::int n from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where b.employee_id = $1', [user.employeeId]);
+
+    const holder = new pg.Client({ connectionString: system.databaseUrls['hours-bank'] });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from hours_banks where employee_id = $1 for update', [user.employeeId]);
+      const key = randomUUID();
+      const attempts: number[] = [];
+      const write = callUntilDone(impatient.url, 'POST', `${path}/completed`, { token: admin.accessToken, body: { time: '1h' }, idempotencyKey: key, attempts });
+      // The first attempt times out at the gateway (504), the retries find it still running (409) until the row is free.
+      await eventually('a timed-out attempt and a retry refused while the first runs', async () => (attempts.includes(504) && attempts.includes(409) ? true : undefined), 20_000, 100);
+      await holder.query('commit');
+      const done = await write;
+
+      expect(done.status).toBe(200);
+      expect(done.headers.get('idempotent-replayed')).toBe('true');
+      expect(attempts[0]).toBe(504);
+      expect((await balance()) - before).toBe(60);
+      const rowsAfter = await system.sql<{ n: number }>('hours-bank', 'select count(*)::int n from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where b.employee_id = $1', [user.employeeId]);
+      expect(rowsAfter[0]!.n - rowsBefore[0]!.n).toBe(1);
+      // A retry later still answers the first outcome, and still counts nothing more.
+      const late = await call(impatient.url, 'POST', `${path}/completed`, { token: admin.accessToken, body: { time: '1h' }, idempotencyKey: key });
+      expect(late.status).toBe(200);
+      expect(late.body).toEqual(done.body);
+      expect((await balance()) - before).toBe(60);
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await holder.end();
+      await impatient.kill('SIGTERM');
+    }
+  }, 90_000);
 });
 
 describe('content blocks', () => {
