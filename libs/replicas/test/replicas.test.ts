@@ -43,7 +43,7 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
   test('employee.upserted and employee.deleted keep the row, a deletion as a tombstone; an older event never undoes a newer one', async () => {
     const now = Date.now();
     await publish(envelope('employee.upserted', { id: 7, userId: 70, name: 'Ana', email: 'ana@example.com', active: true }, new Date(now)));
-    expect(await rows('select id, user_id, name, email, active, deleted from employees')).toEqual([
+    expect(await rows('select id, user_id, name, email, active, deleted from employees where id = 7')).toEqual([
       { id: 7, user_id: 70, name: 'Ana', email: 'ana@example.com', active: true, deleted: false },
     ]);
     await publish(envelope('employee.upserted', { id: 7, userId: 70, name: 'Old Ana', email: null, active: false }, new Date(now - 60_000)));
