@@ -157,8 +157,8 @@ describe('approval e-mails on block.approved (real SMTP server)', () => {
       expect(res.body.data).toHaveLength(2);
       expect(res.body.data[0].id).toBeGreaterThan(res.body.data[1].id);
       expect(res.body.data.every((row: { channel: string; status: string }) => row.channel === 'email' && row.status === 'sent')).toBe(true);
-      expect(res.body.pagination).toMatchObject({ page: 1, limit: 2 });
-      expect(res.body.pagination.total).toBeGreaterThanOrEqual(10);
+      expect(res.body.meta).toMatchObject({ currentPage: 1, pageSize: 2 });
+      expect(res.body.meta.totalItems).toBeGreaterThanOrEqual(10);
 
       const one = await request(service.url).get('/api/v2/notifications/deliveries?recipient=Teacher.Retry@school.test').set(admin);
       expect(one.body.data).toEqual([

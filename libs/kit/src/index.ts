@@ -7,4 +7,5 @@ export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, re
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
 export { createRedis, createSocketIoRedis, redisReadiness, type RedisClientOptions } from './redis.ts';
 export { idParam, noQuery, readId } from './params.ts';
+export { pageMeta } from './paging.ts';
 export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CompletedBlocksQuery, PendingBlock, PendingBlocksQuery, PendingBlocksResponse, PendingCountQuery, PendingCountResponse, PendingRejectedQuery } from '@academy/contracts';
+import { pageMeta } from '@academy/kit';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
-import { pageMeta } from '../shared/sql.ts';
 import { isAdmin, type BlockActor } from './block-access.ts';
 import { fullNameSql, isoTime } from './sql-values.ts';
 import { notAnEmployee, schoolCourseNotFound } from './blocks.errors.ts';

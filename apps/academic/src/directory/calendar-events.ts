@@ -3,11 +3,11 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { CalendarEventCreateBody, CalendarEventListQuery, CalendarEventUpdateBody } from '@academy/contracts';
 import { pgArray } from '@academy/db';
-import { BadRequestError } from '@academy/kit';
+import { BadRequestError, pageMeta } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { CalendarEvent } from '../shared/entities/registration.entities.ts';
 import { SOURCE, calendarEventData } from '../shared/events.ts';
-import { findOr404, givenFilters, guardConstraints, pageMeta } from '../shared/sql.ts';
+import { findOr404, givenFilters, guardConstraints } from '../shared/sql.ts';
 import type { Input, Meta } from './directory-page.ts';
 import { checkReferences } from './references.ts';
 import { assertCanTeach } from '../shared/teachers.ts';

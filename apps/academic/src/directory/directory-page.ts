@@ -1,7 +1,8 @@
 import type { EntityManager, EntityName, FilterQuery, OrderDefinition } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { DirectoryPageQuery } from '@academy/contracts';
-import { likeContains, pageMeta } from '../shared/sql.ts';
+import { pageMeta } from '@academy/kit';
+import { likeContains } from '../shared/sql.ts';
 
 /** The parsed body or query of a contract schema. */
 export type Input<T extends z.ZodType> = z.infer<T>;

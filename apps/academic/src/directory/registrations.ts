@@ -1,8 +1,9 @@
 // Admin CRUD of registrations; DELETE deletes the row (people and structure are deactivated instead).
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { RegistrationCreateBody, RegistrationListQuery, RegistrationUpdateBody } from '@academy/contracts';
+import { pageMeta } from '@academy/kit';
 import { Registration } from '../shared/entities/registration.entities.ts';
-import { findOr404, givenFilters, guardConstraints, pageMeta } from '../shared/sql.ts';
+import { findOr404, givenFilters, guardConstraints } from '../shared/sql.ts';
 import type { Input } from './directory-page.ts';
 import { checkReferences } from './references.ts';
 import { ensureStudentBlocks } from '../shared/student-blocks.ts';

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdministrativeListingQuery } from '@academy/contracts';
-import { likeContains, pageMeta } from '../shared/sql.ts';
+import { pageMeta } from '@academy/kit';
+import { likeContains } from '../shared/sql.ts';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 
 interface Row {

@@ -52,10 +52,5 @@ export async function guardConstraints<T>(
   }
 }
 
-/** `totalPages` is totalItems / limit rounded up, and 1 when that is 0 (spec rule 2 of the listing). */
-export function pageMeta(totalItems: number, page: number, limit: number) {
-  return { totalItems, totalPages: Math.max(1, Math.ceil(totalItems / limit)), currentPage: page, pageSize: limit };
-}
-
 /** Escapes LIKE wildcards so a search term matches literally. */
 export const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

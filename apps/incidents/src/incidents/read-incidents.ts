@@ -1,4 +1,5 @@
 import type { IncidentDetail, IncidentListQuery, IncidentSummary, MyIncidentsQuery } from '@academy/contracts';
+import { pageMeta } from '@academy/kit';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { incidentNotFound } from '../shared/errors.ts';
@@ -76,7 +77,7 @@ interface PageRows {
 function pageOf({ rows, page, limit }: PageRows, total: number) {
   return {
     data: rows.map(({ total: _total, ...summary }) => summary),
-    meta: { totalItems: total, totalPages: Math.ceil(total / limit), currentPage: page, pageSize: limit },
+    meta: pageMeta(total, page, limit),
   };
 }
 

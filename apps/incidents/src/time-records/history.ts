@@ -1,4 +1,4 @@
-import { BadRequestError, ForbiddenError } from '@academy/kit';
+import { BadRequestError, ForbiddenError, pageMeta } from '@academy/kit';
 import { HISTORY_MAX_DAYS, type HistoryQuery, type TimeRecord } from '@academy/contracts';
 import type { Actor } from '../shared/actor.ts';
 import type { Query } from '../shared/db.ts';
@@ -118,6 +118,6 @@ export async function readHistory(incidents: IncidentsContext, actor: Actor, inp
     to,
     totalWorkedMinutes: totalMinutes,
     data: days,
-    meta: { totalItems: totalDays, totalPages: Math.ceil(totalDays / input.limit), currentPage: input.page, pageSize: input.limit },
+    meta: pageMeta(totalDays, input.page, input.limit),
   };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveriesQuery, Delivery } from '@academy/contracts';
+import { pageMeta } from '@academy/kit';
 
 interface DeliveryRow {
   id: string;
@@ -62,7 +63,7 @@ export async function listDeliveries(em: EntityManager, query: DeliveriesQuery) 
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,
   }));
-  return { data, pagination: { page: query.page, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) } };
+  return { data, meta: pageMeta(total, query.page, query.limit) };
 }
 
 /** A page past the end has no row to carry the total. */

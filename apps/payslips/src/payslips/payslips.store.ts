@@ -1,4 +1,5 @@
 import type { AdminPayslip, AdminPayslipsQuery, MyPayslip } from '@academy/contracts';
+import { pageMeta } from '@academy/kit';
 import { daySql, isoSql, type Query } from '../shared/db.ts';
 import { duplicatePayslip } from './payslips.errors.ts';
 
@@ -39,7 +40,7 @@ export async function listForAdmin(query: Query, filter: AdminPayslipsQuery) {
   const totalItems = Number(rows[0]?.total ?? 0);
   return {
     data: rows.map(({ total: _total, ...payslip }) => payslip),
-    meta: { totalItems, totalPages: Math.ceil(totalItems / filter.limit), currentPage: filter.page, pageSize: filter.limit },
+    meta: pageMeta(totalItems, filter.page, filter.limit),
   };
 }
 

@@ -2,7 +2,7 @@
 // OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody, Id, IdText, StatusErrorBody, queryObject } from './common.ts';
+import { ErrorBody, Id, IdText, PageMeta, StatusErrorBody, queryObject } from './common.ts';
 import { isValidSpanishTaxId, normalizeTaxId } from '../tax-id.ts';
 
 /** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused): the shared id schemas. */
@@ -48,13 +48,7 @@ export const DirectoryPageQuery = queryObject({
 });
 export type DirectoryPageQuery = z.infer<typeof DirectoryPageQuery>;
 
-export const ListingPageMeta = z.object({
-  totalItems: z.number().int(),
-  totalPages: z.number().int(),
-  currentPage: z.number().int(),
-  pageSize: z.number().int(),
-});
-const page = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: ListingPageMeta });
+const page = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMeta });
 
 /** An update that changes nothing is refused. */
 const nonEmpty = [(value: object) => Object.keys(value).length > 0, { error: 'at least one field must be given' }] as const;

@@ -3,8 +3,8 @@
 // review; the other payloads are ours. Bodies are strict: unknown fields are a 400.
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { DirectoryPageQuery, ListingPageMeta } from './academic.ts';
-import { ErrorBody, Id, IdText, jsonContent, queryObject } from './common.ts';
+import { DirectoryPageQuery } from './academic.ts';
+import { ErrorBody, Id, IdText, PageMeta, jsonContent, queryObject } from './common.ts';
 
 export const STUDENT_BLOCK_STATUS_VALUES = ['open', 'blocked', 'pending', 'closed'] as const;
 export type StudentBlockStatus = (typeof STUDENT_BLOCK_STATUS_VALUES)[number];
@@ -237,7 +237,7 @@ export const CompletedBlocksResponse = z.object({
   ok: z.literal(true),
   schoolCourseId: Id,
   data: z.array(CompletedBlockItem),
-  meta: ListingPageMeta,
+  meta: PageMeta,
 });
 
 // ---------------------------------------------------------------- thread

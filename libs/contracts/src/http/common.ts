@@ -63,6 +63,17 @@ export const queryObject = <Shape extends z.ZodRawShape>(shape: Shape) =>
 export const NoQuery = queryObject({});
 
 /**
+ * The `meta` of every paged listing, computed by `pageMeta` (@academy/kit). The spec fixes it for
+ * the administrative student listing (`meta.totalItems`, `meta.totalPages`, `meta.currentPage`,
+ * `meta.pageSize`; "`totalPages` is totalItems divided by limit, rounded up; it is 1 when that is
+ * 0"); every other listing answers the same shape by the same rule.
+ */
+export const PageMeta = z
+  .object({ totalItems: z.number().int(), totalPages: z.number().int(), currentPage: z.number().int(), pageSize: z.number().int() })
+  .meta({ id: 'PageMeta' });
+export type PageMeta = z.infer<typeof PageMeta>;
+
+/**
  * `schema` or null. Use it instead of `.nullable()` on a schema registered with `.meta({ id })`:
  * zod-to-openapi 9 with zod 4 documents that as `allOf: [{$ref}, {type: ['object', 'null']}]`,
  * which no null satisfies (the `$ref` half requires an object); this documents it as

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, IdPathParam, IdText, nullableRef, queryObject } from './common.ts';
+import { ErrorBody, IdPathParam, IdText, PageMeta, nullableRef, queryObject } from './common.ts';
 
 // Time records (clock-in/out, history, monthly PDF) and their incidents (spec "Time-record
 // incidents", 1.1.2, 1.2.1, 1.2.2): request and response schemas of the incidents service.
@@ -63,10 +63,6 @@ export const HistoryQuery = queryObject({
   limit: IdText.max(HISTORY_MAX_PAGE_SIZE, { error: `must be at most ${HISTORY_MAX_PAGE_SIZE}` }).default(31),
 }).refine((q) => !q.from || !q.to || q.from <= q.to, { error: '`from` must not be after `to`', path: ['from'] });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
-
-export const PageMeta = z
-  .object({ totalItems: z.number().int(), totalPages: z.number().int(), currentPage: z.number().int(), pageSize: z.number().int() })
-  .meta({ id: 'IncidentsPageMeta' });
 
 export const HistoryDay = z
   .object({

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { Id, IdText, SuccessErrorBody, jsonContent, queryObject } from './common.ts';
+import { Id, IdText, PageMeta, SuccessErrorBody, jsonContent, queryObject } from './common.ts';
 
 // Notifications (spec sections "Push notifications", "Events" 1, 3, 4, the "Notifications" errors).
 
@@ -131,7 +131,7 @@ export type Delivery = z.infer<typeof Delivery>;
 export const DeliveriesPage = z.object({
   success: z.literal(true),
   data: z.array(Delivery),
-  pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),
+  meta: PageMeta,
 });
 
 /** Socket.IO event `incident_notification`, sent to `user:<employee's user id>` and `admins`. */

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, Id, IdPathParam, IdText, jsonContent } from './common.ts';
+import { ErrorBody, Id, IdPathParam, IdText, PageMeta, jsonContent } from './common.ts';
 
 // Payslips (spec capability "payslips", 1.1.0: several per month, deletion from the admin panel,
 // the full date in the list): one payslip, the month's combined PDF (batches), lists, download.
@@ -124,7 +124,7 @@ export const MyPayslipsResponse = z.object({ data: z.array(MyPayslip) }).meta({ 
 export const PayslipsPage = z
   .object({
     data: z.array(AdminPayslip),
-    meta: z.object({ totalItems: z.number().int(), totalPages: z.number().int(), currentPage: z.number().int(), pageSize: z.number().int() }),
+    meta: PageMeta,
   })
   .meta({ id: 'PayslipsPage' });
 export const PayslipResponse = z.object({ message: z.string(), data: AdminPayslip });
