@@ -3,18 +3,29 @@ import type { Config } from './config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
-import { stopAuth } from './auth/auth.routes.ts';
-import { startAttendanceReminders, stopAttendanceReminders } from './attendance/attendance-reminders.ts';
+import { createAcademicContext, type AcademicContext } from './shared/academic-context.ts';
+import { createLoginProtection } from './auth/login-protection.ts';
+import { startAttendanceReminders } from './attendance/attendance-reminders.ts';
 
-export const academicService: ServiceDefinition<Config> = {
+export const academicService: ServiceDefinition<Config, AcademicContext> = {
   name: 'academic',
   entities,
   migrations,
   usesRedis: false,
-  routes: registerRoutes,
-  onListening: (_server, ctx) => startAttendanceReminders(ctx),
-  onStop: async (ctx) => {
-    await stopAttendanceReminders(ctx);
-    stopAuth(ctx);
+  setup: (ctx) => {
+    const deps = createAcademicContext(ctx);
+    const loginProtection = createLoginProtection(ctx.config, ctx.logger);
+    let stopReminders = async () => {};
+    return {
+      deps,
+      routes: (app) => registerRoutes(app, deps, loginProtection),
+      listening: () => {
+        stopReminders = startAttendanceReminders(deps);
+      },
+      stop: async () => {
+        await stopReminders();
+        loginProtection.close();
+      },
+    };
   },
 };

@@ -10,6 +10,9 @@ export const hoursBankService: ServiceDefinition<Config> = {
   entities,
   migrations,
   usesRedis: false,
-  routes: registerRoutes,
-  subscriptions,
+  // One feature and nothing per instance beyond the service's context: its use cases take the context's ORM.
+  setup: (ctx) => ({
+    routes: (app) => registerRoutes(app, ctx),
+    subscriptions: () => subscriptions(ctx),
+  }),
 };

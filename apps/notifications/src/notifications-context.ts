@@ -6,8 +6,8 @@ import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, t
 import { pruneIdempotencyKeys } from './push/send-push.ts';
 import { createRealtime, type Realtime } from './realtime/realtime.ts';
 
-/** What a running instance holds besides the service basics: push provider, mail worker, Socket.IO. */
-export interface Runtime {
+/** What notifications' features work with: the service's context and what its `setup` builds once per instance (push provider, mail worker, Socket.IO). */
+export interface NotificationsContext extends ServiceContext<Config> {
   push: PushProvider;
   mailWorker: MailWorker;
   realtime: Realtime;
@@ -15,7 +15,7 @@ export interface Runtime {
 }
 
 /** Replaceable parts, for tests: FCM's `Messaging` and the SMTP transport. */
-export interface RuntimeOverrides {
+export interface NotificationsOverrides {
   messaging?: MulticastSender;
   mailTransport?: MailTransport;
 }
@@ -23,7 +23,7 @@ export interface RuntimeOverrides {
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
 const IDEMPOTENCY_KEY_DAYS = 7;
 
-export function createRuntime(ctx: ServiceContext<Config>, overrides: RuntimeOverrides = {}): Runtime {
+export function createNotificationsContext(ctx: ServiceContext<Config>, overrides: NotificationsOverrides = {}): NotificationsContext {
   const { config, logger, orm } = ctx;
   const push = overrides.messaging
     ? firebasePushProvider(overrides.messaging)
@@ -59,6 +59,7 @@ export function createRuntime(ctx: ServiceContext<Config>, overrides: RuntimeOve
   void maintain();
 
   return {
+    ...ctx,
     push,
     mailWorker,
     realtime,

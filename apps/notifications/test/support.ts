@@ -3,7 +3,7 @@ import { createEnvelope, type EventData, type EventType, type TypedEnvelope } fr
 import { startService, type RunningService } from '@academy/service';
 import { deleteTestQueues, dropTestDatabase, testConfig, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
 import { ConfigSchema, type Config } from '../src/config.ts';
-import type { RuntimeOverrides } from '../src/runtime.ts';
+import type { NotificationsOverrides } from '../src/notifications-context.ts';
 import { defineNotificationsService } from '../src/service.ts';
 
 export type Notifications = RunningService<Config>;
@@ -31,7 +31,7 @@ export async function notificationsConfig(overrides: Partial<Config> = {}): Prom
   };
 }
 
-export async function startNotifications(config: Config, overrides: RuntimeOverrides = {}): Promise<Notifications> {
+export async function startNotifications(config: Config, overrides: NotificationsOverrides = {}): Promise<Notifications> {
   const service = await startService(defineNotificationsService(overrides), config);
   // Connected (queues declared and bound) before the test publishes.
   await service.ctx.broker.start();
@@ -48,7 +48,7 @@ export async function stopNotifications(service: Notifications, cleanup = true):
 }
 
 /** One instance for the tests of the enclosing describe. */
-export function useNotifications(overrides: Partial<Config> = {}, runtime: RuntimeOverrides = {}): () => Notifications {
+export function useNotifications(overrides: Partial<Config> = {}, runtime: NotificationsOverrides = {}): () => Notifications {
   let service: Notifications | undefined;
   beforeAll(async () => {
     service = await startNotifications(await notificationsConfig(overrides), runtime);

@@ -1,3 +1,3 @@
 export { baseConfigSchema, type BaseConfig } from './config.ts';
-export { startService, runMigrationCli, withServiceOrm, type ServiceDefinition, type ServiceContext, type RunningService, type StartOptions } from './service.ts';
+export { startService, runMigrationCli, withServiceOrm, type ServiceDefinition, type ServiceInstance, type ServiceContext, type RunningService, type StartOptions } from './service.ts';
 export { requestScope, afterCommit, onRollback, inKeyedWrite, idempotencyKeyOf, requestFingerprint, pruneIdempotencyKeys, idempotencyEntities, IdempotencyRecord, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency.ts';

@@ -31,25 +31,40 @@ export interface StartOptions {
   clock?: Clock;
 }
 
-export interface ServiceDefinition<C extends BaseConfig = BaseConfig> {
+/**
+ * One started instance of a service, as its `setup(ctx)` builds it: everything per instance (caches,
+ * timers, workers, sockets) lives here, in the closure of one `setup` call, never in module state.
+ */
+export interface ServiceInstance<D = unknown> {
+  /** Mounts the service's routes (`routes.ts`: each feature's `<feature>.routes.ts`). */
+  routes: (app: Express) => void;
+  /** Binds every queue to its handler (`subscriptions.ts`); run before the HTTP server listens. */
+  subscriptions?: () => Promise<void>;
+  /** Once the HTTP server listens: timers, Socket.IO on the same server. */
+  listening?: (server: Server) => Promise<void> | void;
+  /** At stop, before the HTTP server closes: ends long-lived connections (WebSockets) that would hold that close for its whole grace period. */
+  beforeClose?: () => Promise<void> | void;
+  /** At stop, once HTTP and the consumers have stopped, before the broker and the database close. */
+  stop?: () => Promise<void> | void;
+  /** The dependencies `setup` built and gave the features (`<Service>Context`), for tests that call a use case directly. */
+  deps?: D;
+}
+
+export interface ServiceDefinition<C extends BaseConfig = BaseConfig, D = unknown> {
   name: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- heterogeneous entity list
   entities: EntitySchema<any, any>[];
   migrations: Constructor<Migration>[];
-  /** Whether the service uses the Redis cache (checked by /readyz). */
+  /** Whether /readyz depends on Redis (a cache, Socket.IO between instances); every service reads revocations from it regardless. */
   usesRedis?: boolean;
-  routes: (app: Express, ctx: ServiceContext<C>) => void;
-  /** Queue → handler bindings of the service, in one place (`messaging/subscriptions.ts`). */
-  subscriptions?: (ctx: ServiceContext<C>) => Promise<void>;
-  /** Extra work after start (e.g. Socket.IO on the same server). */
-  onListening?: (server: Server, ctx: ServiceContext<C>) => Promise<void> | void;
-  /** At stop, before the HTTP server closes: ends long-lived connections (WebSockets) that would hold that close for its whole grace period. */
-  beforeClose?: (ctx: ServiceContext<C>) => Promise<void> | void;
-  onStop?: (ctx: ServiceContext<C>) => Promise<void> | void;
+  /** Builds one instance from the service's context: its dependencies once, then its routes, subscriptions and stop. */
+  setup: (ctx: ServiceContext<C>) => ServiceInstance<D> | Promise<ServiceInstance<D>>;
 }
 
-export interface RunningService<C extends BaseConfig = BaseConfig> {
+export interface RunningService<C extends BaseConfig = BaseConfig, D = unknown> {
   ctx: ServiceContext<C>;
+  /** What this instance's `setup` gave its features. */
+  deps: D;
   app: Express;
   server: Server;
   port: number;
@@ -61,7 +76,7 @@ export interface RunningService<C extends BaseConfig = BaseConfig> {
  * config → database (created if missing, migrated) → broker (connects in the background, so an
  * outage delays events instead of blocking start) → outbox relay and consumers → HTTP.
  */
-export async function startService<C extends BaseConfig>(definition: ServiceDefinition<C>, config: C, options: StartOptions = {}): Promise<RunningService<C>> {
+export async function startService<C extends BaseConfig, D = unknown>(definition: ServiceDefinition<C, D>, config: C, options: StartOptions = {}): Promise<RunningService<C, D>> {
   const clock = options.clock ?? systemClock;
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const metrics = createMetrics(definition.name);
@@ -93,7 +108,9 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     opened.push(() => revocationFeed.close());
     const ctx: ServiceContext<C> = { name: definition.name, config, logger, metrics, orm, broker, relay, verifier, revocationFeed, redis, clock };
 
-    await definition.subscriptions?.(ctx);
+    const instance = await definition.setup(ctx);
+    opened.push(() => instance.stop?.());
+    await instance.subscriptions?.();
 
     const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness(), relay.readiness()];
     if (definition.usesRedis) readiness.push(redisReadiness(redis));
@@ -103,7 +120,7 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
       readiness,
       bodyLimit: config.BODY_LIMIT,
       requestScope: requestScope({ orm, verifier, logger, ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => clock.now() }),
-      routes: (express) => definition.routes(express, ctx),
+      routes: (express) => instance.routes(express),
     });
     // Keys past their time are forgotten every quarter of an hour (a replay needs them for IDEMPOTENCY_TTL_HOURS only).
     const pruneKeys = setInterval(() => {
@@ -113,25 +130,25 @@ export async function startService<C extends BaseConfig>(definition: ServiceDefi
     const server = await listen(app, config.PORT, config.HOST);
     opened.push(() => closeServer(server, 0));
     const port = portOf(server);
-    await definition.onListening?.(server, ctx);
+    await instance.listening?.(server);
     logger.info({ port }, `${definition.name} listening`);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
-        await definition.beforeClose?.(ctx);
+        await instance.beforeClose?.();
         await closeServer(server);
         // Stop consuming and let in-flight handlers finish while the database is still open.
         await broker.stopConsuming();
         clearInterval(pruneKeys);
-        await definition.onStop?.(ctx);
+        await instance.stop?.();
         await relay.stop();
         await broker.close();
         await revocationFeed.close();
         redis?.disconnect();
         await orm.close();
       })());
-    return { ctx, app, server, port, url: `http://127.0.0.1:${port}`, stop };
+    return { ctx, deps: instance.deps as D, app, server, port, url: `http://127.0.0.1:${port}`, stop };
   } catch (error) {
     await closeOpened();
     throw error;

@@ -36,42 +36,42 @@ describe('Idempotency-Key on writes', () => {
       migrations: [],
       setup: (ctx) => ({
         routes: (app) => {
-        const sql = new Sql(ctx.orm.em);
-        app.post('/things', async (req, res) => {
-          const em = ctx.orm.em;
-          const thing = em.create(Thing, { label: String(req.body.label) });
-          recordEvent(em, 'employee.deleted', { id: 7 }, { source: 'svc-idem' });
-          await em.flush();
-          res.status(201).json({ id: thing.id, label: thing.label });
-        });
-        app.post('/raw', async (req, res) => {
-          const [row] = await sql.transaction((query) => query<{ id: number }>('insert into things (label) values ($1) returning id', [String(req.body.label)]));
-          res.status(201).json(row);
-        });
-        app.post('/refuse', async (req) => {
-          await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
-          throw new BadRequestError('NOPE', 'refused');
-        });
-        app.post('/fail', async (req) => {
-          await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
-          throw new Error('boom');
-        });
-        // Side effects a rollback cannot undo: held until the keyed transaction ends.
-        app.post('/effects', async (req, res) => {
-          const label = String(req.body.label);
-          await sql.query('insert into things (label) values ($1)', [label]);
-          const seenInside = inKeyedWrite();
-          onRollback(() => effects.push(`rolled back ${label}`));
-          await afterCommit(() => effects.push(`committed ${label}`));
-          effects.push(`answered ${label}`);
-          if (req.body.fail) throw new Error('boom');
-          res.status(201).json({ seenInside });
-        });
-        app.post('/slow', async (req, res) => {
-          await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
-          await new Promise((resolve) => setTimeout(resolve, 400));
-          res.status(201).json({ ok: true });
-        });
+          const sql = new Sql(ctx.orm.em);
+          app.post('/things', async (req, res) => {
+            const em = ctx.orm.em;
+            const thing = em.create(Thing, { label: String(req.body.label) });
+            recordEvent(em, 'employee.deleted', { id: 7 }, { source: 'svc-idem' });
+            await em.flush();
+            res.status(201).json({ id: thing.id, label: thing.label });
+          });
+          app.post('/raw', async (req, res) => {
+            const [row] = await sql.transaction((query) => query<{ id: number }>('insert into things (label) values ($1) returning id', [String(req.body.label)]));
+            res.status(201).json(row);
+          });
+          app.post('/refuse', async (req) => {
+            await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
+            throw new BadRequestError('NOPE', 'refused');
+          });
+          app.post('/fail', async (req) => {
+            await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
+            throw new Error('boom');
+          });
+          // Side effects a rollback cannot undo: held until the keyed transaction ends.
+          app.post('/effects', async (req, res) => {
+            const label = String(req.body.label);
+            await sql.query('insert into things (label) values ($1)', [label]);
+            const seenInside = inKeyedWrite();
+            onRollback(() => effects.push(`rolled back ${label}`));
+            await afterCommit(() => effects.push(`committed ${label}`));
+            effects.push(`answered ${label}`);
+            if (req.body.fail) throw new Error('boom');
+            res.status(201).json({ seenInside });
+          });
+          app.post('/slow', async (req, res) => {
+            await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
+            await new Promise((resolve) => setTimeout(resolve, 400));
+            res.status(201).json({ ok: true });
+          });
         },
       }),
     };
@@ -154,6 +154,15 @@ describe('Idempotency-Key on writes', () => {
     expect(other.headers['idempotent-replayed']).toBeUndefined();
     expect(other.body.id).not.toBe(first.body.id);
     expect(await count('shared')).toBe(2);
+  });
+
+  test('a write without a signed-in user (a login) is never remembered: its answer would be credentials', async () => {
+    await request(service.url).post('/raw').set('Idempotency-Key', 'k-anonymous').send({ label: 'anonymous' }).expect(201);
+    const again = await request(service.url).post('/raw').set('Idempotency-Key', 'k-anonymous').send({ label: 'anonymous' });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(await keys('k-anonymous')).toBe(0);
+    expect(await count('anonymous')).toBe(2);
   });
 
   test('a 4xx is remembered: the retry gets the same 4xx', async () => {

@@ -11,12 +11,14 @@ describe('startService', () => {
       name: 'probe',
       entities: [],
       migrations: [],
-      routes: (app) => {
-        app.get('/slow', async (_req, res) => {
-          await new Promise<void>((resolve) => (release = resolve));
-          res.json({ finished: true });
-        });
-      },
+      setup: () => ({
+        routes: (app) => {
+          app.get('/slow', async (_req, res) => {
+            await new Promise<void>((resolve) => (release = resolve));
+            res.json({ finished: true });
+          });
+        },
+      }),
     };
     const config = await testConfig('service_probe');
     const service = await startService(definition, config);
@@ -41,10 +43,12 @@ describe('startService when a start-up step fails', () => {
       name: 'failing',
       entities: [],
       migrations: [],
-      routes: () => {},
-      subscriptions: async () => {
-        throw new Error('cannot subscribe');
-      },
+      setup: () => ({
+        routes: () => {},
+        subscriptions: async () => {
+          throw new Error('cannot subscribe');
+        },
+      }),
     };
     await expect(startService(definition, config)).rejects.toThrow('cannot subscribe');
     const database = new URL(config.DATABASE_URL).pathname.slice(1);
@@ -62,15 +66,43 @@ describe('startService when a start-up step fails', () => {
       name: 'probe',
       entities: [],
       migrations: [],
-      routes: () => {},
-      beforeClose: () => {
-        seen.push(service.server.listening);
-      },
+      setup: () => ({
+        routes: () => {},
+        beforeClose: () => {
+          seen.push(service.server.listening);
+        },
+      }),
     };
     const config = await testConfig('service_before_close');
     const service = await startService(definition, config);
     await service.stop();
     expect([seen, service.server.listening]).toEqual([[true], false]);
+    await dropTestDatabase(config.DATABASE_URL);
+  });
+});
+
+describe('ServiceDefinition.setup', () => {
+  test('runs once per started instance: two instances of one definition get their own deps, and each stop ends its own', async () => {
+    const stopped: number[] = [];
+    let instances = 0;
+    const definition: ServiceDefinition<Awaited<ReturnType<typeof testConfig>>, { instance: number }> = {
+      name: 'probe',
+      entities: [],
+      migrations: [],
+      setup: () => {
+        const deps = { instance: ++instances };
+        return { deps, routes: (app) => app.get('/instance', (_req, res) => res.json(deps)), stop: () => void stopped.push(deps.instance) };
+      },
+    };
+    const config = await testConfig('service_setup');
+    const first = await startService(definition, config);
+    const second = await startService(definition, config);
+    expect([(await request(first.url).get('/instance')).body, (await request(second.url).get('/instance')).body]).toEqual([{ instance: 1 }, { instance: 2 }]);
+    expect([first.deps, second.deps]).toEqual([{ instance: 1 }, { instance: 2 }]);
+    await second.stop();
+    expect(stopped).toEqual([2]);
+    await first.stop();
+    expect(stopped).toEqual([2, 1]);
     await dropTestDatabase(config.DATABASE_URL);
   });
 });

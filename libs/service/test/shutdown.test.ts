@@ -46,20 +46,22 @@ describe('startService and the event backbone', () => {
       name: `svc-${suffix}`,
       entities: [],
       migrations: [],
-      routes: () => undefined,
-      subscriptions: async (ctx) => {
-        await consume(ctx.broker, {
-          orm: ctx.orm,
-          queue,
-          handlers: {
-            'employee.deleted': async (_em, event) => {
-              started++;
-              await new Promise((resolve) => setTimeout(resolve, 500));
-              handled.push(event.id);
+      setup: (ctx) => ({
+        routes: () => undefined,
+        subscriptions: async () => {
+          await consume(ctx.broker, {
+            orm: ctx.orm,
+            queue,
+            handlers: {
+              'employee.deleted': async (_em, event) => {
+                started++;
+                await new Promise((resolve) => setTimeout(resolve, 500));
+                handled.push(event.id);
+              },
             },
-          },
-        });
-      },
+          });
+        },
+      }),
     };
     service = await startService(definition, config);
     await service.ctx.broker.start();

@@ -1,21 +1,18 @@
 // The once-a-day reminder check, run every ATTENDANCE_CHECK_INTERVAL_MS on every instance: the
 // unique teacher-day row makes it one reminder per teacher per day whoever runs first.
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { sendAttendanceReminders } from './missing-attendance.ts';
 
-const stoppers = new WeakMap<ServiceContext<Config>, () => Promise<void>>();
-
 /** One run at `ctx.clock`'s now (what the timer calls; tests call it with a pinned clock). */
-export function runAttendanceReminders(ctx: ServiceContext<Config>): Promise<number> {
+export function runAttendanceReminders(ctx: Pick<AcademicContext, 'config' | 'orm' | 'clock'>): Promise<number> {
   const { ACADEMY_TIME_ZONE: timeZone, ATTENDANCE_EDIT_DAYS: editDays, ATTENDANCE_REMINDER_HOUR: reminderHour } = ctx.config;
   return sendAttendanceReminders(ctx.orm.em.fork(), ctx.clock.now(), { timeZone, editDays, reminderHour });
 }
 
-/** Starts the timer (never two runs of one instance at once); the service's `onListening`. */
-export function startAttendanceReminders(ctx: ServiceContext<Config>): void {
+/** Starts the timer (never two runs of one instance at once); returns its stop, which waits for a run in flight. */
+export function startAttendanceReminders(ctx: AcademicContext): () => Promise<void> {
   const intervalMs = ctx.config.ATTENDANCE_CHECK_INTERVAL_MS;
-  if (intervalMs <= 0) return;
+  if (intervalMs <= 0) return async () => {};
   let current: Promise<void> | null = null;
   const tick = () => {
     current ??= runAttendanceReminders(ctx)
@@ -32,13 +29,8 @@ export function startAttendanceReminders(ctx: ServiceContext<Config>): void {
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
-  stoppers.set(ctx, async () => {
+  return async () => {
     clearInterval(timer);
     await current;
-  });
-}
-
-/** Stops the timer and waits for a run in flight; the service's `onStop`. */
-export async function stopAttendanceReminders(ctx: ServiceContext<Config>): Promise<void> {
-  await stoppers.get(ctx)?.();
+  };
 }

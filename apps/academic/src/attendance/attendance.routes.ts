@@ -2,8 +2,7 @@ import { Router, type Express, type Request, type Response } from 'express';
 import { AttendanceReportQuery, AttendanceStatusesBody, MissingAttendanceQuery, StudentAttendanceQuery, TakeAttendanceBody } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
 import { idParam, noQuery, requestId } from '@academy/kit';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import type { AttendanceActor } from './attendance-actor.ts';
 import { listStatuses, replaceStatuses } from './attendance-statuses.ts';
 import { takeAttendance } from './take-attendance.ts';
@@ -18,7 +17,7 @@ function actorOf(req: Request, res: Response): AttendanceActor {
 }
 
 /** `/api/v2/attendance/*`: statuses, taking and reading a class's sheet, summaries, the report, missing sheets. */
-export function registerAttendanceRoutes(app: Express, ctx: ServiceContext<Config>): void {
+export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): void {
   const router = Router();
   const em = () => ctx.orm.em;
   const config = ctx.config;

@@ -2,29 +2,18 @@ import { Router } from 'express';
 import { currentUser, requireAuth } from '@academy/auth';
 import { LoginBody, LogoutBody, RefreshBody } from '@academy/contracts';
 import { noQuery } from '@academy/kit';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { login } from './login.ts';
 import { logout } from './logout.ts';
 import { me } from './me.ts';
 import { refreshSession } from './refresh.ts';
-import { createLoginProtection } from './login-protection.ts';
+import type { LoginProtection } from './login-protection.ts';
 import { createSessionTokens } from './session-tokens.ts';
-import { createSessionEnder } from '../shared/sessions.ts';
 
-const closers = new WeakMap<ServiceContext<Config>, () => void>();
-
-/** Closes what `authRouter` opened (the login limiter's Redis client); the service's `onStop`. */
-export function stopAuth(ctx: ServiceContext<Config>): void {
-  closers.get(ctx)?.();
-}
-
-/** `/api/v2/auth/*`: login, refresh, logout, me. */
-export function authRouter(ctx: ServiceContext<Config>): Router {
+/** `/api/v2/auth/*`: login, refresh, logout, me. `protection` is the instance's login limiter (its Redis client closed by the service's stop). */
+export function authRouter(ctx: AcademicContext, protection: LoginProtection): Router {
   const tokens = createSessionTokens(ctx.config, ctx.clock);
-  const protection = createLoginProtection(ctx.config, ctx.logger);
-  closers.set(ctx, () => protection.close());
-  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger, ctx.clock);
+  const { sessions } = ctx;
   const em = () => ctx.orm.em;
   const router = Router();
   // No auth route takes a query (and credentials never travel in one); answers carrying tokens are kept by no cache (RFC 6749 5.1).

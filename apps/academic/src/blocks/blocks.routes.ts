@@ -2,8 +2,7 @@ import { Router, type Express, type Request, type Response } from 'express';
 import { BulkReviewBody, CloseBlockBody, CompletedBlocksQuery, PendingBlocksQuery, PendingCountQuery, PendingRejectedQuery, ReviewActionSchema, ReviewBody, ThreadMessageBody } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
 import { idParam, noQuery, requestId } from '@academy/kit';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import type { BlockActor } from './block-access.ts';
 import { readBlockGrades } from './block-grades.ts';
 import { countPendingBlocks, listCompletedBlocks, listPendingAndRejected, listPendingBlocks } from './block-listings.ts';
@@ -27,7 +26,7 @@ function actorOf(req: Request, res: Response): BlockActor {
 }
 
 /** `/api/v2/blocks/*`. The review and the admin listings answer 401 to a non-admin, as the spec's review table says. */
-export function registerBlockRoutes(app: Express, ctx: ServiceContext<Config>): void {
+export function registerBlockRoutes(app: Express, ctx: AcademicContext): void {
   const router = Router();
   const em = () => ctx.orm.em;
   const adminOnly = requireRole('admin', { status: 401 });

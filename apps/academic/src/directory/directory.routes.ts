@@ -25,9 +25,7 @@ import {
 } from '@academy/contracts';
 import { requireAuth, requireRole } from '@academy/auth';
 import { requestId } from '@academy/kit';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
-import { createSessionEnder } from '../shared/sessions.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { directoryResource, itemOf, resourceRouter, type Resource, type Schemas } from './resource-router.ts';
 import { users } from './users.ts';
 import { employees } from './employees.ts';
@@ -41,7 +39,7 @@ import { calendarEvents } from './calendar-events.ts';
 const meta = (req: Request) => ({ correlationId: requestId(req) });
 
 /** Admin directory: users, employees, students, guardians, subjects, centers, registrations, calendar events. */
-export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config>): void {
+export function registerDirectoryRoutes(app: Express, ctx: AcademicContext): void {
   const em = () => ctx.orm.em;
   const admin = [requireAuth(ctx.verifier), requireRole('admin')];
   const page = { query: DirectoryPageQuery };
@@ -58,7 +56,7 @@ export function registerDirectoryRoutes(app: Express, ctx: ServiceContext<Config
 
   // A deactivated user, or one whose token claims (role, employee, student) or password change, is
   // logged out everywhere: their sessions end, and every verifier refuses their access tokens within seconds.
-  const sessions = createSessionEnder(ctx.redis, ctx.config, ctx.logger, ctx.clock);
+  const { sessions } = ctx;
   const endsSessions = (input: z.infer<typeof UserUpdateBody>) =>
     input.active === false || input.role !== undefined || input.employeeId !== undefined || input.studentId !== undefined || input.password !== undefined;
   mount('users', { ...page, create: UserCreateBody, update: UserUpdateBody }, {

@@ -2,15 +2,14 @@ import { Router, type Express, type NextFunction, type Request, type Response } 
 import { AssignStudentsBody, StudentsAssignedToEventQuery, StudentsBySubjectAndCenterQuery } from '@academy/contracts';
 import { currentUser, requireAuth, requireRole } from '@academy/auth';
 import { AppError, BadRequestError, errorStyle, noQuery } from '@academy/kit';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { assignStudentsToEvent } from './assign-students-to-event.ts';
 import { studentsAssignedToEvent, studentsBySubjectAndCenter } from './registration-queries.ts';
 
 const ASSIGNMENT_PATH = '/api/v2/registration/assign-students-to-event';
 
 /** Event assignment (spec): error bodies are `{ status: 'error', message }`; roles admin or user. */
-export function registerRegistrationRoutes(app: Express, ctx: ServiceContext<Config>): void {
+export function registerRegistrationRoutes(app: Express, ctx: AcademicContext): void {
   const em = () => ctx.orm.em;
   const router = Router();
   router.use(requireAuth(ctx.verifier, { message: 'Invalid or expired token' }), requireRole(['admin', 'user']));

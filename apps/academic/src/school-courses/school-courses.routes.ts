@@ -2,12 +2,11 @@ import type { Express } from 'express';
 import { SchoolCourseCreateBody } from '@academy/contracts';
 import { requireAuth, requireRole } from '@academy/auth';
 import { idParam, noQuery, requestId } from '@academy/kit';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { createSchoolCourse, deleteSchoolCourse, listSchoolCourses } from './school-courses.ts';
 
 /** Any signed-in user reads the courses; admins create and delete them. */
-export function registerSchoolCourseRoutes(app: Express, ctx: ServiceContext<Config>): void {
+export function registerSchoolCourseRoutes(app: Express, ctx: AcademicContext): void {
   const em = () => ctx.orm.em;
   const auth = requireAuth(ctx.verifier);
 
