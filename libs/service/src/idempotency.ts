@@ -4,6 +4,7 @@ import type { RequestHandler, Response } from 'express';
 import { defineEntity, p, RequestContext, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { AppError, BadRequestError, type Logger } from '@academy/kit';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
+import { matchRoute } from '@academy/contracts';
 
 // `Idempotency-Key` (Stripe's API; the IETF httpapi draft): a write sent again with the same key
 // returns the first outcome instead of happening twice.
@@ -131,26 +132,30 @@ interface StoredAnswer {
 export function requestScope(options: IdempotencyOptions): RequestHandler {
   const { orm } = options;
   return (req, res, next) => {
-    if (!WRITE_METHODS.has(req.method)) return RequestContext.create(orm.em, next);
+    if (!WRITE_METHODS.has(req.method) || req.headers[IDEMPOTENCY_HEADER] === undefined) return RequestContext.create(orm.em, next);
+    // Its refusals (400, 409, 422) come in the error body of the route family, set before any route runs.
+    const rule = matchRoute(req.path);
+    if (rule) res.locals.errorStyle ??= rule.errorStyle;
     let key: string | null;
     try {
       key = idempotencyKeyOf(req);
     } catch (error) {
       return next(error);
     }
-    if (key === null) return RequestContext.create(orm.em, next);
+    // A write without a signed-in user (login, refresh, logout) is not remembered: its answer is credentials, never stored.
+    const token = bearerToken(req.headers.authorization);
+    const claims = token ? options.verifier.verify(token) : null;
+    if (key === null || !claims) return RequestContext.create(orm.em, next);
     RequestContext.create(orm.em, () => {
-      runKeyed(options, key, req, res, next).catch(next);
+      runKeyed(options, key, claims.sub, req, res, next).catch(next);
     });
   };
 }
 
-async function runKeyed(options: IdempotencyOptions, key: string, req: Parameters<RequestHandler>[0], res: Response, next: (error?: unknown) => void): Promise<void> {
+async function runKeyed(options: IdempotencyOptions, key: string, userId: string, req: Parameters<RequestHandler>[0], res: Response, next: (error?: unknown) => void): Promise<void> {
   const fingerprint = requestFingerprint(req);
-  const token = bearerToken(req.headers.authorization);
-  const claims = token ? options.verifier.verify(token) : null;
-  // Two users' equal keys never meet; a write without a user (a login) is scoped by its own content.
-  const scope = `${claims ? `u:${claims.sub}` : `a:${fingerprint}`} ${req.method} ${req.path}`;
+  // Two users' equal keys never meet, nor one user's keys on two routes.
+  const scope = `u:${userId} ${req.method} ${req.path}`;
 
   // The request's own EntityManager carries the transaction: its flushes and `Sql`'s statements join it.
   const em = (RequestContext.getEntityManager() as EntityManager | undefined) ?? options.orm.em.fork();
