@@ -2,7 +2,7 @@
 // OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody, Id, IdText, PageMeta, StatusErrorBody, queryObject } from './common.ts';
+import { ErrorBody, Id, IdText, PageMeta, StatusErrorBody, errorResponses, queryObject } from './common.ts';
 import { isValidSpanishTaxId, normalizeTaxId } from '../tax-id.ts';
 
 /** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused): the shared id schemas. */
@@ -358,14 +358,8 @@ const listQueryDoc = z.object({
   limit: z.string().optional().describe(`page size, default ${ACADEMIC_DEFAULT_PAGE_SIZE}, at most ${ACADEMIC_MAX_PAGE_SIZE}`),
   search: z.string().optional(),
 });
-const errors = (style: 'default' | 'status' = 'default') => {
-  const body = json(style === 'status' ? StatusErrorBody : ErrorBody);
-  return {
-    400: { description: 'Invalid input', ...body },
-    401: { description: 'Missing or invalid token', ...body },
-    403: { description: 'Not allowed for this role', ...body },
-  };
-};
+const errors = (style: 'default' | 'status' = 'default') =>
+  errorResponses({ 400: 'Invalid input', 401: 'Missing or invalid token', 403: 'Not allowed for this role' }, style);
 
 /** Registers every academic route (except /api/v2/auth/*) on the gateway's OpenAPI registry. */
 export function registerAcademicDocs(registry: OpenAPIRegistry): void {

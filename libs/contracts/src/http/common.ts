@@ -83,3 +83,12 @@ export const nullableRef = <T extends z.ZodType>(schema: T) => z.union([schema, 
 
 /** A JSON response of `schema`, for `registerPath` responses. */
 export const jsonContent = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+const errorBodies: Record<ErrorStyle, z.ZodType> = { default: ErrorBody, status: StatusErrorBody, success: SuccessErrorBody };
+
+/**
+ * Error responses for `registerPath`, one per status (`{ 401: 'UNAUTHORIZED: …' }`), each with the
+ * error body of the route family's `style`.
+ */
+export const errorResponses = (descriptions: Record<number, string>, style: ErrorStyle = 'default') =>
+  Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, jsonContent(errorBodies[style], description)]));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody, Id, IdText, queryObject } from './common.ts';
+import { Id, IdText, errorResponses, queryObject } from './common.ts';
 
 // Hours bank (spec section "the service"): request and response schemas of its five routes.
 
@@ -132,11 +132,8 @@ export const DeleteTransactionResponse = z.object({
 });
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
-const errors = (extra: Record<number, string>) => ({
-  401: { description: 'Token missing, invalid or expired (`Unauthorized`)', ...json(ErrorBody) },
-  403: { description: 'A user acting on another employee, or changing a bank', ...json(ErrorBody) },
-  ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, { description, ...json(ErrorBody) }])),
-});
+const errors = (extra: Record<number, string>) =>
+  errorResponses({ 401: 'Token missing, invalid or expired (`Unauthorized`)', 403: 'A user acting on another employee, or changing a bank', ...extra });
 const security = [{ bearerAuth: [] }];
 
 /** Registers the five hours-bank routes (paths as seen through the gateway). */

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, IdPathParam, IdText, PageMeta, nullableRef, queryObject } from './common.ts';
+import { IdPathParam, IdText, PageMeta, errorResponses, jsonContent as json, nullableRef, queryObject } from './common.ts';
 
 // Time records (clock-in/out, history, monthly PDF) and their incidents (spec "Time-record
 // incidents", 1.1.2, 1.2.1, 1.2.2): request and response schemas of the incidents service.
@@ -198,11 +198,7 @@ export const IncidentFileParams = z.object({ id: IdText, fileId: IdText });
 
 // ------------------------------------------------------------------------------- docs
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
-const errorsOf = (extra: Record<number, string>) =>
-  Object.fromEntries(
-    Object.entries({ 401: 'Token missing, invalid or expired (`Unauthorized`)', ...extra }).map(([status, description]) => [status, json(ErrorBody, description)]),
-  );
+const errorsOf = (extra: Record<number, string>) => errorResponses({ 401: 'Token missing, invalid or expired (`Unauthorized`)', ...extra });
 const security = [{ bearerAuth: [] }];
 const incidentId = IdPathParam('id');
 

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { Id, IdText, PageMeta, SuccessErrorBody, jsonContent, queryObject } from './common.ts';
+import { Id, IdText, PageMeta, errorResponses, jsonContent, queryObject } from './common.ts';
 
 // Notifications (spec sections "Push notifications", "Events" 1, 3, 4, the "Notifications" errors).
 
@@ -197,8 +197,7 @@ export type PreferencesResponse = z.infer<typeof PreferencesResponse>;
 
 /** Device tokens, push send and deliveries (notifications service). */
 export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
-  const errors = (extra: Record<number, string> = {}) =>
-    Object.fromEntries(Object.entries({ 400: 'Invalid input (the failing fields in the message)', 401: 'Unauthorized', ...extra }).map(([status, description]) => [status, jsonContent(SuccessErrorBody, description)]));
+  const errors = (extra: Record<number, string> = {}) => errorResponses({ 400: 'Invalid input (the failing fields in the message)', 401: 'Unauthorized', ...extra }, 'success');
   registry.registerPath({
     method: 'post',
     path: '/api/v2/push-notifications/send',

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBody, Id, IdPathParam, IdText, PageMeta, jsonContent } from './common.ts';
+import { Id, IdPathParam, IdText, PageMeta, errorResponses, jsonContent } from './common.ts';
 
 // Payslips (spec capability "payslips", 1.1.0: several per month, deletion from the admin panel,
 // the full date in the list): one payslip, the month's combined PDF (batches), lists, download.
@@ -165,10 +165,7 @@ export const PayslipBatchResponse = z.object({ message: z.string(), data: Paysli
 
 // ------------------------------------------------------------------------------- docs
 
-const errorsOf = (extra: Record<number, string>) =>
-  Object.fromEntries(
-    Object.entries({ 401: 'Token missing, invalid or expired (`Unauthorized`)', ...extra }).map(([status, description]) => [status, jsonContent(ErrorBody, description)]),
-  );
+const errorsOf = (extra: Record<number, string>) => errorResponses({ 401: 'Token missing, invalid or expired (`Unauthorized`)', ...extra });
 const security = [{ bearerAuth: [] }];
 const pdfPart = z.string().meta({ format: 'binary', description: 'The PDF (checked by its bytes)' });
 const uploadErrors = {
