@@ -6,22 +6,14 @@ import { afterAll, beforeAll } from '@jest/globals';
 import PDFDocument from 'pdfkit';
 import request from 'supertest';
 import { demoTaxId, type PayslipBatch } from '@academy/contracts';
+import { fixedClock, type SettableClock } from '@academy/kit';
 import { startService, type RunningService } from '@academy/service';
 import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueQueueName, waitFor } from '@academy/testing';
 import { ConfigSchema, type Config } from '../src/config.ts';
-import { definePayslipsService } from '../src/service.ts';
+import { payslipsService } from '../src/service.ts';
 import type { Payslips } from '../src/shared/payslips-context.ts';
 
-export type PayslipsService = RunningService<Config> & { payslips: Payslips; clock: TestClock };
-
-/** A clock the test sets; it starts at a fixed instant (never the real time). */
-export class TestClock {
-  current = new Date('2026-03-10T10:00:00.000Z');
-  now = () => new Date(this.current);
-  set(iso: string) {
-    this.current = new Date(iso);
-  }
-}
+export type PayslipsService = RunningService<Config, Payslips> & { payslips: Payslips; clock: SettableClock };
 
 /** The service's defaults with the test servers, a fresh database, its own queue and files folder; no scheduled runs. */
 export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promise<Config> {
@@ -35,11 +27,12 @@ export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promi
   };
 }
 
-export async function startPayslips(overrides: Partial<Config> = {}, clock = new TestClock()): Promise<PayslipsService> {
-  const definition = definePayslipsService({ now: clock.now });
-  const service = await startService(definition, await payslipsTestConfig(overrides));
+/** The service on a clock pinned at 2026-03-10 10:00 UTC (never the real time), which tests move. */
+export async function startPayslips(overrides: Partial<Config> = {}): Promise<PayslipsService> {
+  const clock = fixedClock('2026-03-10T10:00:00.000Z');
+  const service = await startService(payslipsService, await payslipsTestConfig(overrides), { clock });
   await service.ctx.broker.start();
-  return Object.assign(service, { payslips: definition.payslipsOf(service.ctx), clock });
+  return Object.assign(service, { payslips: service.deps, clock });
 }
 
 export async function stopPayslips(service: PayslipsService, options: { keepDatabase?: boolean } = {}): Promise<void> {

@@ -17,7 +17,7 @@ export interface Payslips {
   relay: OutboxRelay;
   config: Config;
   logger: Logger;
-  /** The clock: every rule that depends on the date asks it. */
+  /** The service's clock (`ctx.clock`): every rule that depends on the date asks it. */
   now: () => Date;
   /** Runs background work outside the request that started it (its own EntityManager, no request transaction). */
   detached: <T>(work: () => Promise<T>) => Promise<T>;
@@ -29,12 +29,7 @@ export interface Payslips {
 /** The PDF worker's entry point: `src/pdf.worker.ts`, or once bundled (this code inside `main.js`) `pdf.worker.js` beside it. */
 const PDF_WORKER = import.meta.url.endsWith('.ts') ? new URL('../pdf.worker.ts', import.meta.url) : new URL('./pdf.worker.js', import.meta.url);
 
-export interface PayslipsOverrides {
-  /** A pinned clock (tests). */
-  now?: () => Date;
-}
-
-export function createPayslips(ctx: ServiceContext<Config>, overrides: PayslipsOverrides = {}): Payslips {
+export function createPayslips(ctx: ServiceContext<Config>): Payslips {
   return {
     sql: new Sql(ctx.orm.em),
     storage: encryptedStorage(diskStorage(path.resolve(ctx.config.FILES_DIR)), ctx.config.PAYSLIP_FILE_KEYS),
@@ -42,7 +37,7 @@ export function createPayslips(ctx: ServiceContext<Config>, overrides: PayslipsO
     relay: ctx.relay,
     config: ctx.config,
     logger: ctx.logger,
-    now: overrides.now ?? (() => new Date()),
+    now: () => ctx.clock.now(),
     detached: (work) => RequestContext.create(ctx.orm.em.fork(), work),
     reads: new Set(),
     stopping: false,
