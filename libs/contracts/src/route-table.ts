@@ -1,81 +1,49 @@
-import type { ErrorStyle } from './http/common.ts';
 import { INCIDENT_FILE_MAX_BYTES, INCIDENT_FILES_PER_MESSAGE } from './http/incidents.ts';
+import { hoursBankApi } from './http/hours-bank.ts';
 import { PAYSLIP_UPLOAD_MAX_BYTES } from './http/payslips.ts';
+import { gatewayRules, routeFamily, type DeclaredFamily, type RouteFamily, type RouteRule } from './routes.ts';
 
-export const SERVICES = ['academic', 'hours-bank', 'incidents', 'notifications', 'payslips'] as const;
-export type ServiceName = (typeof SERVICES)[number];
+export { SERVICES, type ServiceName, type RouteRule } from './routes.ts';
+
+// Families whose routes are still documented by a `register<Name>Docs` (not yet declared with
+// `family.route`): their gateway rules come from the family alone. Where a path's access differs
+// from its family's (the public auth routes), it is a family of its own until its routes are declared.
+const family = (prefix: string, service: RouteFamily['service'], extra: Partial<RouteFamily> = {}) =>
+  routeFamily({ prefix, service, access: 'bearer', errorStyle: service === 'notifications' ? 'success' : 'default', unauthorizedMessage: 'Unauthorized', tags: [], ...extra });
+const eventAssignment = { errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token' } as const;
+
+/** Every family of paths behind the gateway, in the order the gateway tries them. */
+export const ROUTE_FAMILIES: DeclaredFamily[] = [
+  family('/api/v2/auth/login', 'academic', { access: 'public', login: true }),
+  family('/api/v2/auth/refresh', 'academic', { access: 'public' }),
+  family('/api/v2/auth/logout', 'academic', { access: 'public' }),
+  family('/api/v2/auth', 'academic'),
+  family('/api/v2/blocks', 'academic'),
+  family('/api/v2/attendance', 'academic'),
+  family('/api/v2/registration', 'academic', eventAssignment),
+  family('/api/v2/school-courses', 'academic'),
+  // the academic directory (admin): users, employees, students, guardians, subjects, centers, …
+  ...['users', 'employees', 'students', 'guardians', 'subjects', 'centers', 'registrations', 'calendar-events'].map((resource) => family(`/api/v2/${resource}`, 'academic')),
+  family('/api/v1/registration/update', 'academic', eventAssignment),
+  family('/api/students/administrative', 'academic'),
+  hoursBankApi,
+  // Messages carry attachments (multipart): up to INCIDENT_FILES_PER_MESSAGE files of INCIDENT_FILE_MAX_BYTES, checked by the service as they stream.
+  family('/api/v2/incident', 'incidents', { maxBodyBytes: INCIDENT_FILES_PER_MESSAGE * INCIDENT_FILE_MAX_BYTES + 1024 * 1024 }),
+  family('/api/v2/timerecord', 'incidents'),
+  family('/api/v2/push-notifications/send', 'notifications', { access: 'api-key' }),
+  family('/api/v2/push-notifications', 'notifications'),
+  family('/api/v2/notifications', 'notifications'),
+  family('/socket.io', 'notifications', { longPolling: true }),
+  // Payslip uploads and the month's combined PDF (multipart): the service checks its own limits as the bytes stream.
+  family('/api/v2/payslips', 'payslips', { maxBodyBytes: PAYSLIP_UPLOAD_MAX_BYTES + 1024 * 1024 }),
+];
 
 /**
- * The gateway's rule for a family of paths. It lives in the contracts, beside the OpenAPI document,
- * so each service's tests can check that its mounted routes, its documentation and these rules agree
- * (`expectRoutesMatchDocs` in `@academy/testing/routes-docs`); the gateway routes by it.
+ * The gateway's table, derived from the route families (`gatewayRules`): it lives in the contracts,
+ * beside the OpenAPI document, so each service's tests can check that its mounted routes, its
+ * documentation and these rules agree (`expectRoutesMatchDocs` in `@academy/testing/routes-docs`).
  */
-export interface RouteRule {
-  /** Matches this path and everything below it (`/a` matches `/a`, `/a/`, `/a/b`, not `/ab`). */
-  prefix: string;
-  service: ServiceName;
-  /** `bearer`: JWT checked here and again by the service; `public`: no token; `api-key`: passed through, the service checks `x-api-key`. */
-  access: 'bearer' | 'public' | 'api-key';
-  /** The 401 the service itself would answer, so the gateway's refusals look the same. */
-  errorStyle: ErrorStyle;
-  unauthorizedMessage: string;
-  /** Counted against the stricter login limit. */
-  login?: boolean;
-  /** Held open by the service on purpose (Socket.IO long-polling waits up to its ping interval). */
-  longPolling?: boolean;
-  /** Largest body the gateway lets through on these paths, when larger than its BODY_LIMIT_BYTES (file uploads). */
-  maxBodyBytes?: number;
-}
-
-const academic = (prefix: string, access: RouteRule['access'] = 'bearer', extra: Partial<RouteRule> = {}): RouteRule => ({
-  prefix,
-  service: 'academic',
-  access,
-  errorStyle: 'default',
-  unauthorizedMessage: 'Unauthorized',
-  ...extra,
-});
-const notifications = (prefix: string, access: RouteRule['access'] = 'bearer', extra: Partial<RouteRule> = {}): RouteRule => ({
-  prefix,
-  service: 'notifications',
-  access,
-  errorStyle: 'success',
-  unauthorizedMessage: 'Unauthorized',
-  ...extra,
-});
-
-/** Every path of the interface and the service that owns it; the first matching rule wins. */
-export const ROUTES: RouteRule[] = [
-  academic('/api/v2/auth/login', 'public', { login: true }),
-  academic('/api/v2/auth/refresh', 'public'),
-  academic('/api/v2/auth/logout', 'public'),
-  academic('/api/v2/auth'),
-  academic('/api/v2/blocks'),
-  academic('/api/v2/attendance'),
-  academic('/api/v2/registration', 'bearer', { errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token' }),
-  academic('/api/v2/school-courses'),
-  // the academic directory (admin): users, employees, students, guardians, subjects, centers, …
-  ...['users', 'employees', 'students', 'guardians', 'subjects', 'centers', 'registrations', 'calendar-events'].map((resource) => academic(`/api/v2/${resource}`)),
-  academic('/api/v1/registration/update', 'bearer', { errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token' }),
-  academic('/api/students/administrative'),
-  { prefix: '/api/v2/hours-bank', service: 'hours-bank', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized' },
-  // Messages carry attachments (multipart): up to INCIDENT_FILES_PER_MESSAGE files of INCIDENT_FILE_MAX_BYTES, checked by the service as they stream.
-  {
-    prefix: '/api/v2/incident',
-    service: 'incidents',
-    access: 'bearer',
-    errorStyle: 'default',
-    unauthorizedMessage: 'Unauthorized',
-    maxBodyBytes: INCIDENT_FILES_PER_MESSAGE * INCIDENT_FILE_MAX_BYTES + 1024 * 1024,
-  },
-  { prefix: '/api/v2/timerecord', service: 'incidents', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized' },
-  notifications('/api/v2/push-notifications/send', 'api-key'),
-  notifications('/api/v2/push-notifications'),
-  notifications('/api/v2/notifications'),
-  notifications('/socket.io', 'bearer', { longPolling: true }),
-  // Payslip uploads and the month's combined PDF (multipart): the service checks its own limits as the bytes stream.
-  { prefix: '/api/v2/payslips', service: 'payslips', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', maxBodyBytes: PAYSLIP_UPLOAD_MAX_BYTES + 1024 * 1024 },
-];
+export const ROUTES: RouteRule[] = ROUTE_FAMILIES.flatMap(gatewayRules);
 
 export function matchRoute(path: string, routes: RouteRule[] = ROUTES): RouteRule | undefined {
   return routes.find((rule) => path === rule.prefix || path.startsWith(`${rule.prefix}/`));

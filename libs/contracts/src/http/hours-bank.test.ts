@@ -1,11 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { AddCompletedHoursResponse, AddHoursBody, HoursBankResponse, registerHoursBankDocs } from './hours-bank.ts';
+import { registerRoutes } from '../routes.ts';
+import { AddCompletedHoursResponse, AddHoursBody, HoursBankResponse, hoursBankApi } from './hours-bank.ts';
 
 describe('hours-bank contracts', () => {
-  test('registerHoursBankDocs documents the five routes and the transaction element', () => {
+  test('the declared routes document the five routes, their 401 and the transaction element', () => {
     const registry = new OpenAPIRegistry();
-    registerHoursBankDocs(registry);
+    registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    registerRoutes(registry, [hoursBankApi]);
     const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
       openapi: '3.1.0',
       info: { title: 'test', version: '1' },
@@ -18,6 +20,8 @@ describe('hours-bank contracts', () => {
     ]);
     const transactionsPath = document.paths!['/api/v2/hours-bank/transactions/{transactionId}']!;
     expect(Object.keys(transactionsPath).filter((key) => ['put', 'delete'].includes(key)).sort()).toEqual(['delete', 'put']);
+    expect(transactionsPath.delete?.responses?.[401]).toMatchObject({ description: 'Token missing, invalid or expired (`Unauthorized`)' });
+    expect(transactionsPath.delete?.security).toEqual([{ bearerAuth: [] }]);
     expect(document.components?.securitySchemes?.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     const element = document.components?.schemas?.HoursTransaction as { properties: Record<string, unknown> };
     expect(Object.keys(element.properties)).toEqual(

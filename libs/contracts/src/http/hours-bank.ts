@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Id, IdText, errorResponses, queryObject } from './common.ts';
+import { Id, IdText, errorResponses, jsonContent, queryObject } from './common.ts';
+import { routeFamily } from '../routes.ts';
 
 // Hours bank (spec section "the service"): request and response schemas of its five routes.
 
@@ -13,8 +13,8 @@ export const TIME_STRING_DESCRIPTION =
   'Whole hours and/or minutes, lower case: "<H>h", "<M>m" or "<H>h <M>m" (spaces between the parts optional, surrounding ' +
   'whitespace ignored). Minutes below 60, total above 0 and below 1000h. Errors: INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS.';
 
-export const HoursBankEmployeeParams = z.object({ employeeId: z.string().meta({ description: 'Employee id (positive integer)', example: '7' }) });
-export const HoursTransactionParams = z.object({ transactionId: z.string().meta({ description: 'Transaction id (positive integer)', example: '42' }) });
+export const HoursBankEmployeeParams = z.object({ employeeId: IdText.meta({ description: 'Employee id (positive integer)', example: '7' }) });
+export const HoursTransactionParams = z.object({ transactionId: IdText.meta({ description: 'Transaction id (positive integer)', example: '42' }) });
 
 /** ISO date (`2026-01-15`) or date-time (its UTC day is used). */
 const isoDay = z
@@ -131,78 +131,73 @@ export const DeleteTransactionResponse = z.object({
   }),
 });
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
-const errors = (extra: Record<number, string>) =>
-  errorResponses({ 401: 'Token missing, invalid or expired (`Unauthorized`)', 403: 'A user acting on another employee, or changing a bank', ...extra });
-const security = [{ bearerAuth: [] }];
+const errors = (extra: Record<number, string>) => errorResponses({ 403: 'A user acting on another employee, or changing a bank', ...extra });
 
-/** Registers the five hours-bank routes (paths as seen through the gateway). */
-export function registerHoursBankDocs(registry: OpenAPIRegistry): void {
-  const tags = ['Hours bank'];
-  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/hours-bank/{employeeId}',
-    summary: 'Read a bank: totals, history (newest first) and history by type',
-    tags,
-    security,
-    request: { params: HoursBankEmployeeParams, query: HoursBankQuery },
+/** `/api/v2/hours-bank`: every route needs a token; a user reads only their own bank, changes are for admins. */
+export const hoursBankApi = routeFamily({ prefix: '/api/v2/hours-bank', service: 'hours-bank', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['Hours bank'] });
+
+const adminOnly = { role: 'admin', roleRefusal: { message: 'Only administrators may change hours banks' } } as const;
+
+export const readHoursBankRoute = hoursBankApi.route({
+  method: 'get',
+  path: '/api/v2/hours-bank/{employeeId}',
+  summary: 'Read a bank: totals, history (newest first) and history by type',
+  request: { params: HoursBankEmployeeParams, query: HoursBankQuery },
+  responses: {
+    200: jsonContent(HoursBankResponse, 'The bank'),
+    ...errors({
+      400: '`Employee ID is required` (missing or not a positive integer), VALIDATION_ERROR on the query',
+      404: '`Employee not found`, `No school course found` or `Hours bank not found` (no operation recorded yet)',
+    }),
+  },
+});
+
+const addHoursRoute = <R extends z.ZodType>(kind: 'completed' | 'pending', summary: string, response: R) =>
+  hoursBankApi.route({
+    method: 'post',
+    path: `/api/v2/hours-bank/{employeeId}/${kind}`,
+    summary,
+    ...adminOnly,
+    request: { params: HoursBankEmployeeParams, body: AddHoursBody },
     responses: {
-      200: { description: 'The bank', ...json(HoursBankResponse) },
+      200: jsonContent(response, 'Registered'),
       ...errors({
-        400: '`Employee ID is required` (missing or not a positive integer), VALIDATION_ERROR on the query',
-        404: '`Employee not found`, `No school course found` or `Hours bank not found` (no operation recorded yet)',
+        400: '`Time is required`, INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS, `Employee ID is required`, VALIDATION_ERROR',
+        404: '`Employee not found` or `No school course found`',
       }),
     },
   });
-  for (const kind of ['completed', 'pending'] as const) {
-    registry.registerPath({
-      method: 'post',
-      path: `/api/v2/hours-bank/{employeeId}/${kind}`,
-      summary:
-        kind === 'completed'
-          ? 'Add completed hours (first subtracted from pending, the remainder added to completed); admin only'
-          : 'Add pending hours (first subtracted from completed, the remainder added to pending); admin only',
-      tags,
-      security,
-      request: { params: HoursBankEmployeeParams, body: { required: true, ...json(AddHoursBody) } },
-      responses: {
-        200: { description: 'Registered', ...json(kind === 'completed' ? AddCompletedHoursResponse : AddPendingHoursResponse) },
-        ...errors({
-          400: '`Time is required`, INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS, `Employee ID is required`, VALIDATION_ERROR',
-          404: '`Employee not found` or `No school course found`',
-        }),
-      },
-    });
-  }
-  registry.registerPath({
-    method: 'put',
-    path: '/api/v2/hours-bank/transactions/{transactionId}',
-    summary: 'Edit a transaction: the original is reverted (a REVERSAL row) and a new one of the same type is created; admin only',
-    tags,
-    security,
-    request: { params: HoursTransactionParams, body: { required: true, ...json(EditTransactionBody) } },
-    responses: {
-      200: { description: 'Edited', ...json(EditTransactionResponse) },
-      ...errors({
-        400: '`Time is required`, INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS, `Transaction ID is required`',
-        404: '`Transaction not found` (missing, inactive, or a REVERSAL row)',
-      }),
-    },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/v2/hours-bank/transactions/{transactionId}',
-    summary: 'Delete a transaction (soft): it becomes inactive and a REVERSAL row undoes its effect; admin only',
-    tags,
-    security,
-    request: { params: HoursTransactionParams },
-    responses: {
-      200: { description: 'Deleted', ...json(DeleteTransactionResponse) },
-      ...errors({
-        400: '`Transaction ID is required`',
-        404: '`Transaction not found` (missing, inactive, or a REVERSAL row)',
-      }),
-    },
-  });
-}
+
+export const addCompletedHoursRoute = addHoursRoute(
+  'completed',
+  'Add completed hours (first subtracted from pending, the remainder added to completed); admin only',
+  AddCompletedHoursResponse,
+);
+export const addPendingHoursRoute = addHoursRoute('pending', 'Add pending hours (first subtracted from completed, the remainder added to pending); admin only', AddPendingHoursResponse);
+
+export const editTransactionRoute = hoursBankApi.route({
+  method: 'put',
+  path: '/api/v2/hours-bank/transactions/{transactionId}',
+  summary: 'Edit a transaction: the original is reverted (a REVERSAL row) and a new one of the same type is created; admin only',
+  ...adminOnly,
+  request: { params: HoursTransactionParams, body: EditTransactionBody },
+  responses: {
+    200: jsonContent(EditTransactionResponse, 'Edited'),
+    ...errors({
+      400: '`Time is required`, INVALID_TIME_FORMAT, INVALID_MINUTES, INVALID_HOURS, `Transaction ID is required`',
+      404: '`Transaction not found` (missing, inactive, or a REVERSAL row)',
+    }),
+  },
+});
+
+export const deleteTransactionRoute = hoursBankApi.route({
+  method: 'delete',
+  path: '/api/v2/hours-bank/transactions/{transactionId}',
+  summary: 'Delete a transaction (soft): it becomes inactive and a REVERSAL row undoes its effect; admin only',
+  ...adminOnly,
+  request: { params: HoursTransactionParams },
+  responses: {
+    200: jsonContent(DeleteTransactionResponse, 'Deleted'),
+    ...errors({ 400: '`Transaction ID is required`', 404: '`Transaction not found` (missing, inactive, or a REVERSAL row)' }),
+  },
+});

@@ -1,0 +1,63 @@
+import type { Express, Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import { requireApiKey, requireAuth, requireRole, type TokenVerifier } from '@academy/auth';
+import { NoQuery, type RouteDeclaration } from '@academy/contracts';
+import { errorStyle } from '@academy/kit';
+
+/** What a handler gets: the request's params, query and body parsed with the route's schemas. */
+export interface RouteCall<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  req: Request;
+  res: Response;
+}
+
+export interface BindOptions {
+  /** Checks after authentication and the role, before parsing (whose record is it…). */
+  guards?: RequestHandler[];
+  /** The error of a path parameter that fails its schema, where the spec names one (`Employee ID is required`). */
+  invalidParams?: (details: string[]) => Error;
+  /** Runs on the raw body before its schema, where the spec fixes which error comes first (`Time is required`). */
+  checkBody?: (body: unknown) => void;
+}
+
+/** Express's path syntax from OpenAPI's: `{id}` → `:id`. */
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * Binds handlers to declared routes on `target`: mounts the route's method and path, its error
+ * style, authentication by its `access` (the family's 401 message), its role, then parses params,
+ * query (none allowed when it declares none) and body with its schemas before the handler.
+ */
+export function routeBinder(target: Express | Router, ctx: { verifier: TokenVerifier }, options: { apiKey?: string } = {}) {
+  return function bind<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+    route: RouteDeclaration<P, Q, B>,
+    ...rest: [handler: (call: RouteCall<P, Q, B>) => unknown] | [bindOptions: BindOptions, handler: (call: RouteCall<P, Q, B>) => unknown]
+  ): void {
+    const [bindOptions, handler] = rest.length === 1 ? [{}, rest[0]] : rest;
+    const { family, access, role, roleRefusal, request } = route;
+    const chain: RequestHandler[] = [];
+    if (family.errorStyle !== 'default') chain.push(errorStyle(family.errorStyle));
+    if (access === 'bearer') chain.push(requireAuth(ctx.verifier, { message: family.unauthorizedMessage }));
+    if (access === 'api-key') chain.push(requireApiKey(options.apiKey ?? '', { message: family.unauthorizedMessage }));
+    if (role) chain.push(requireRole(role, roleRefusal ?? {}));
+    chain.push(...(bindOptions.guards ?? []));
+    chain.push(async (req, res) => {
+      const params = parseParams(request.params, req.params, bindOptions.invalidParams);
+      const query = (request.query ?? NoQuery).parse(req.query);
+      bindOptions.checkBody?.(req.body);
+      const body = request.body ? request.body.parse(req.body) : undefined;
+      await handler({ params, query, body, req, res } as RouteCall<P, Q, B>);
+    });
+    (target as Router)[route.method](expressPath(route.path), ...chain);
+  };
+}
+
+function parseParams(schema: z.ZodType | undefined, raw: unknown, invalid?: (details: string[]) => Error): unknown {
+  if (!schema) return {};
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  if (invalid) throw invalid(parsed.error.issues.map((issue) => issue.message));
+  throw parsed.error;
+}
