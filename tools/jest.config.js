@@ -1,5 +1,5 @@
-// Tests of the tools themselves (the supervisor of `npm start`); the system profiles have their own
+// Tests of the tools themselves (the supervisor of `npm start`, the generators against an in-memory tree); the system profiles have their own
 // configs in tools/system. No test servers needed.
 import { preset } from '../jest.preset.js';
 
-export default { ...preset, displayName: 'tools', rootDir: '.', testMatch: ['<rootDir>/dev/test/**/*.test.ts'], globalSetup: undefined };
+export default { ...preset, displayName: 'tools', rootDir: '.', testMatch: ['<rootDir>/dev/test/**/*.test.ts', '<rootDir>/generators/test/**/*.test.ts'], globalSetup: undefined };
