@@ -1,20 +1,14 @@
-import { Router, type Express, type Request, type Response } from 'express';
+import { Router, type Express } from 'express';
 import { AttendanceReportQuery, AttendanceStatusesBody, MissingAttendanceQuery, StudentAttendanceQuery, TakeAttendanceBody } from '@academy/contracts';
-import { currentUser, requireAuth, requireRole } from '@academy/auth';
-import { idParam, noQuery, requestId } from '@academy/kit';
+import { actorOf, requireAuth, requireRole } from '@academy/auth';
+import { idParam, noQuery } from '@academy/kit';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import type { AttendanceActor } from './attendance-actor.ts';
 import { listStatuses, replaceStatuses } from './attendance-statuses.ts';
 import { takeAttendance } from './take-attendance.ts';
 import { readAttendanceHistory, readAttendanceReport, readAttendanceSheet, readStudentAttendance, reportFilters } from './read-attendance.ts';
 import { streamReportCsv } from './attendance-report-csv.ts';
 import { listMissingAttendance } from './missing-attendance.ts';
 import { dayOf, dayRange } from './academy-days.ts';
-
-function actorOf(req: Request, res: Response): AttendanceActor {
-  const user = currentUser(res);
-  return { userId: user.userId, role: user.role, employeeId: user.employeeId ?? null, correlationId: requestId(req) };
-}
 
 /** `/api/v2/attendance/*`: statuses, taking and reading a class's sheet, summaries, the report, missing sheets. */
 export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): void {

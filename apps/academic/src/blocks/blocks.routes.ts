@@ -1,9 +1,8 @@
-import { Router, type Express, type Request, type Response } from 'express';
+import { Router, type Express, type Request } from 'express';
 import { BulkReviewBody, CloseBlockBody, CompletedBlocksQuery, PendingBlocksQuery, PendingCountQuery, PendingRejectedQuery, ReviewActionSchema, ReviewBody, ThreadMessageBody } from '@academy/contracts';
-import { currentUser, requireAuth, requireRole } from '@academy/auth';
-import { idParam, noQuery, requestId } from '@academy/kit';
+import { actorOf, requireAuth, requireRole } from '@academy/auth';
+import { idParam, noQuery } from '@academy/kit';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import type { BlockActor } from './block-access.ts';
 import { readBlockGrades } from './block-grades.ts';
 import { countPendingBlocks, listCompletedBlocks, listPendingAndRejected, listPendingBlocks } from './block-listings.ts';
 import { addThreadMessage, readThread } from './block-thread.ts';
@@ -14,16 +13,6 @@ import { reviewBlocks } from './review-blocks.ts';
 
 // A malformed path id is the route's "… ID is required", with what was wrong in `details`.
 const studentBlockIdOf = (req: Request) => idParam(req.params, 'studentBlockId', studentBlockIdRequired);
-
-function actorOf(req: Request, res: Response): BlockActor {
-  const user = currentUser(res);
-  return {
-    userId: Number.isInteger(user.userId) && user.userId > 0 ? user.userId : null,
-    role: user.role,
-    employeeId: user.employeeId ?? null,
-    correlationId: requestId(req),
-  };
-}
 
 /** `/api/v2/blocks/*`. The review and the admin listings answer 401 to a non-admin, as the spec's review table says. */
 export function registerBlockRoutes(app: Express, ctx: AcademicContext): void {
