@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
@@ -13,24 +13,13 @@ import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
-import { ConfigSchema as gatewaySchema } from '../../apps/gateway/src/config.ts';
-import { ConfigSchema as academicSchema } from '../../apps/academic/src/config.ts';
-import { ConfigSchema as hoursBankSchema } from '../../apps/hours-bank/src/config.ts';
-import { ConfigSchema as incidentsSchema } from '../../apps/incidents/src/config.ts';
-import { ConfigSchema as notificationsSchema } from '../../apps/notifications/src/config.ts';
-import { ConfigSchema as payslipsSchema } from '../../apps/payslips/src/config.ts';
 import { kubernetesDir, render, renderProduction, type K8sObject } from './render.ts';
 
-/** Each app's configuration schema, by Deployment name. */
-const schemas: Record<string, z.ZodObject> = {
-  gateway: gatewaySchema,
-  academic: academicSchema,
-  'hours-bank': hoursBankSchema,
-  incidents: incidentsSchema,
-  notifications: notificationsSchema,
-  payslips: payslipsSchema,
-};
-const APPS = Object.keys(schemas);
+/** Every app of apps/ (a service made by `nx g @academy/tools:service` included): each must have its Deployment. */
+const APPS = readdirSync(path.resolve(kubernetesDir, '../../apps')).filter((name) => existsSync(path.resolve(kubernetesDir, '../../apps', name, 'src/config.ts')));
+/** Each app's configuration schema, by Deployment name (imported one after another: Jest's ESM loader fails concurrent imports of a shared module). */
+const schemas: Record<string, z.ZodObject> = {};
+for (const app of APPS) schemas[app] = ((await import(`../../apps/${app}/src/config.ts`)) as { ConfigSchema: z.ZodObject }).ConfigSchema;
 
 /** Values that hold credentials: only ever from a Secret. */
 const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY', 'PAYSLIP_FILE_KEYS'];
