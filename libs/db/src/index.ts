@@ -1,4 +1,5 @@
 export { createOrm, runMigrations, requestContext, dbReadiness, ensureDatabase, dropDatabase, type OrmOptions } from './orm.ts';
 export { migrationCli } from './migration-cli.ts';
 export { Sql, type Query } from './sql.ts';
+export { beginWith, commitWith, sqlLiteral } from './client-transaction.ts';
 export { pgArray } from './pg-array.ts';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient } from 'pg';
+import { clientOf } from './client-transaction.ts';
 
 /** Runs one SQL statement (`$1…` placeholders) and returns its rows. */
 export type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
@@ -13,7 +14,9 @@ export type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
  *
  * Inside a request whose EntityManager carries a transaction (a write with an `Idempotency-Key`,
  * see `@academy/service`), statements join that transaction instead, and `transaction()` becomes a
- * savepoint in it: the write and the key commit together.
+ * savepoint in it: the write and the key commit together. On a transaction opened by `beginWith`
+ * they run on its connection as named prepared statements too (planned once per connection, not on
+ * every request); on another one (`em.begin()`), as unnamed statements through Kysely.
  */
 /** Prepared statements are named by their text, so every `Sql` of a process agrees on the names. */
 const statementNames = new Map<string, string>();
@@ -52,10 +55,11 @@ export class Sql {
     return result.rows as T[];
   };
 
-  private readonly inTransaction =
-    (trx: Transaction<unknown>): Query =>
-    async <T>(text: string, values: unknown[] = []) =>
-      (await trx.executeQuery(CompiledQuery.raw(text, values))).rows as T[];
+  private readonly inTransaction = (trx: Transaction<unknown>): Query => {
+    const client = clientOf(trx);
+    if (client) return (text, values = []) => this.run(client, text, values);
+    return async <T>(text: string, values: unknown[] = []) => (await trx.executeQuery(CompiledQuery.raw(text, values))).rows as T[];
+  };
 
   /** One statement, its own transaction (or a part of the request's). */
   readonly query: Query = async (text, values = []) => {
@@ -82,15 +86,18 @@ export class Sql {
   }
 
   private async savepoint<T>(trx: Transaction<unknown>, work: (query: Query) => Promise<T>): Promise<T> {
-    const query = this.inTransaction(trx);
     const name = `sql_${++savepoints}`;
-    await query(`savepoint ${name}`);
+    // Unnamed: each savepoint's text is new, and would otherwise stay prepared on the connection.
+    const command = async (text: string) => {
+      await trx.executeQuery(CompiledQuery.raw(text));
+    };
+    await command(`savepoint ${name}`);
     try {
-      const result = await work(query);
-      await query(`release savepoint ${name}`);
+      const result = await work(this.inTransaction(trx));
+      await command(`release savepoint ${name}`);
       return result;
     } catch (error) {
-      await query(`rollback to savepoint ${name}`).catch(() => undefined);
+      await command(`rollback to savepoint ${name}`).catch(() => undefined);
       throw error;
     }
   }

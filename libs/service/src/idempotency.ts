@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { defineEntity, p, RequestContext, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { AppError, BadRequestError, type Logger } from '@academy/kit';
+import { beginWith, commitWith, sqlLiteral } from '@academy/db';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
 import { matchRoute } from '@academy/contracts';
 
@@ -159,9 +160,15 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
 
   // The request's own EntityManager carries the transaction: its flushes and `Sql`'s statements join it.
   const em = (RequestContext.getEntityManager() as EntityManager | undefined) ?? options.orm.em.fork();
-  await em.begin();
-  const trx = em.getTransactionContext();
-  const connection = em.getConnection();
+  const now = options.now();
+  // With the BEGIN, in its round trip: the lock on the key, then (a statement of its own, so its
+  // snapshot is taken once the lock is held and sees a first request that committed meanwhile) the stored answer.
+  const [lock, lookup] = await beginWith(
+    em,
+    `select pg_try_advisory_xact_lock(hashtextextended(${sqlLiteral(`${scope}\n${key}`)}, 0)) as locked;
+     select fingerprint, status, content_type as "contentType", body from idempotency_keys
+     where scope = ${sqlLiteral(scope)} and key = ${sqlLiteral(key)} and expires_at > ${sqlLiteral(now)}`,
+  );
   let settled = false;
   const write: OpenWrite = { afterCommit: [], onRollback: [] };
   const rollback = async () => {
@@ -171,46 +178,39 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
     await em.rollback().catch((error: unknown) => options.logger.warn({ err: error }, 'idempotency: rollback failed'));
     await runAll(write.onRollback, options.logger, 'work after rollback');
   };
-  try {
-    const [row] = await connection.execute<{ locked: boolean; stored: StoredAnswer | null }[]>(
-      `select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked,
-              (select json_build_object('fingerprint', fingerprint, 'status', status, 'contentType', content_type, 'body', body)
-                 from idempotency_keys where scope = ? and key = ? and expires_at > ?) as stored`,
-      [`${scope}\n${key}`, scope, key, options.now()],
-      'all',
-      trx,
-    );
-    if (!row.locked) {
-      await rollback();
-      throw new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', {
-        headers: { 'Retry-After': '1' },
-      });
-    }
-    if (row.stored) {
-      await rollback();
-      if (row.stored.fingerprint !== fingerprint) {
-        throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
-      }
-      res.setHeader(REPLAYED_HEADER, 'true');
-      if (row.stored.contentType) res.setHeader('content-type', row.stored.contentType);
-      res.status(row.stored.status).send(row.stored.body);
-      return;
-    }
-  } catch (error) {
+  const locked = (lock!.rows[0] as { locked: boolean }).locked;
+  const stored = lookup!.rows[0] as StoredAnswer | undefined;
+  if (!locked) {
     await rollback();
-    throw error;
+    throw new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+  if (stored) {
+    await rollback();
+    if (stored.fingerprint !== fingerprint) {
+      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+    }
+    res.setHeader(REPLAYED_HEADER, 'true');
+    if (stored.contentType) res.setHeader('content-type', stored.contentType);
+    res.status(stored.status).send(stored.body);
+    return;
   }
 
   commitWithTheAnswer(res, async (status, body, replayable) => {
     if (settled) return;
     if (status >= 500) return rollback();
-    const now = options.now();
-    if (replayable) await connection.execute(
-      `insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [scope, key, fingerprint, status, headerText(res.getHeader('content-type')), body, now, new Date(now.getTime() + options.ttlHours * 3_600_000)],
-      'run',
-      trx,
-    );
+    if (replayable) {
+      // With the COMMIT, in its round trip. The key's expired row, if not pruned yet, makes way; a
+      // live one cannot exist (the lock is held since the lookup), and if it did, its conflict would refuse the commit.
+      const at = options.now();
+      const values = [scope, key, fingerprint, status, headerText(res.getHeader('content-type')), body, at, new Date(at.getTime() + options.ttlHours * 3_600_000)];
+      commitWith(
+        em,
+        `delete from idempotency_keys where scope = ${sqlLiteral(scope)} and key = ${sqlLiteral(key)} and expires_at <= ${sqlLiteral(at)};
+         insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at) values (${values.map(sqlLiteral).join(', ')})`,
+      );
+    }
     settled = true;
     openWrites.delete(em);
     try {
