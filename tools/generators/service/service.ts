@@ -51,6 +51,8 @@ export default async function serviceGenerator(tree: Tree, options: ServiceOptio
   });
 
   wireContracts(tree, vars);
+  // Lint holds its features apart (no feature imports a sibling; shared/ imports none).
+  appendToArray(tree, 'eslint.config.js', /const FEATURE_SERVICES/, `'${name}'`);
   wireGateway(tree, vars);
   wireLocalSystem(tree, vars);
   wireCompose(tree, vars);

@@ -26,6 +26,7 @@ const SHARED_FILES = [
   'tools/system/harness.ts',
   'docker/postgres/init.sql',
   'docker-compose.yml',
+  'eslint.config.js',
 ];
 
 const NOW = new Date('2026-11-25T15:30:00Z');
@@ -132,6 +133,10 @@ describe('nx g @academy/tools:service demo-probe', () => {
     const table = text(tree, 'libs/contracts/src/route-table.ts');
     expect(table).toContain("import { demoProbeApi } from './http/demo-probe.ts';");
     expect(table).toMatch(/export const ROUTE_FAMILIES[\s\S]*\n {2}demoProbeApi,\n\];/);
+  });
+
+  test('lint holds its features apart: the service is one of the feature services of eslint.config.js', () => {
+    expect(text(tree, 'eslint.config.js')).toMatch(/const FEATURE_SERVICES = \[[^\]]*'demo-probe'\];/);
   });
 
   test('the gateway gets its upstream: DEMO_PROBE_URL in its config schema, its proxy table and its Kubernetes config', () => {
