@@ -37,7 +37,7 @@ describe('approval e-mails on block.approved (real SMTP server)', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ SMTP_URL: smtp.url }));
+    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url }));
   });
   afterAll(async () => {
     await stopNotifications(service);
@@ -124,7 +124,7 @@ describe('approval e-mails on block.approved (real SMTP server)', () => {
     await service.ctx.broker.publish([event, event, event]);
     await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
     // As if the inbox row were lost: the deliveries key alone stops a second send.
-    await service.ctx.orm.em.fork().transactional((em) => onBlockApproved(() => undefined)(em, { ...event, correlationId: event.correlationId }));
+    await service.ctx.orm.em.fork().transactional((em) => onBlockApproved(() => undefined, { locale: 'en', timeZone: 'Europe/Madrid' })(em, { ...event, correlationId: event.correlationId }));
     await until(async () => mailsTo('thrice').length >= 3, 10_000, 'three mails');
     await sleep(800);
     expect(mailsTo('thrice').flatMap(recipientsOf).sort()).toEqual(['guardian.thrice@school.test', 'student.thrice@school.test', 'teacher.thrice@school.test']);
@@ -184,7 +184,7 @@ describe('an SMTP server that keeps refusing', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     smtp.refuseNext(1_000);
-    service = await startNotifications(await notificationsConfig({ SMTP_URL: smtp.url, MAIL_MAX_ATTEMPTS: 3 }));
+    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url, MAIL_MAX_ATTEMPTS: 3 }));
   });
   afterAll(async () => {
     await stopNotifications(service);

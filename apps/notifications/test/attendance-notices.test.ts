@@ -52,7 +52,7 @@ describe('attendance notices: the teacher reminder (mail + push) and the thresho
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ SMTP_URL: smtp.url, APP_URL }));
+    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url, APP_URL }));
   });
   afterAll(async () => {
     await stopNotifications(service);
@@ -95,7 +95,7 @@ describe('attendance notices: the teacher reminder (mail + push) and the thresho
     await publish('again', 1, event, event, event);
     const sends: string[][] = [];
     const push = { kind: 'recording' as const, send: async (_message: unknown, tokens: string[]) => (sends.push(tokens), tokens.map(() => ({ ok: true as const }))), close: async () => undefined };
-    await service.ctx.orm.em.fork().transactional((em) => onAttendanceMissing({ orm: service.ctx.orm, push, wake: () => undefined, appUrl: APP_URL })(em, event));
+    await service.ctx.orm.em.fork().transactional((em) => onAttendanceMissing({ orm: service.ctx.orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
     expect(sends).toEqual([]);
     await sleep(600);
     expect(mailsTo('again')).toHaveLength(1);

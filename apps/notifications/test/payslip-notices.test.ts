@@ -34,7 +34,7 @@ describe('payslip notices on payslip.published and payslip.corrected (real SMTP 
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ SMTP_URL: smtp.url, APP_URL }));
+    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url, APP_URL }));
   });
   afterAll(async () => {
     await stopNotifications(service);
@@ -92,7 +92,7 @@ describe('payslip notices on payslip.published and payslip.corrected (real SMTP 
     // As if the inbox row were lost: the deliveries key and the push's idempotency key alone stop a second notice.
     const sends: string[][] = [];
     const push = { kind: 'recording' as const, send: async (_message: unknown, tokens: string[]) => (sends.push(tokens), tokens.map(() => ({ ok: true as const }))), close: async () => undefined };
-    await service.ctx.orm.em.fork().transactional((em) => onPayslipPublished({ orm: service.ctx.orm, push, wake: () => undefined, appUrl: APP_URL })(em, event));
+    await service.ctx.orm.em.fork().transactional((em) => onPayslipPublished({ orm: service.ctx.orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
     expect(sends).toEqual([]);
     await sleep(800);
     expect(mailsTo('redelivered')).toHaveLength(1);

@@ -61,7 +61,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
 
   beforeAll(async () => {
     // sockets checked against the revocations only every minute: a prompt end is the announcement's doing
-    service = await startNotifications(await notificationsConfig({ SOCKET_SESSION_CHECK_MS: 60_000 }));
+    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SOCKET_SESSION_CHECK_MS: 60_000 }));
     gateway = await startGatewayProcess(service.url);
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@
 // of attendance_standings; callers hold the subject's attendance lock, so two saves cannot both see
 // the same crossing.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deliverableEmail, type EventData } from '@academy/contracts';
+import { deliverableEmail, type EventData, type Locale } from '@academy/contracts';
 import { pgArray } from '@academy/db';
 import { recordEvent } from '@academy/messaging';
 import { z } from 'zod';
@@ -72,14 +72,14 @@ export async function checkWarnings(
       where sub.id = ? and s.id = any(?::int[])`,
     [change.subjectId, pgArray(crossed.map((row) => row.studentId))],
   );
-  const adminRows = await tx.execute<{ name: string; email: string }[]>(
-    `select coalesce(nullif(trim(e.name || ' ' || e.lastname), ''), u.email) as name, u.email
+  const adminRows = await tx.execute<{ name: string; email: string; locale: Locale | null }[]>(
+    `select coalesce(nullif(trim(e.name || ' ' || e.lastname), ''), u.email) as name, u.email, u.locale
        from users u left join employees e on e.id = u.employee_id
       where u.role = 'admin' and u.active order by u.id`,
   );
   const admins = adminRows.flatMap((admin) => {
     const email = validEmail(admin.email);
-    return email ? [{ name: admin.name, email }] : [];
+    return email ? [{ name: admin.name, email, locale: admin.locale }] : [];
   });
   const byStudent = new Map(people.map((person) => [person.studentId, person]));
   for (const row of crossed) {

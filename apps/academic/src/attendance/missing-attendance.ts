@@ -3,7 +3,7 @@
 // run the check (a unique row per teacher-day, inserted with ON CONFLICT DO NOTHING in the
 // transaction that records the event).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventData } from '@academy/contracts';
+import type { EventData, Locale } from '@academy/contracts';
 import { deliverableEmail } from '@academy/contracts';
 import { recordEvent } from '@academy/messaging';
 import { z } from 'zod';
@@ -60,11 +60,12 @@ export async function sendAttendanceReminders(em: EntityManager, now: Date, sett
   if (hourOf(now, settings.timeZone) < settings.reminderHour) return 0;
   const day = dayOf(now, settings.timeZone);
   const firstDay = addDays(day, -settings.editDays);
-  const teachers = await em.execute<{ employeeId: number; name: string; email: string | null; userId: number | null; missingCount: number; classes: EventData<'attendance.missing'>['classes'] }[]>(
+  const teachers = await em.execute<{ employeeId: number; name: string; email: string | null; userId: number | null; locale: Locale | null; missingCount: number; classes: EventData<'attendance.missing'>['classes'] }[]>(
     `with missing as (${MISSING_SQL(`and e.employee_id is not null and e.ends_at >= ${DAY_START_SQL}
             and not exists (select 1 from attendance_reminders r where r.employee_id = e.employee_id and r.day = ?::date)`)})
      select m."employeeId", trim(emp.name || ' ' || emp.lastname) as name, emp.email,
             coalesce(emp.user_id, (select u.id from users u where u.employee_id = emp.id and u.active order by u.id limit 1)) as "userId",
+            (select u.locale from users u where u.id = emp.user_id or (emp.user_id is null and u.employee_id = emp.id and u.active) order by u.id limit 1) as locale,
             count(*)::int as "missingCount",
             (select jsonb_agg(x) from (select jsonb_build_object('eventId', m2."eventId", 'subjectId', m2."subjectId", 'subjectName', m2."subjectName", 'centerId', m2."centerId",
                                           'centerName', m2."centerName", 'startsAt', m2."startsAt", 'endsAt', m2."endsAt") as x
@@ -89,7 +90,7 @@ export async function sendAttendanceReminders(em: EntityManager, now: Date, sett
         {
           employeeId: teacher.employeeId,
           day,
-          teacher: { name: teacher.name, email: validEmail(teacher.email), userId: teacher.userId },
+          teacher: { name: teacher.name, email: validEmail(teacher.email), userId: teacher.userId, locale: teacher.locale },
           missingCount: teacher.missingCount,
           // Wall times of the academy with their offset: the mail shows them as they are, whatever its server's zone.
           classes: teacher.classes.map((c) => ({ ...c, startsAt: localIso(c.startsAt, settings.timeZone), endsAt: localIso(c.endsAt, settings.timeZone) })),

@@ -1,16 +1,16 @@
 import { Router } from 'express';
 import { currentUser, requireAuth } from '@academy/auth';
-import { LoginBody, LogoutBody, RefreshBody } from '@academy/contracts';
+import { LoginBody, LogoutBody, RefreshBody, UpdateMeBody } from '@academy/contracts';
 import { noQuery } from '@academy/kit';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { login } from './login.ts';
 import { logout } from './logout.ts';
-import { me } from './me.ts';
+import { me, updateMe } from './me.ts';
 import { refreshSession } from './refresh.ts';
 import type { LoginProtection } from './login-protection.ts';
 import { createSessionTokens } from './session-tokens.ts';
 
-/** `/api/v2/auth/*`: login, refresh, logout, me. `protection` is the instance's login limiter (its Redis client closed by the service's stop). */
+/** `/api/v2/auth/*`: login, refresh, logout, me (read and change). `protection` is the instance's login limiter (its Redis client closed by the service's stop). */
 export function authRouter(ctx: AcademicContext, protection: LoginProtection): Router {
   const tokens = createSessionTokens(ctx.config, ctx.clock);
   const { sessions } = ctx;
@@ -38,6 +38,10 @@ export function authRouter(ctx: AcademicContext, protection: LoginProtection): R
   });
   router.get('/me', requireAuth(ctx.verifier), async (_req, res) => {
     res.json(await me(em(), currentUser(res).userId));
+  });
+  router.patch('/me', requireAuth(ctx.verifier), async (req, res) => {
+    const changes = UpdateMeBody.parse(req.body);
+    res.json(await updateMe(em(), currentUser(res).userId, changes));
   });
   return router;
 }

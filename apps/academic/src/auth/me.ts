@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UnauthorizedError } from '@academy/kit';
-import type { MeResponse } from '@academy/contracts';
+import type { MeResponse, UpdateMeBody } from '@academy/contracts';
 import { User } from '../shared/entities/user.entity.ts';
 import { toAuthUser } from './session-tokens.ts';
 
@@ -8,5 +8,14 @@ import { toAuthUser } from './session-tokens.ts';
 export async function me(em: EntityManager, userId: number): Promise<MeResponse> {
   const user = await em.findOne(User, { id: userId });
   if (!user || !user.active) throw new UnauthorizedError();
+  return { user: toAuthUser(user) };
+}
+
+/** The user changes their own settings (their notifications' language). */
+export async function updateMe(em: EntityManager, userId: number, changes: UpdateMeBody): Promise<MeResponse> {
+  const user = await em.findOne(User, { id: userId });
+  if (!user || !user.active) throw new UnauthorizedError();
+  user.locale = changes.locale;
+  await em.flush();
   return { user: toAuthUser(user) };
 }

@@ -33,8 +33,8 @@ export const hashRefreshToken = (token: string) => createHash('sha256').update(t
 
 export type UserRow = InferEntity<typeof User>;
 
-export function toAuthUser(user: Pick<UserRow, 'id' | 'email' | 'role' | 'employeeId' | 'studentId'>): AuthUser {
-  return { id: user.id, email: user.email, role: user.role, employeeId: user.employeeId ?? null, studentId: user.studentId ?? null };
+export function toAuthUser(user: Pick<UserRow, 'id' | 'email' | 'role' | 'employeeId' | 'studentId' | 'locale'>): AuthUser {
+  return { id: user.id, email: user.email, role: user.role, employeeId: user.employeeId ?? null, studentId: user.studentId ?? null, locale: user.locale ?? null };
 }
 
 /**

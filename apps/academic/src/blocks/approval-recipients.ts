@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import { deliverableEmail, type EventData } from '@academy/contracts';
+import { deliverableEmail, type EventData, type Locale } from '@academy/contracts';
 
 export interface PersonRecord {
   name: string | null;
   email: string | null;
   /** Their login, when they have one: notifications applies its preferences to their mails. */
   userId?: number | null;
+  /** The language their login chose, when it chose one. */
+  locale?: Locale | null;
 }
 
-const withLogin = (person: PersonRecord) => (person.userId ? { userId: person.userId } : {});
+const withLogin = (person: PersonRecord) => ({ ...(person.userId ? { userId: person.userId } : {}), ...(person.locale ? { locale: person.locale } : {}) });
 
 const anEmail = z.email();
 

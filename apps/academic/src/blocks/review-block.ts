@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createEnvelope, type EventData, type ReviewAction, type ReviewResponse } from '@academy/contracts';
+import { createEnvelope, type EventData, type Locale, type ReviewAction, type ReviewResponse } from '@academy/contracts';
 import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import { SOURCE } from '../shared/events.ts';
 import { approvalRecipients } from './approval-recipients.ts';
@@ -30,7 +30,9 @@ interface ReviewTarget {
   teacherName: string | null;
   teacherEmail: string | null;
   teacherUserId: number | null;
+  teacherLocale: Locale | null;
   studentUserId: number | null;
+  studentLocale: Locale | null;
 }
 
 // A review is a read, then one statement. The read finds the block and everything the event needs
@@ -46,8 +48,7 @@ export const REVIEW_TARGET_SQL = `
          trim(s.name || ' ' || s.lastname) as "studentName", s.email as "studentEmail",
          trim(g.name || ' ' || g.lastname) as "guardianName", g.email as "guardianEmail",
          trim(e.name || ' ' || e.lastname) as "teacherName", e.email as "teacherEmail",
-         (select min(u.id) from users u where u.employee_id = sb.employee_id and u.active) as "teacherUserId",
-         (select min(u.id) from users u where u.student_id = sb.student_id and u.active) as "studentUserId"
+         tu.id as "teacherUserId", tu.locale as "teacherLocale", su.id as "studentUserId", su.locale as "studentLocale"
     from student_blocks sb
     join blocks b on b.id = sb.block_id
     join subjects sub on sub.id = b.subject_id
@@ -55,6 +56,8 @@ export const REVIEW_TARGET_SQL = `
     left join lateral (select id, name from blocks where subject_id = b.subject_id and position > b.position order by position limit 1) nb on true
     left join guardians g on g.id = s.guardian_id and g.active
     left join employees e on e.id = sb.employee_id
+    left join lateral (select id, locale from users where employee_id = sb.employee_id and active order by id limit 1) tu on true
+    left join lateral (select id, locale from users where student_id = sb.student_id and active order by id limit 1) su on true
    where sb.id = ?`;
 
 /** Parameters: reviewedAt, reviewer, id, closedAt, next block id (or null), then `outboxRow(envelope)`. */
@@ -103,8 +106,8 @@ function approvedData(target: ReviewTarget): EventData<'block.approved'> {
     nextBlock: target.nextBlockId === null ? null : { blockId: target.nextBlockId, blockName: target.nextBlockName ?? '' },
     subjectCompleted: target.nextBlockId === null,
     ...approvalRecipients({
-      teacher: target.employeeId === null ? null : { name: target.teacherName, email: target.teacherEmail, userId: target.teacherUserId },
-      student: { name: target.studentName, email: target.studentEmail, userId: target.studentUserId },
+      teacher: target.employeeId === null ? null : { name: target.teacherName, email: target.teacherEmail, userId: target.teacherUserId, locale: target.teacherLocale },
+      student: { name: target.studentName, email: target.studentEmail, userId: target.studentUserId, locale: target.studentLocale },
       guardian: target.guardianName === null ? null : { name: target.guardianName, email: target.guardianEmail },
     }),
   };

@@ -34,7 +34,7 @@ describe('academic /api/v2/auth', () => {
       expect(res.body.refreshToken).toMatch(/^[\w-]{40,}$/);
       const me = await request(service().url).get('/api/v2/auth/me').set('authorization', `Bearer ${res.body.accessToken}`);
       expect(me.status).toBe(200);
-      expect(me.body).toEqual({ user: { id: teacherId, email: 'teacher@academy.test', role: 'user', employeeId: 12, studentId: null } });
+      expect(me.body).toEqual({ user: { id: teacherId, email: 'teacher@academy.test', role: 'user', employeeId: 12, studentId: null, locale: null } });
     });
 
     test('a wrong password, an unknown e-mail and a deactivated user get the same 401 in comparable time', async () => {

@@ -34,3 +34,15 @@ describe('approvalRecipients', () => {
     expect(validEmail(undefined)).toBeNull();
   });
 });
+
+describe('approvalRecipients: languages', () => {
+  test("a login's chosen language rides with the person; none chosen, none carried", () => {
+    const people = approvalRecipients({
+      teacher: { name: 'Tere', email: 'tere@school.test', userId: 3, locale: 'en' },
+      student: { name: 'Sam', email: 'sam@school.test', userId: 4, locale: null },
+      guardian: null,
+    });
+    expect(people.teacher).toEqual({ name: 'Tere', email: 'tere@school.test', userId: 3, locale: 'en' });
+    expect(people.student).toEqual({ name: 'Sam', email: 'sam@school.test', userId: 4 });
+  });
+});

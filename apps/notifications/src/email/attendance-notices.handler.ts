@@ -4,6 +4,7 @@ import type { EventHandler, EventHandlers } from '@academy/messaging';
 import type { PushProvider } from '../push/push-provider.ts';
 import { sendPush } from '../push/send-push.ts';
 import { attendanceMissingPush, attendanceMissingTemplate, attendanceWarningTemplate } from './attendance-mail.ts';
+import { languageOf, type Language } from './i18n.ts';
 import type { RenderedMail } from './templates.ts';
 
 export interface AttendanceNoticeDeps {
@@ -13,6 +14,8 @@ export interface AttendanceNoticeDeps {
   wake: () => void;
   /** The app's address; the reminder links to `<appUrl>/attendance`. */
   appUrl: string;
+  /** The academy's language and time zone: the guardian's and admins' mails, and a teacher whose login chose none. */
+  academy: Language;
 }
 
 interface QueuedMail {
@@ -53,9 +56,10 @@ async function queueMails(em: EntityManager, event: { id: string; type: string }
 export function onAttendanceMissing(deps: AttendanceNoticeDeps): EventHandler<'attendance.missing'> {
   return async (em, event) => {
     const data: EventData<'attendance.missing'> = event.data;
+    const lang = languageOf(data.teacher.locale, deps.academy);
     const to = deliverableEmail(data.teacher.email);
     if (to) {
-      const mail = attendanceMissingTemplate(data, `${deps.appUrl.replace(/\/+$/, '')}/attendance`);
+      const mail = attendanceMissingTemplate(lang, data, `${deps.appUrl.replace(/\/+$/, '')}/attendance`);
       await queueMails(em, event, [{ to, userId: data.teacher.userId, role: 'teacher', template: 'attendanceMissingTemplate', mail }]);
       deps.wake();
     }
@@ -66,7 +70,7 @@ export function onAttendanceMissing(deps: AttendanceNoticeDeps): EventHandler<'a
         deps.push,
         {
           userIds: [data.teacher.userId],
-          ...attendanceMissingPush(data),
+          ...attendanceMissingPush(lang, data),
           data: { type: 'attendance_missing', day: data.day, missingCount: String(data.missingCount) },
           idempotencyKey: `attendance-missing:${event.id}`,
         },
@@ -83,11 +87,11 @@ export function onAttendanceThresholdCrossed(deps: AttendanceNoticeDeps): EventH
     const mails: QueuedMail[] = [];
     const guardianTo = deliverableEmail(data.guardian?.email);
     if (data.guardian && guardianTo) {
-      mails.push({ to: guardianTo, userId: null, role: 'guardian', template: 'attendanceWarningGuardianTemplate', mail: attendanceWarningTemplate(data, { name: data.guardian.name, role: 'guardian' }) });
+      mails.push({ to: guardianTo, userId: null, role: 'guardian', template: 'attendanceWarningGuardianTemplate', mail: attendanceWarningTemplate(deps.academy, data, { name: data.guardian.name, role: 'guardian' }) });
     }
     for (const admin of data.admins) {
       const to = deliverableEmail(admin.email);
-      if (to) mails.push({ to, userId: null, role: 'admin', template: 'attendanceWarningAdminTemplate', mail: attendanceWarningTemplate(data, { name: admin.name, role: 'admin' }) });
+      if (to) mails.push({ to, userId: null, role: 'admin', template: 'attendanceWarningAdminTemplate', mail: attendanceWarningTemplate(languageOf(admin.locale, deps.academy), data, { name: admin.name, role: 'admin' }) });
     }
     if (mails.length === 0) return;
     await queueMails(em, event, mails);

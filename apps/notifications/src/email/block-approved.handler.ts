@@ -1,14 +1,16 @@
 import type { EventHandler } from '@academy/messaging';
+import type { Language } from './i18n.ts';
 import { approvalMails } from './recipients.ts';
 
 /**
  * `block.approved`: one `deliveries` row per recipient, written in the event's transaction (with its
  * inbox row) before anything is sent; the mail worker sends them. The unique (event, recipient,
- * channel) key makes a redelivered event, even on another queue, write nothing new.
+ * channel) key makes a redelivered event, even on another queue, write nothing new. `academy`: the
+ * language of whoever's login chose none.
  */
-export function onBlockApproved(wake: () => void): EventHandler<'block.approved'> {
+export function onBlockApproved(wake: () => void, academy: Language): EventHandler<'block.approved'> {
   return async (em, event) => {
-    const mails = approvalMails(event.data);
+    const mails = approvalMails(event.data, academy);
     if (!mails.length) return;
     await em.getConnection().execute(
       `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)

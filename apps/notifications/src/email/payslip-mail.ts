@@ -1,6 +1,7 @@
 // The payslip e-mail: that a payslip (or a correction) is there, its label and period, and where to
 // read it. Never an amount and never the file: the app shows it to its employee after login.
-import { render, v, type RenderedMail } from './templates.ts';
+import { calendarDate, phrase, say, type Language } from './i18n.ts';
+import { render, type RenderedMail } from './templates.ts';
 
 export interface PayslipFacts {
   employeeName: string;
@@ -14,25 +15,23 @@ export interface PayslipFacts {
   link: string;
 }
 
-export const PAYSLIP_SUBJECTS = { published: 'A new payslip is available', corrected: 'A corrected payslip is available' } as const;
+/** "1 November 2026 to 30 November 2026" / "del 1 de noviembre de 2026 al 30 de noviembre de 2026", or one date when the period is one day. */
+export const formatPeriod = (lang: Language, start: string, end: string): string =>
+  start === end ? calendarDate(lang, start) : say(lang, 'common.periodRange', { start: calendarDate(lang, start), end: calendarDate(lang, end) });
 
-const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-/** "2026-11-05" → "5 November 2026" (a calendar date, so read in UTC whatever the server's zone). */
-export const formatDate = (isoDate: string): string => longDate.format(new Date(`${isoDate}T00:00:00Z`));
-/** "1 November 2026 to 30 November 2026", or one date when the period is one day. */
-export const formatPeriod = (start: string, end: string): string => (start === end ? formatDate(start) : `${formatDate(start)} to ${formatDate(end)}`);
+export const payslipSubject = (lang: Language, correction: boolean): string => say(lang, correction ? 'payslip.subjectCorrected' : 'payslip.subjectPublished');
 
-export function payslipTemplate(facts: PayslipFacts): RenderedMail {
-  const period = formatPeriod(facts.periodStart, facts.periodEnd);
-  return render(
-    facts.correction ? PAYSLIP_SUBJECTS.corrected : PAYSLIP_SUBJECTS.published,
-    ['Hello ', v(facts.employeeName), ','],
-    [
-      facts.correction
-        ? ['A corrected payslip is available: ', v(facts.label), ', for ', v(period), '. It replaces the earlier one, which is no longer shown.']
-        : ['A new payslip is available: ', v(facts.label), ', for ', v(period), '.'],
-      ['Issued on ', v(formatDate(facts.issuedOn)), '.'],
-      ['Read and download it in the app: ', { link: facts.link }],
-    ],
-  );
+export function payslipTemplate(lang: Language, facts: PayslipFacts): RenderedMail {
+  const period = formatPeriod(lang, facts.periodStart, facts.periodEnd);
+  return render(lang, payslipSubject(lang, facts.correction), facts.employeeName, [
+    phrase(lang, facts.correction ? 'payslip.corrected' : 'payslip.published', { label: facts.label, period }),
+    phrase(lang, 'payslip.issued', { date: calendarDate(lang, facts.issuedOn) }),
+    phrase(lang, 'payslip.link', { link: { link: facts.link } }),
+  ]);
 }
+
+/** The push of the same notice. */
+export const payslipPush = (lang: Language, facts: Pick<PayslipFacts, 'label' | 'periodStart' | 'periodEnd' | 'correction'>): { title: string; body: string } => ({
+  title: payslipSubject(lang, facts.correction),
+  body: say(lang, 'payslip.pushBody', { label: facts.label, period: formatPeriod(lang, facts.periodStart, facts.periodEnd) }),
+});

@@ -3,7 +3,8 @@ import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
 import type { PushProvider } from '../push/push-provider.ts';
 import { sendPush } from '../push/send-push.ts';
-import { PAYSLIP_SUBJECTS, formatPeriod, payslipTemplate } from './payslip-mail.ts';
+import { languageOf, type Language } from './i18n.ts';
+import { payslipPush, payslipTemplate } from './payslip-mail.ts';
 
 export interface PayslipNoticeDeps {
   orm: MikroORM;
@@ -12,6 +13,8 @@ export interface PayslipNoticeDeps {
   wake: () => void;
   /** The app's address; the mail links to `<appUrl>/payslips`. */
   appUrl: string;
+  /** The academy's language and time zone, for an employee whose login chose no language. */
+  academy: Language;
 }
 
 type PayslipEventType = 'payslip.published' | 'payslip.corrected';
@@ -27,9 +30,10 @@ function onPayslip(type: PayslipEventType, deps: PayslipNoticeDeps): EventHandle
   const correction = type === 'payslip.corrected';
   return async (em, event) => {
     const data: EventData<PayslipEventType> = event.data;
+    const lang = languageOf(data.employee.locale, deps.academy);
     const to = deliverableEmail(data.employee.email);
     if (to) {
-      const mail = payslipTemplate({
+      const mail = payslipTemplate(lang, {
         employeeName: data.employee.name,
         label: data.label,
         periodStart: data.periodStart,
@@ -62,8 +66,7 @@ function onPayslip(type: PayslipEventType, deps: PayslipNoticeDeps): EventHandle
         deps.push,
         {
           userIds: [data.employee.userId],
-          title: correction ? PAYSLIP_SUBJECTS.corrected : PAYSLIP_SUBJECTS.published,
-          body: `${data.label}, ${formatPeriod(data.periodStart, data.periodEnd)}`,
+          ...payslipPush(lang, { label: data.label, periodStart: data.periodStart, periodEnd: data.periodEnd, correction }),
           data: { type: correction ? 'payslip_corrected' : 'payslip_published', payslipId: String(data.payslipId) },
           idempotencyKey: `payslip:${event.id}`,
         },

@@ -1,4 +1,5 @@
 import { deliverableEmail, type EventData } from '@academy/contracts';
+import { languageOf, type Language } from './i18n.ts';
 import { blockApprovedEmployeeTemplate, blockApprovedStudentTemplate, type BlockApprovedFacts, type RenderedMail } from './templates.ts';
 
 export interface ApprovalMail extends RenderedMail {
@@ -12,9 +13,10 @@ export interface ApprovalMail extends RenderedMail {
 /**
  * Who hears of an approval (spec, Events 1): the teacher; the guardian when there is one; the
  * student when their address is real (not missing, not a placeholder); both when both. An address
- * that two roles share gets one mail (the first role's).
+ * that two roles share gets one mail (the first role's). Each is written in its reader's language: the
+ * teacher's and the student's own when their login chose one, the academy's for the guardian.
  */
-export function approvalMails(data: EventData<'block.approved'>): ApprovalMail[] {
+export function approvalMails(data: EventData<'block.approved'>, academy: Language): ApprovalMail[] {
   const facts: BlockApprovedFacts = {
     studentName: data.student.name,
     blockName: data.blockName,
@@ -26,15 +28,15 @@ export function approvalMails(data: EventData<'block.approved'>): ApprovalMail[]
   const mails: ApprovalMail[] = [];
   const teacherEmail = deliverableEmail(data.teacher?.email);
   if (data.teacher && teacherEmail) {
-    mails.push({ to: teacherEmail, role: 'teacher', userId: data.teacher.userId ?? null, template: 'blockApprovedEmployeeTemplate', ...blockApprovedEmployeeTemplate({ ...facts, teacherName: data.teacher.name }) });
+    mails.push({ to: teacherEmail, role: 'teacher', userId: data.teacher.userId ?? null, template: 'blockApprovedEmployeeTemplate', ...blockApprovedEmployeeTemplate(languageOf(data.teacher.locale, academy), { ...facts, teacherName: data.teacher.name }) });
   }
   const guardianEmail = deliverableEmail(data.guardian?.email);
   if (data.guardian && guardianEmail) {
-    mails.push({ to: guardianEmail, role: 'guardian', userId: null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'guardian', recipientName: data.guardian.name }) });
+    mails.push({ to: guardianEmail, role: 'guardian', userId: null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate(academy, { ...facts, audience: 'guardian', recipientName: data.guardian.name }) });
   }
   const studentEmail = deliverableEmail(data.student.email);
   if (studentEmail) {
-    mails.push({ to: studentEmail, role: 'student', userId: data.student.userId ?? null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate({ ...facts, audience: 'student', recipientName: data.student.name }) });
+    mails.push({ to: studentEmail, role: 'student', userId: data.student.userId ?? null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate(languageOf(data.student.locale, academy), { ...facts, audience: 'student', recipientName: data.student.name }) });
   }
   const seen = new Set<string>();
   return mails.filter((mail) => {

@@ -1,5 +1,6 @@
-// The approval e-mails (spec, Events 1): HTML and plain text from the same wording; every value
-// from an event is escaped in the HTML and kept on one line in the subject.
+// The notification e-mails: HTML and plain text from the same wording (i18n.ts: in the recipient's
+// language); every value from an event is escaped in the HTML and kept on one line in the subject.
+import { number, phrase, say, type Language } from './i18n.ts';
 
 export interface RenderedMail {
   subject: string;
@@ -31,53 +32,46 @@ const partHtml = (part: Part) =>
   typeof part === 'string' ? escapeHtml(part) : 'link' in part ? `<a href="${escapeHtml(part.link)}">${escapeHtml(part.link)}</a>` : `<strong>${escapeHtml(oneLine(part.value))}</strong>`;
 
 /** A mail in the house style: greeting, paragraphs, signature; HTML and text from the same parts. */
-export function render(subject: string, greeting: Part[], paragraphs: Part[][]): RenderedMail {
+export function render(lang: Language, subject: string, recipientName: string, paragraphs: Part[][]): RenderedMail {
   const asText = (parts: Part[]) => parts.map(partText).join('');
   const asHtml = (parts: Part[]) => parts.map(partHtml).join('');
-  const all = [greeting, ...paragraphs];
+  const all = [phrase(lang, 'common.greeting', { name: recipientName }), ...paragraphs];
+  const signature = say(lang, 'common.signature');
   return {
     subject: oneLine(subject),
-    text: `${all.map(asText).join('\n\n')}\n\n— Academy\n`,
+    text: `${all.map(asText).join('\n\n')}\n\n${signature}\n`,
     html:
-      '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">' +
+      `<!doctype html><html lang="${lang.locale}"><body style="font-family: sans-serif; line-height: 1.5">` +
       all.map((parts) => `<p>${asHtml(parts)}</p>`).join('') +
-      '<p>— Academy</p></body></html>',
+      `<p>${escapeHtml(signature)}</p></body></html>`,
   };
 }
 
-const gradePart = (grade: number | null): Part[][] => (grade === null ? [] : [['Grade: ', v(grade), '.']]);
+const gradePart = (lang: Language, grade: number | null): Part[][] => (grade === null ? [] : [phrase(lang, 'common.grade', { grade: number(lang, grade) })]);
 
 /** To the teacher: the block was approved; the next one is available, or the subject is complete. */
-export function blockApprovedEmployeeTemplate(facts: BlockApprovedFacts & { teacherName: string }): RenderedMail {
+export function blockApprovedEmployeeTemplate(lang: Language, facts: BlockApprovedFacts & { teacherName: string }): RenderedMail {
+  const names = { block: facts.blockName, subject: facts.subjectName, student: facts.studentName };
   const outcome: Part[][] = facts.nextBlockName
-    ? [['The next block, ', v(facts.nextBlockName), ', is now available to ', v(facts.studentName), '.']]
+    ? [phrase(lang, 'blockApproved.next', { next: facts.nextBlockName, student: facts.studentName })]
     : facts.subjectCompleted
-      ? [['This was the last block: congratulations, ', v(facts.studentName), ' has completed ', v(facts.subjectName), '.']]
+      ? [phrase(lang, 'blockApproved.lastTeacher', { student: facts.studentName, subject: facts.subjectName })]
       : [];
-  return render(
-    `Block approved: ${facts.blockName} (${facts.studentName})`,
-    ['Hello ', v(facts.teacherName), ','],
-    [['The block ', v(facts.blockName), ' of ', v(facts.subjectName), ' completed by ', v(facts.studentName), ' has been approved.'], ...gradePart(facts.grade), ...outcome],
-  );
+  return render(lang, say(lang, 'blockApproved.subjectTeacher', names), facts.teacherName, [phrase(lang, 'blockApproved.approved', names), ...gradePart(lang, facts.grade), ...outcome]);
 }
 
 /**
  * To the student, or to the guardian about the student: worded for who reads it ("your block" or
  * "<student>'s block").
  */
-export function blockApprovedStudentTemplate(facts: BlockApprovedFacts & { audience: 'student' | 'guardian'; recipientName: string }): RenderedMail {
+export function blockApprovedStudentTemplate(lang: Language, facts: BlockApprovedFacts & { audience: 'student' | 'guardian'; recipientName: string }): RenderedMail {
   const forStudent = facts.audience === 'student';
-  const approved: Part[] = forStudent
-    ? ['Your block ', v(facts.blockName), ' of ', v(facts.subjectName), ' has been approved.']
-    : ['The block ', v(facts.blockName), ' of ', v(facts.subjectName), ' completed by ', v(facts.studentName), ' has been approved.'];
+  const names = { block: facts.blockName, subject: facts.subjectName, student: facts.studentName };
+  const approved = phrase(lang, forStudent ? 'blockApproved.approvedStudent' : 'blockApproved.approved', names);
   const outcome: Part[][] = facts.nextBlockName
-    ? [forStudent ? ['Your next block, ', v(facts.nextBlockName), ', is now available.'] : ['The next block, ', v(facts.nextBlockName), ', is now available to ', v(facts.studentName), '.']]
+    ? [phrase(lang, forStudent ? 'blockApproved.nextStudent' : 'blockApproved.next', { next: facts.nextBlockName, student: facts.studentName })]
     : facts.subjectCompleted
-      ? [forStudent ? ['Congratulations! You have completed ', v(facts.subjectName), '.'] : ['Congratulations! ', v(facts.studentName), ' has completed ', v(facts.subjectName), '.']]
+      ? [phrase(lang, forStudent ? 'blockApproved.completedStudent' : 'blockApproved.completedGuardian', { student: facts.studentName, subject: facts.subjectName })]
       : [];
-  return render(
-    forStudent ? `Your block ${facts.blockName} has been approved` : `${facts.studentName}: block ${facts.blockName} approved`,
-    ['Hello ', v(facts.recipientName), ','],
-    [approved, ...gradePart(facts.grade), ...outcome],
-  );
+  return render(lang, say(lang, forStudent ? 'blockApproved.subjectStudent' : 'blockApproved.subjectGuardian', names), facts.recipientName, [approved, ...gradePart(lang, facts.grade), ...outcome]);
 }

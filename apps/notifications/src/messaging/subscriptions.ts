@@ -13,16 +13,17 @@ import { onIncidentChanged } from '../realtime/incident-changed.handler.ts';
  * Instances compete on each queue; the Redis adapter carries a socket emit to every instance.
  */
 export async function subscriptions(ctx: NotificationsContext): Promise<void> {
+  const academy = { locale: ctx.config.ACADEMY_LOCALE, timeZone: ctx.config.ACADEMY_TIME_ZONE };
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.EMAIL_QUEUE,
     handlers: {
-      'block.approved': onBlockApproved(() => ctx.mailWorker.wake()),
-      ...payslipHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL }),
-      ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL }),
+      'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy),
+      ...payslipHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
+      ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
     },
   });
-  const incidents = onIncidentChanged({ realtime: ctx.realtime, orm: ctx.orm, push: ctx.push });
+  const incidents = onIncidentChanged({ realtime: ctx.realtime, orm: ctx.orm, push: ctx.push, academy });
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.REALTIME_QUEUE,

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventHandler } from '@academy/messaging';
+import { say, type Language } from '../email/i18n.ts';
 import type { PushProvider } from '../push/push-provider.ts';
 import { sendPush } from '../push/send-push.ts';
 import type { Realtime } from './realtime.ts';
@@ -14,9 +15,10 @@ const optional = <T extends Record<string, unknown>>(fields: T): Partial<T> => O
  * admins (through the Redis adapter, whichever instance holds the sockets). An admin's reply also
  * goes to the employee's devices, through the push send use case (the only way a push goes out),
  * keyed by the event id so a redelivery pushes nothing twice. The push commits on its own, outside
- * the event's transaction, so a retry of the handler finds it done.
+ * the event's transaction, so a retry of the handler finds it done. The push is in the academy's
+ * language (`academy`): incident events name no login's choice.
  */
-export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; push: PushProvider }): EventHandler<'incident.created' | 'incident.updated'> {
+export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; push: PushProvider; academy: Language }): EventHandler<'incident.created' | 'incident.updated'> {
   return async (_em, event) => {
     const data = event.data;
     deps.realtime.notifyIncident(
@@ -38,8 +40,8 @@ export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; pus
         deps.push,
         {
           userIds: [data.employeeUserId],
-          title: 'New reply to your incident',
-          body: data.message ? `An administrator replied: ${truncate(data.message, PUSH_PREVIEW_CHARS)}` : `An administrator replied to your incident #${data.incidentId}.`,
+          title: say(deps.academy, 'incidentReply.title'),
+          body: data.message ? say(deps.academy, 'incidentReply.body', { message: truncate(data.message, PUSH_PREVIEW_CHARS) }) : say(deps.academy, 'incidentReply.bodyEmpty', { incidentId: data.incidentId }),
           priority: 'high',
           data: { type: 'incident_reply', incidentId: String(data.incidentId), status: data.status },
           idempotencyKey: `incident-reply:${event.id}`,

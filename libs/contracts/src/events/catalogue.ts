@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidSpanishTaxId } from '../tax-id.ts';
+import { Locale } from '../locale.ts';
 
 const id = z.number().int().positive();
 const isoDateTime = z.iso.datetime({ offset: true });
@@ -60,7 +61,9 @@ export const CalendarEventDeleted = z.object({ id });
 
 // academic → notifications
 /** `userId`: their login, when they have one (whose notification preferences apply); absent from older producers. */
-const person = z.object({ name: z.string(), email: z.email(), userId: id.nullable().optional() });
+/** `locale`: the language their login chose (null or absent: the academy's, `ACADEMY_LOCALE`). */
+const locale = Locale.nullable().optional();
+const person = z.object({ name: z.string(), email: z.email(), userId: id.nullable().optional(), locale });
 /** A teacher (or an admin) closed an open block for a student: it awaits review (`pending`). */
 export const BlockClosed = z.object({
   studentBlockId: id,
@@ -89,7 +92,7 @@ export const BlockApproved = z.object({
   nextBlock: z.object({ blockId: id, blockName: z.string() }).nullable(),
   subjectCompleted: z.boolean(),
   teacher: person.nullable(),
-  student: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable().optional() }),
+  student: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable().optional(), locale }),
   guardian: z.object({ name: z.string(), email: z.email() }).nullable(),
 });
 /** An administrator rejected a pending block: it is `open` again for its teacher; `reason` is also the admin's message in its thread. No notification is sent. */
@@ -142,7 +145,7 @@ export const AttendanceRecorded = z.object({
 export const AttendanceMissing = z.object({
   employeeId: id,
   day: z.iso.date(),
-  teacher: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable() }),
+  teacher: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable(), locale }),
   missingCount: z.number().int().positive(),
   classes: z
     .array(z.object({ eventId: id, subjectId: id, subjectName: z.string(), centerId: id, centerName: z.string(), startsAt: isoDateTime, endsAt: isoDateTime }))
@@ -233,7 +236,7 @@ export const HoursTransactionReverted = z.object({
 export const PayslipPublished = z.object({
   payslipId: id,
   employeeId: id,
-  employee: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable() }),
+  employee: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable(), locale }),
   label: z.string().min(1),
   periodStart: z.iso.date(),
   periodEnd: z.iso.date(),

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ErrorBody, jsonContent } from './common.ts';
+import { Locale } from '../locale.ts';
 
 /** `is required` only when the field is missing; a wrong type or length says so (a schema-level `error` would answer every issue with it). */
 const requiredString = (max: number) =>
@@ -27,6 +28,8 @@ export const AuthUser = z.object({
   role: z.enum(['admin', 'user']),
   employeeId: z.number().int().positive().nullable(),
   studentId: z.number().int().positive().nullable(),
+  /** The language of their notifications; null: the academy's. */
+  locale: Locale.nullable(),
 });
 export type AuthUser = z.infer<typeof AuthUser>;
 
@@ -45,6 +48,10 @@ export type TokenPair = z.infer<typeof TokenPair>;
 
 export const MeResponse = z.object({ user: AuthUser });
 export type MeResponse = z.infer<typeof MeResponse>;
+
+/** What a user changes of their own login: the language of their notifications (`null`: back to the academy's). */
+export const UpdateMeBody = z.strictObject({ locale: Locale.nullable() });
+export type UpdateMeBody = z.infer<typeof UpdateMeBody>;
 
 export function registerAuthDocs(registry: OpenAPIRegistry): void {
   const tags = ['auth'];
@@ -91,5 +98,15 @@ export function registerAuthDocs(registry: OpenAPIRegistry): void {
     summary: 'The authenticated user',
     security: [{ bearerAuth: [] }],
     responses: { 200: jsonContent(MeResponse, 'The user of the access token'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/api/v2/auth/me',
+    tags,
+    summary: 'Change your own settings: the language of your notifications',
+    description: 'Each mail and push to you is written in `locale` (`es` or `en`); `null` goes back to the academy\'s language. Carried on the events that name you from then on.',
+    security: [{ bearerAuth: [] }],
+    request: { body: { content: { 'application/json': { schema: UpdateMeBody } } } },
+    responses: { 200: jsonContent(MeResponse, 'The user, changed'), 400: jsonContent(ErrorBody, 'VALIDATION_ERROR naming the field'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
   });
 }

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
+import { LOCALES } from '@academy/contracts';
 
 export const USER_ROLES = ['admin', 'user'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
@@ -15,6 +16,8 @@ export const User = defineEntity({
     employeeId: p.integer().nullable().index(),
     studentId: p.integer().nullable().index(),
     active: p.boolean().default(true),
+    /** The language they read notifications in; null: the academy's (`ACADEMY_LOCALE` of notifications). */
+    locale: p.enum(LOCALES).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -1,0 +1,55 @@
+// English wording of every notification. `{{value}}` is an event's value (escaped in the HTML and
+// shown in bold); plurals are i18next's `_one` / `_other` keys chosen by `count`.
+export const en = {
+  common: {
+    greeting: 'Hello {{name}},',
+    signature: '— Academy',
+    grade: 'Grade: {{grade}}.',
+    periodRange: '{{start}} to {{end}}',
+  },
+  blockApproved: {
+    subjectTeacher: 'Block approved: {{block}} ({{student}})',
+    subjectStudent: 'Your block {{block}} has been approved',
+    subjectGuardian: '{{student}}: block {{block}} approved',
+    approved: 'The block {{block}} of {{subject}} completed by {{student}} has been approved.',
+    approvedStudent: 'Your block {{block}} of {{subject}} has been approved.',
+    next: 'The next block, {{next}}, is now available to {{student}}.',
+    nextStudent: 'Your next block, {{next}}, is now available.',
+    lastTeacher: 'This was the last block: congratulations, {{student}} has completed {{subject}}.',
+    completedStudent: 'Congratulations! You have completed {{subject}}.',
+    completedGuardian: 'Congratulations! {{student}} has completed {{subject}}.',
+  },
+  payslip: {
+    subjectPublished: 'A new payslip is available',
+    subjectCorrected: 'A corrected payslip is available',
+    published: 'A new payslip is available: {{label}}, for {{period}}.',
+    corrected: 'A corrected payslip is available: {{label}}, for {{period}}. It replaces the earlier one, which is no longer shown.',
+    issued: 'Issued on {{date}}.',
+    link: 'Read and download it in the app: {{link}}',
+    pushBody: '{{label}}, {{period}}',
+  },
+  attendanceMissing: {
+    subject_one: 'Attendance to take: {{count}} class',
+    subject_other: 'Attendance to take: {{count}} classes',
+    title: 'Attendance to take',
+    intro_one: 'One of your classes has no attendance taken yet:',
+    intro_other: '{{count}} of your classes have no attendance taken yet:',
+    line: '· {{subject}} at {{center}}: {{time}}',
+    more: '…and {{count}} more.',
+    link: 'Take it in the app: {{link}}',
+    pushOne: '{{subject}}, {{time}}',
+    pushMany: '{{count}} classes, the oldest {{subject}}, {{time}}',
+  },
+  attendanceWarning: {
+    subject: 'Attendance below {{threshold}}: {{student}} ({{subject}})',
+    guardian: "{{student}}'s attendance in {{subject}} has fallen to {{percentage}}, below the {{threshold}} the academy asks for, over {{sessions}} sessions.",
+    admin: 'The attendance of {{student}} in {{subject}} has fallen to {{percentage}}, below the {{threshold}} the academy asks for, over {{sessions}} sessions.',
+    guardianClosing: 'Please get in touch with the academy if there is anything we should know.',
+    adminClosing: 'The guardian has been told as well, when the student has one with an address.',
+  },
+  incidentReply: {
+    title: 'New reply to your incident',
+    body: 'An administrator replied: {{message}}',
+    bodyEmpty: 'An administrator replied to your incident #{{incidentId}}.',
+  },
+};
