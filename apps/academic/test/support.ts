@@ -1,9 +1,9 @@
 // Test helpers: the academic service on port 0 over a fresh database, and fixtures written
 // straight to the database (fast, and independent of the routes under test).
-import { afterAll, beforeAll } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { startService, type RunningService } from '@academy/service';
-import { bearer, dropTestDatabase, testConfig } from '@academy/testing';
+import type { RunningService } from '@academy/service';
+import { bearer, testConfig } from '@academy/testing';
+import { startTestService, useService } from '@academy/testing/harness';
 import { academicService } from '../src/service.ts';
 import { SettingsSchema } from '../src/config.ts';
 
@@ -11,33 +11,12 @@ export const admin = bearer({ role: 'admin', sub: '1' });
 export const user = bearer({ role: 'user', sub: '2', employeeId: 1 });
 
 export async function startAcademic(): Promise<RunningService> {
-  const service = await startService(academicService, { ...(await testConfig('academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0 });
-  // Wait for the broker: closing it while its first connection is still opening leaks that connection (libs/messaging).
-  await service.ctx.broker.start();
-  return service;
+  return startTestService(academicService, { ...(await testConfig('academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0 });
 }
 
-export async function stopAcademic(service: RunningService): Promise<void> {
-  await service.stop();
-  await dropTestDatabase(service.ctx.config.DATABASE_URL);
-}
-
-/**
- * Registers the hooks that start the service before the describe's tests and stop it (dropping its
- * database) after them; returns the running service and fixtures bound to it.
- */
+/** The service around the describe's tests (`useService`), and fixtures bound to it. */
 export function useAcademic(): { service: () => RunningService; f: Fixtures } {
-  let running: RunningService | undefined;
-  beforeAll(async () => {
-    running = await startAcademic();
-  });
-  afterAll(async () => {
-    if (running) await stopAcademic(running);
-  });
-  const service = () => {
-    if (!running) throw new Error('the academic service is not running (useAcademic hooks run around the tests only)');
-    return running;
-  };
+  const service = useService(startAcademic);
   return { service, f: fixtures(service) };
 }
 

@@ -1,39 +1,20 @@
-import { afterAll, beforeAll } from '@jest/globals';
-import { startService, type RunningService } from '@academy/service';
-import { deleteTestQueues, dropTestDatabase, testConfig, uniqueQueueName } from '@academy/testing';
+import type { RunningService } from '@academy/service';
+import { testConfig, uniqueQueueName } from '@academy/testing';
+import { startTestService, stopTestService, useService } from '@academy/testing/harness';
 import type { Config } from '../src/config.ts';
 import { hoursBankService } from '../src/service.ts';
 
 /** The service on a fresh database, its own exchange and its own replicas queue (test files run at once). */
 export async function startHoursBank(): Promise<RunningService<Config>> {
   const config: Config = { ...(await testConfig('hours_bank')), REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas') };
-  const service = await startService(hoursBankService, config);
-  // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
-  await service.ctx.broker.start();
-  return service;
+  return startTestService(hoursBankService, config);
 }
 
 /** Starts the service before the tests of the enclosing `describe` and stops it after them; returns a getter. */
-export function useHoursBank(): () => RunningService<Config> {
-  let service: RunningService<Config> | undefined;
-  beforeAll(async () => {
-    service = await startHoursBank();
-  });
-  afterAll(async () => {
-    if (service) await stopHoursBank(service);
-  });
-  return () => {
-    if (!service) throw new Error('the hours bank is not started yet');
-    return service;
-  };
-}
+export const useHoursBank = () => useService(startHoursBank);
 
-export async function stopHoursBank(service: RunningService<Config>): Promise<void> {
-  await service.stop();
-  await dropTestDatabase(service.ctx.config.DATABASE_URL);
-  // The per-instance queues (and their retry queues and DLQ) would otherwise pile up on the shared test broker.
-  await deleteTestQueues(service.ctx.config.EVENTS_EXCHANGE, [service.ctx.config.REPLICAS_QUEUE]);
-}
+/** Stops the service and removes its database, queues and exchange from the shared test servers. */
+export const stopHoursBank = (service: RunningService<Config>) => stopTestService(service);
 
 export async function sql<T = Record<string, unknown>>(service: RunningService, text: string, params: unknown[] = []): Promise<T[]> {
   return service.ctx.orm.em.getConnection().execute<T[]>(text, params, 'all');

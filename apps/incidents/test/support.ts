@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from '@jest/globals';
-import { startService, type RunningService, type StartOptions } from '@academy/service';
-import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueName, uniqueQueueName } from '@academy/testing';
+import type { RunningService, StartOptions } from '@academy/service';
+import { bearer, testConfig, uniqueName, uniqueQueueName } from '@academy/testing';
+import { startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { incidentsService } from '../src/service.ts';
 import type { IncidentsContext } from '../src/shared/incidents-context.ts';
@@ -25,35 +25,14 @@ export async function incidentsTestConfig(overrides: Partial<Config> = {}): Prom
 
 /** Starts the service; `options.clock` pins its "now" (`clockFrom` or `fixedClock` from `@academy/kit`). */
 export async function startIncidents(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<IncidentsService> {
-  const service = await startService(incidentsService, await incidentsTestConfig(overrides), options);
-  // Connected before the test ends: a broker still connecting while the service stops keeps Jest alive.
-  await service.ctx.broker.start();
-  return service;
+  return startTestService(incidentsService, await incidentsTestConfig(overrides), options);
 }
 
-/** Stops the service; `keepDatabase` when another instance still uses it. */
-export async function stopIncidents(service: IncidentsService, options: { keepDatabase?: boolean } = {}): Promise<void> {
-  await service.stop();
-  if (options.keepDatabase) return;
-  await dropTestDatabase(service.ctx.config.DATABASE_URL);
-  rmSync(service.ctx.config.FILES_DIR, { recursive: true, force: true });
-  await deleteTestQueues(service.ctx.config.EVENTS_EXCHANGE, [service.ctx.config.REPLICAS_QUEUE]);
-}
+/** Stops the service and removes its database, files and queues; `keepDatabase` when another instance still uses them. */
+export const stopIncidents = (service: IncidentsService, options: { keepDatabase?: boolean } = {}) => stopTestService(service, options);
 
 /** Starts the service before the tests of the enclosing `describe` and stops it after them. */
-export function useIncidents(overrides: Partial<Config> = {}, options: StartOptions = {}): () => IncidentsService {
-  let service: IncidentsService | undefined;
-  beforeAll(async () => {
-    service = await startIncidents(overrides, options);
-  });
-  afterAll(async () => {
-    if (service) await stopIncidents(service);
-  });
-  return () => {
-    if (!service) throw new Error('the incidents service is not started yet');
-    return service;
-  };
-}
+export const useIncidents = (overrides: Partial<Config> = {}, options: StartOptions = {}) => useService(() => startIncidents(overrides, options));
 
 export const incidentsOfService = (service: IncidentsService): IncidentsContext => service.deps;
 

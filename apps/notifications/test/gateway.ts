@@ -1,17 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { TEST_KEYS_DIR, TEST_KID, testUrls, uniqueName } from '@academy/testing';
+import { freePort, TEST_KEYS_DIR, TEST_KID, testUrls, uniqueName } from '@academy/testing';
 
 const GATEWAY_MAIN = fileURLToPath(new URL('../../gateway/src/main.ts', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface TestGateway {
   url: string;

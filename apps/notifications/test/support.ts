@@ -1,7 +1,7 @@
-import { afterAll, beforeAll } from '@jest/globals';
 import { createEnvelope, type EventData, type EventType, type TypedEnvelope } from '@academy/contracts';
-import { startService, type RunningService } from '@academy/service';
-import { deleteTestQueues, dropTestDatabase, testConfig, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
+import type { RunningService } from '@academy/service';
+import { testConfig, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
+import { startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import type { NotificationsOverrides } from '../src/notifications-context.ts';
 import { defineNotificationsService } from '../src/service.ts';
@@ -32,35 +32,15 @@ export async function notificationsConfig(overrides: Partial<Config> = {}): Prom
 }
 
 export async function startNotifications(config: Config, overrides: NotificationsOverrides = {}): Promise<Notifications> {
-  const service = await startService(defineNotificationsService(overrides), config);
-  // Connected (queues declared and bound) before the test publishes.
-  await service.ctx.broker.start();
-  return service;
+  return startTestService(defineNotificationsService(overrides), config);
 }
 
 /** Stops the instance; `cleanup` (once per deployment) drops its database, queues and exchange. */
-export async function stopNotifications(service: Notifications, cleanup = true): Promise<void> {
-  await service.stop();
-  if (!cleanup) return;
-  const config = service.ctx.config;
-  await dropTestDatabase(config.DATABASE_URL);
-  await deleteTestQueues(config.EVENTS_EXCHANGE, [config.EMAIL_QUEUE, config.REALTIME_QUEUE]);
-}
+export const stopNotifications = (service: Notifications, cleanup = true) => stopTestService(service, { keepDatabase: !cleanup });
 
 /** One instance for the tests of the enclosing describe. */
-export function useNotifications(overrides: Partial<Config> = {}, runtime: NotificationsOverrides = {}): () => Notifications {
-  let service: Notifications | undefined;
-  beforeAll(async () => {
-    service = await startNotifications(await notificationsConfig(overrides), runtime);
-  });
-  afterAll(async () => {
-    if (service) await stopNotifications(service);
-  });
-  return () => {
-    if (!service) throw new Error('notifications is not started yet');
-    return service;
-  };
-}
+export const useNotifications = (overrides: Partial<Config> = {}, runtime: NotificationsOverrides = {}) =>
+  useService(async () => startNotifications(await notificationsConfig(overrides), runtime));
 
 export async function sql<T = Record<string, unknown>>(service: Notifications, text: string, params: unknown[] = []): Promise<T[]> {
   return service.ctx.orm.em.fork().getConnection().execute<T[]>(text, params, 'all');

@@ -1,14 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { afterAll, beforeAll } from '@jest/globals';
 import PDFDocument from 'pdfkit';
 import request from 'supertest';
 import { demoTaxId, type PayslipBatch } from '@academy/contracts';
 import { fixedClock, type SettableClock } from '@academy/kit';
-import { startService, type RunningService } from '@academy/service';
-import { bearer, deleteTestQueues, dropTestDatabase, testConfig, uniqueQueueName, waitFor } from '@academy/testing';
+import type { RunningService } from '@academy/service';
+import { bearer, testConfig, uniqueQueueName, waitFor } from '@academy/testing';
+import { startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { payslipsService } from '../src/service.ts';
 import type { Payslips } from '../src/shared/payslips-context.ts';
@@ -30,33 +30,15 @@ export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promi
 /** The service on a clock pinned at 2026-03-10 10:00 UTC (never the real time), which tests move. */
 export async function startPayslips(overrides: Partial<Config> = {}): Promise<PayslipsService> {
   const clock = fixedClock('2026-03-10T10:00:00.000Z');
-  const service = await startService(payslipsService, await payslipsTestConfig(overrides), { clock });
-  await service.ctx.broker.start();
+  const service = await startTestService(payslipsService, await payslipsTestConfig(overrides), { clock });
   return Object.assign(service, { payslips: service.deps, clock });
 }
 
-export async function stopPayslips(service: PayslipsService, options: { keepDatabase?: boolean } = {}): Promise<void> {
-  await service.stop();
-  if (options.keepDatabase) return;
-  await dropTestDatabase(service.ctx.config.DATABASE_URL);
-  rmSync(service.ctx.config.FILES_DIR, { recursive: true, force: true });
-  await deleteTestQueues(service.ctx.config.EVENTS_EXCHANGE, [service.ctx.config.REPLICAS_QUEUE]);
-}
+/** Stops the service and removes its database, files and queues; `keepDatabase` when another instance still uses them. */
+export const stopPayslips = (service: PayslipsService, options: { keepDatabase?: boolean } = {}) => stopTestService(service, options);
 
 /** Starts the service before the tests of the enclosing `describe` and stops it after them. */
-export function usePayslips(overrides: Partial<Config> = {}): () => PayslipsService {
-  let service: PayslipsService | undefined;
-  beforeAll(async () => {
-    service = await startPayslips(overrides);
-  });
-  afterAll(async () => {
-    if (service) await stopPayslips(service);
-  });
-  return () => {
-    if (!service) throw new Error('the payslips service is not started yet');
-    return service;
-  };
-}
+export const usePayslips = (overrides: Partial<Config> = {}) => useService(() => startPayslips(overrides));
 
 export async function sql<T = Record<string, unknown>>(service: PayslipsService, text: string, params: unknown[] = []): Promise<T[]> {
   return service.payslips.sql.query<T>(text, params);

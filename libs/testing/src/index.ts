@@ -12,8 +12,8 @@ export const testUrls = urls('test');
 export { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID };
 
 export { forgedTokens } from './forged-tokens.ts';
-/** Polls until a probe answers (the tools' and tests' one polling helper). */
-export { waitFor } from '@academy/infra';
+/** Polls until a probe answers (the tools' and tests' one polling helper); a free loopback port. */
+export { waitFor, freePort } from '@academy/infra';
 
 export function uniqueName(prefix: string): string {
   return `${prefix.replace(/\W/g, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;

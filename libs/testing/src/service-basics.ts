@@ -2,9 +2,10 @@
 // fail-fast configuration and a clean SIGTERM. A separate entry point (`@academy/testing/service-basics`)
 // because it imports Jest, which scripts that use `@academy/testing` must not load.
 import { spawn, spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { startService, type BaseConfig, type RunningService, type ServiceDefinition } from '@academy/service';
+import type { BaseConfig, ServiceDefinition } from '@academy/service';
+import { startTestService, useService } from './harness.ts';
 import { createTestDatabase, dropTestDatabase, testConfig, testUrls, TEST_KEYS_DIR, TEST_KID } from './index.ts';
 
 export interface ServiceBasics<C extends BaseConfig> {
@@ -20,25 +21,23 @@ export interface ServiceBasics<C extends BaseConfig> {
 export function describeServiceBasics<C extends BaseConfig>({ definition, readConfig, main, readiness }: ServiceBasics<C>): void {
   const name = definition.name;
   describe(`${name} service`, () => {
-    let service: RunningService<C>;
-
-    beforeAll(async () => {
-      service = await startService(definition, { ...readConfig(), ...(await testConfig(name)) });
-      await service.ctx.broker.start();
-    });
-    afterAll(async () => {
-      await service.stop();
-      await dropTestDatabase(service.ctx.config.DATABASE_URL);
-    });
+    // Stopped without stopTestService's clean-up: the service's default queue names and files folder are not the test's own.
+    const service = useService(
+      async () => startTestService(definition, { ...readConfig(), ...(await testConfig(name)) }),
+      async (running) => {
+        await running.stop();
+        await dropTestDatabase(running.ctx.config.DATABASE_URL);
+      },
+    );
 
     test(`GET /readyz reports ${readiness.join(', ')}`, async () => {
-      const res = await request(service.url).get('/readyz');
+      const res = await request(service().url).get('/readyz');
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.checks).sort()).toEqual(readiness);
     });
 
     test('the initial migration created the outbox and inbox tables', async () => {
-      const rows = await service.ctx.orm.em
+      const rows = await service().ctx.orm.em
         .fork()
         .getConnection()
         .execute<{ table_name: string }[]>("select table_name from information_schema.tables where table_schema = 'public' and table_name in ('outbox', 'inbox') order by table_name");

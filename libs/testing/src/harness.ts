@@ -1,0 +1,47 @@
+// The one harness of the services' component tests: a service in-process on port 0 over the test
+// servers, and what its test configuration created removed after it. A separate entry point
+// (`@academy/testing/harness`) because `useService` imports Jest.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll } from '@jest/globals';
+import { startService, type BaseConfig, type RunningService, type ServiceDefinition, type StartOptions } from '@academy/service';
+import { deleteTestQueues, dropTestDatabase } from './index.ts';
+
+/** Starts the service and waits for its broker: queues are bound before a test publishes, and a broker still connecting when the service stops would keep Jest alive. */
+export async function startTestService<C extends BaseConfig, D>(definition: ServiceDefinition<C, D>, config: C, options: StartOptions = {}): Promise<RunningService<C, D>> {
+  const service = await startService(definition, config, options);
+  await service.ctx.broker.start();
+  return service;
+}
+
+/**
+ * Stops the service, then removes what its test configuration created on the shared test servers:
+ * its database, its exchange with every `*_QUEUE` of its config (their retry queues and DLQs too),
+ * and its `FILES_DIR`. `keepDatabase` when another instance of the same deployment still runs.
+ */
+export async function stopTestService(service: RunningService, options: { keepDatabase?: boolean } = {}): Promise<void> {
+  await service.stop();
+  if (options.keepDatabase) return;
+  const config: BaseConfig & Record<string, unknown> = service.ctx.config;
+  await dropTestDatabase(config.DATABASE_URL);
+  if (typeof config.FILES_DIR === 'string') rmSync(config.FILES_DIR, { recursive: true, force: true });
+  const queues = Object.entries(config).flatMap(([name, value]) => (name.endsWith('_QUEUE') && typeof value === 'string' ? [value] : []));
+  await deleteTestQueues(config.EVENTS_EXCHANGE, queues);
+}
+
+/**
+ * Starts a service before the tests of the enclosing `describe` and stops it after them (by default
+ * with `stopTestService`); returns a getter for it.
+ */
+export function useService<S extends RunningService>(start: () => Promise<S>, stop: (service: S) => Promise<void> = stopTestService): () => S {
+  let service: S | undefined;
+  beforeAll(async () => {
+    service = await start();
+  });
+  afterAll(async () => {
+    if (service) await stop(service);
+  });
+  return () => {
+    if (!service) throw new Error('the service is not started: useService starts it around the tests of its describe only');
+    return service;
+  };
+}
