@@ -42,7 +42,7 @@ export async function silentUpstream(): Promise<{ url: string; close: () => Prom
 }
 
 /**
- * Stands in for notifications (its Socket.IO is not built yet): Socket.IO on `/socket.io`, and an
+ * Stands in for notifications, so the gateway is tested alone: Socket.IO on `/socket.io`, and an
  * echo of method, url and headers for every other request, so tests see what the gateway sent.
  */
 export async function notificationsStandIn(options: { pingInterval?: number } = {}): Promise<{ url: string; io: SocketIoServer; close: () => Promise<void> }> {
