@@ -11,7 +11,7 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
   name: 'academic',
   entities,
   migrations,
-  usesRedis: false,
+  readinessNeedsRedis: false,
   setup: (ctx) => {
     const deps = createAcademicContext(ctx);
     const loginProtection = createLoginProtection(ctx.config, ctx.logger);

@@ -9,7 +9,7 @@ export const hoursBankService: ServiceDefinition<Config> = {
   name: 'hours-bank',
   entities,
   migrations,
-  usesRedis: false,
+  readinessNeedsRedis: false,
   // One feature and nothing per instance beyond the service's context: its use cases take the context's ORM.
   setup: (ctx) => ({
     routes: (app) => registerRoutes(app, ctx),

@@ -11,7 +11,7 @@ export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
   name: 'incidents',
   entities,
   migrations,
-  usesRedis: true,
+  readinessNeedsRedis: true,
   setup: (ctx) => {
     const deps = createIncidentsContext(ctx);
     let stopChecks = async () => {};

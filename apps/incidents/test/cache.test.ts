@@ -28,7 +28,7 @@ describe('the incident cache', () => {
   const inspector = createRedis(testUrls.redis, { commandTimeoutMs: 5000 });
   afterAll(() => inspector.disconnect());
   /** The service's client is connected (after a timed-out command it reconnects). */
-  const cacheReady = () => eventually(() => service().ctx.redis!.status === 'ready');
+  const cacheReady = () => eventually(() => service().ctx.redis.status === 'ready');
 
   test('reads are served from Redis for 24 h: a change behind the service is not seen until a write through the API invalidates', async () => {
     const { auth, incidentId } = await employeeWithIncident(service());
@@ -126,7 +126,7 @@ describe('with Redis paused or stopped', () => {
 
       redis.resume();
       // Until the missed invalidation lands, this instance does not read the entry cached before the pause.
-      await eventually(() => service.ctx.redis!.status === 'ready' && incidentsOfService(service).cache.pendingInvalidations === 0, 10_000);
+      await eventually(() => service.ctx.redis.status === 'ready' && incidentsOfService(service).cache.pendingInvalidations === 0, 10_000);
       expect(incidentsOfService(service).cache.pendingInvalidations).toBe(0);
       for (let i = 0; i < 2; i++) {
         const res = await api().get(`${base}/${incidentId}`).set(auth);

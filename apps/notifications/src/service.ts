@@ -13,7 +13,7 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
     entities,
     migrations,
     // Redis carries Socket.IO between instances: /readyz checks it.
-    usesRedis: true,
+    readinessNeedsRedis: true,
     setup: (ctx) => {
       const deps = createNotificationsContext(ctx, overrides);
       return {

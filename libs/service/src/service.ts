@@ -21,7 +21,8 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   verifier: TokenVerifier;
   /** Announced revocations (the verifier already honours them): for what holds a session open, such as a socket. */
   revocationFeed: RevocationFeed;
-  redis: Redis | null;
+  /** The service's Redis (session revocations; a cache or Socket.IO where the service has one). */
+  redis: Redis;
   /** "Now" for every rule that depends on the date or the hour: the system clock, or the one a test pinned. */
   clock: Clock;
 }
@@ -56,7 +57,7 @@ export interface ServiceDefinition<C extends BaseConfig = BaseConfig, D = unknow
   entities: EntitySchema<any, any>[];
   migrations: Constructor<Migration>[];
   /** Whether /readyz depends on Redis (a cache, Socket.IO between instances); every service reads revocations from it regardless. */
-  usesRedis?: boolean;
+  readinessNeedsRedis?: boolean;
   /** Builds one instance from the service's context: its dependencies once, then its routes, subscriptions and stop. */
   setup: (ctx: ServiceContext<C>) => ServiceInstance<D> | Promise<ServiceInstance<D>>;
 }
@@ -92,7 +93,7 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
     void broker.start();
     const relay = startOutboxRelay({ orm, broker });
     opened.push(() => relay.stop());
-    // Every service reads ended sessions from Redis; `usesRedis` says whether its readiness depends on it (a cache).
+    // Every service reads ended sessions from Redis; `readinessNeedsRedis` says whether its readiness depends on it (a cache).
     const redis = createRedis(config.REDIS_URL);
     redis.on('error', (error) => logger.debug({ err: error }, 'redis error'));
     opened.push(() => redis.disconnect());
@@ -113,7 +114,7 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
     await instance.subscriptions?.();
 
     const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness(), relay.readiness()];
-    if (definition.usesRedis) readiness.push(redisReadiness(redis));
+    if (definition.readinessNeedsRedis) readiness.push(redisReadiness(redis));
     const app = createHttpApp({
       logger,
       metrics,
@@ -145,7 +146,7 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
         await relay.stop();
         await broker.close();
         await revocationFeed.close();
-        redis?.disconnect();
+        redis.disconnect();
         await orm.close();
       })());
     return { ctx, deps: instance.deps as D, app, server, port, url: `http://127.0.0.1:${port}`, stop };

@@ -18,12 +18,12 @@ export interface SessionEnder {
   endUserSessions(em: EntityManager, userId: number): Promise<void>;
 }
 
-export function createSessionEnder(redis: Redis | null, config: Config, logger: Logger, clock: Clock): SessionEnder {
+export function createSessionEnder(redis: Redis, config: Config, logger: Logger, clock: Clock): SessionEnder {
   const ttlSeconds = revocationTtlSeconds(config);
-  const revocations = redis ? createSessionRevocations(redis, { ttlSeconds }) : null;
+  const revocations = createSessionRevocations(redis, { ttlSeconds });
   const endSessions = async (sessionIds: string[]) => {
     try {
-      await revocations?.revokeSessions(sessionIds);
+      await revocations.revokeSessions(sessionIds);
     } catch (error) {
       logger.error({ err: error, sessions: sessionIds.length }, 'could not record ended sessions in redis: their access tokens stay valid until they expire');
     }

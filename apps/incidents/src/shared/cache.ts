@@ -39,17 +39,17 @@ export interface CacheOptions {
  * read from (nor written to) the cache by this instance.
  */
 export class IncidentCache {
-  private readonly redis: CacheRedis | null;
+  private readonly redis: CacheRedis;
   private readonly options: Required<CacheOptions>;
   private skipUntil = 0;
   private readonly pendingBumps = new Set<string>();
   private retryTimer: NodeJS.Timeout | null = null;
   private lastFailureLogged = 0;
 
-  constructor(redis: Redis | null, options: CacheOptions) {
+  constructor(redis: Redis, options: CacheOptions) {
     this.options = { pauseAfterFailureMs: 1000, retryIntervalMs: 500, ...options };
-    if (redis && !('cacheRead' in redis)) redis.defineCommand('cacheRead', { numberOfKeys: 1, lua: READ_SCRIPT });
-    this.redis = redis as CacheRedis | null;
+    if (!('cacheRead' in redis)) redis.defineCommand('cacheRead', { numberOfKeys: 1, lua: READ_SCRIPT });
+    this.redis = redis as CacheRedis;
   }
 
   private versionKey(scope: CacheScope): string {
@@ -57,7 +57,7 @@ export class IncidentCache {
   }
 
   private usable(): boolean {
-    return this.redis !== null && this.redis.status === 'ready' && Date.now() >= this.skipUntil;
+    return this.redis.status === 'ready' && Date.now() >= this.skipUntil;
   }
 
   private failed(error: unknown, what: string): void {
@@ -79,7 +79,7 @@ export class IncidentCache {
     const entryBase = `${this.options.prefix}:${entry}`;
     let version: string;
     try {
-      const [found, cached] = await this.redis!.cacheRead(versionKey, entryBase, 2 * this.options.ttlSeconds);
+      const [found, cached] = await this.redis.cacheRead(versionKey, entryBase, 2 * this.options.ttlSeconds);
       if (cached !== null) return JSON.parse(cached) as T;
       version = found;
     } catch (error) {
@@ -88,7 +88,7 @@ export class IncidentCache {
     }
     const value = await load();
     // Not awaited: the answer does not wait for the cache.
-    this.redis!.set(`${entryBase}:v${version}`, JSON.stringify(value), 'EX', this.options.ttlSeconds).catch((error: unknown) => this.failed(error, 'write'));
+    this.redis.set(`${entryBase}:v${version}`, JSON.stringify(value), 'EX', this.options.ttlSeconds).catch((error: unknown) => this.failed(error, 'write'));
     return value;
   }
 
@@ -98,7 +98,7 @@ export class IncidentCache {
    * it under the new version), and a write that rolls back invalidates nothing.
    */
   async invalidate(...scopes: CacheScope[]): Promise<void> {
-    if (!this.redis || scopes.length === 0) return;
+    if (scopes.length === 0) return;
     const keys = scopes.map((scope) => this.versionKey(scope));
     await afterCommit(async () => {
       for (const key of keys) this.pendingBumps.add(key);
@@ -107,7 +107,6 @@ export class IncidentCache {
   }
 
   private async flushBumps(keys: string[]): Promise<void> {
-    if (!this.redis) return;
     try {
       if (this.redis.status !== 'ready') throw new Error(`redis is ${this.redis.status}`);
       const pipeline = this.redis.pipeline();
