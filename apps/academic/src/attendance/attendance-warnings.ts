@@ -4,9 +4,9 @@
 // of attendance_standings; callers hold the subject's attendance lock, so two saves cannot both see
 // the same crossing.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deliverableEmail, type EventData, type Locale } from '@academy/contracts';
+import { deliverableEmail, type EventData, type EventEnvelope, type Locale } from '@academy/contracts';
 import { pgArray } from '@academy/db';
-import { recordEvent } from '@academy/messaging';
+import { outboxInsertSql, outboxRow, recordEvent } from '@academy/messaging';
 import { z } from 'zod';
 import { SOURCE } from '../shared/events.ts';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
@@ -18,19 +18,32 @@ export interface WarningSettings {
 }
 
 /**
- * SQL of the weighted attendance per student in subject `?` for students `?` (int array): sessions
- * of the current school course (from its first day in the time zone `?`), excused ones not counted.
+ * One statement: the weighted attendance per student in the subject (sessions of the current school
+ * course, from its first day in the academy's zone; excused ones not counted), written to the
+ * standings, answered with whether each was below before; and the outbox rows `events`, if any.
+ * Parameters: subject, students (int array), zone, min sessions, threshold, subject, at, then `outboxRow` of each event.
  */
-const STANDING_SQL = `
-  select m.student_id as "studentId",
-         count(*) filter (where st.weight is not null)::int as counted,
-         coalesce(round(100 * sum(st.weight) / nullif(count(*) filter (where st.weight is not null), 0), 2), 0)::float8 as percentage
-    from attendance_marks m
-    join calendar_events e on e.id = m.event_id
-    join attendance_statuses st on st.code = m.status
-   where e.subject_id = ? and m.student_id = any(?::int[])
-     and e.starts_at >= coalesce((select c.start_date::timestamp at time zone ? from school_courses c where c.id = ${LATEST_SCHOOL_COURSE_SQL}), '-infinity')
-   group by m.student_id`;
+const STANDINGS_SQL = (events: number) => `
+  with now_standing as (
+    select m.student_id,
+           count(*) filter (where st.weight is not null)::int as counted,
+           coalesce(round(100 * sum(st.weight) / nullif(count(*) filter (where st.weight is not null), 0), 2), 0)::float8 as percentage
+      from attendance_marks m
+      join calendar_events e on e.id = m.event_id
+      join attendance_statuses st on st.code = m.status
+     where e.subject_id = ? and m.student_id = any(?::int[])
+       and e.starts_at >= coalesce((select c.start_date::timestamp at time zone ? from school_courses c where c.id = ${LATEST_SCHOOL_COURSE_SQL}), '-infinity')
+     group by m.student_id),
+  judged as (select n.*, n.counted >= ? and n.percentage < ? as below from now_standing n),
+  before as (select student_id, below from attendance_standings where subject_id = ? and student_id in (select student_id from judged)),
+  written as (
+    insert into attendance_standings (student_id, subject_id, below, percentage, changed_at)
+    select j.student_id, ?, j.below, j.percentage, ?::timestamptz from judged j
+    on conflict (student_id, subject_id) do update set below = excluded.below, percentage = excluded.percentage,
+      changed_at = case when attendance_standings.below = excluded.below then attendance_standings.changed_at else excluded.changed_at end)
+  ${Array.from({ length: events }, (_, i) => `, event_${i} as (${outboxInsertSql()})`).join('')}
+  select j.student_id as "studentId", j.counted, j.percentage, j.below, coalesce(b.below, false) as "wasBelow"
+    from judged j left join before b using (student_id)`;
 
 const anEmail = z.email();
 const validEmail = (address: string | null | undefined): string | null => {
@@ -38,29 +51,29 @@ const validEmail = (address: string | null | undefined): string | null => {
   return candidate && anEmail.safeParse(candidate).success ? candidate : null;
 };
 
-/** Updates the standings of the students after a save and records a warning for each new crossing. Answers how many. */
+/**
+ * Updates the standings of the students after a save and records a warning for each new crossing;
+ * `events` (the save's own) are written in the same statement. Answers how many warnings.
+ */
 export async function checkWarnings(
   tx: EntityManager,
   change: { subjectId: number; eventId: number; studentIds: number[]; at: Date; correlationId: string },
   settings: WarningSettings,
+  events: EventEnvelope[] = [],
 ): Promise<number> {
-  if (change.studentIds.length === 0) return 0;
-  const ids = pgArray(change.studentIds);
-  const standings = await tx.execute<{ studentId: number; counted: number; percentage: number }[]>(STANDING_SQL, [change.subjectId, ids, settings.timeZone]);
-  const before = await tx.execute<{ studentId: number; below: boolean }[]>(`select student_id as "studentId", below from attendance_standings where subject_id = ? and student_id = any(?::int[])`, [
+  if (change.studentIds.length === 0 && events.length === 0) return 0;
+  const now = await tx.execute<{ studentId: number; counted: number; percentage: number; below: boolean; wasBelow: boolean }[]>(STANDINGS_SQL(events.length), [
     change.subjectId,
-    ids,
+    pgArray(change.studentIds),
+    settings.timeZone,
+    settings.minSessions,
+    settings.thresholdPercent,
+    change.subjectId,
+    change.subjectId,
+    change.at,
+    ...events.flatMap((event) => outboxRow(event)),
   ]);
-  const wasBelow = new Map(before.map((row) => [row.studentId, row.below]));
-  const now = standings.map((row) => ({ ...row, below: row.counted >= settings.minSessions && row.percentage < settings.thresholdPercent }));
-  await tx.execute(
-    `insert into attendance_standings (student_id, subject_id, below, percentage, changed_at)
-     select x.student_id, ?, x.below, x.percentage, ?::timestamptz from jsonb_to_recordset(?::jsonb) as x(student_id int, below boolean, percentage numeric)
-     on conflict (student_id, subject_id) do update set below = excluded.below, percentage = excluded.percentage,
-       changed_at = case when attendance_standings.below = excluded.below then attendance_standings.changed_at else excluded.changed_at end`,
-    [change.subjectId, change.at, JSON.stringify(now.map((row) => ({ student_id: row.studentId, below: row.below, percentage: row.percentage })))],
-  );
-  const crossed = now.filter((row) => row.below && !wasBelow.get(row.studentId));
+  const crossed = now.filter((row) => row.below && !row.wasBelow);
   if (crossed.length === 0) return 0;
 
   const people = await tx.execute<{ studentId: number; studentName: string; subjectName: string; guardianName: string | null; guardianEmail: string | null }[]>(

@@ -4,7 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@academy/messaging';
 import { SOURCE, calendarEventData } from '../shared/events.ts';
-import { writeChanges, type MarkChange } from './attendance.store.ts';
+import { saveMarks, type WantedMark } from './attendance.store.ts';
 import { AttendanceSettingsSchema } from '../config.ts';
 import { checkWarnings } from './attendance-warnings.ts';
 
@@ -76,18 +76,14 @@ export async function seedDemoAttendance(em: EntityManager, options: DemoAttenda
   let sequence = 0;
   const past = classes.filter((event) => new Date(event.endsAt) <= now && event.roster.length > 0);
   for (const event of past) {
-    const changes: MarkChange[] = event.roster.map((studentId) => {
+    const marks: WantedMark[] = event.roster.map((studentId) => {
       sequence += 1;
       const roll = demoRoll(event.id, studentId);
       const isChosen = chosen && studentId === chosen.studentId && event.subjectId === chosen.subjectId;
       const status = isChosen ? (sequence % 4 === 0 ? 'P' : 'A') : roll < 88 ? 'P' : roll < 96 ? 'L' : 'E';
-      return {
-        studentId,
-        from: { status: null, minutesLate: null, remark: null },
-        to: { status, minutesLate: status === 'L' ? 5 + (roll % 11) : null, remark: status === 'E' ? 'Medical appointment' : null },
-      };
+      return { studentId, status, minutesLate: status === 'L' ? 5 + (roll % 11) : null, remark: status === 'E' ? 'Medical appointment' : null };
     });
-    await writeChanges(em, event.id, changes, event.userId ?? 1, new Date(event.endsAt));
+    await saveMarks(em, event.id, { marks, byUserId: event.userId ?? 1, at: new Date(event.endsAt) });
     sheets += 1;
   }
   let underThreshold = 0;

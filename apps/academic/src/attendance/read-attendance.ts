@@ -43,21 +43,22 @@ export async function readAttendanceHistory(em: EntityManager, eventId: number, 
 /**
  * SQL of the summaries: per student and subject, over the marks of classes starting within the
  * range (days of the academy), the sessions, the counted ones (not excused), the counts by status
- * and the weighted percentage, in one pass over the marks (grouped by status first). Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
+ * and the weighted percentage. The marks are counted by status first and the weights joined to
+ * those counts (a few per student), not to every mark. Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
  */
 export const summarySql = (filters: string, outer = '') => `
   with by_status as (
-    select m.student_id, e.subject_id, m.status, st.weight, count(*)::int as n
+    select m.student_id, e.subject_id, m.status, count(*)::int as n
       from attendance_marks m
       join calendar_events e on e.id = m.event_id
-      join attendance_statuses st on st.code = m.status
      where e.starts_at >= ${DAY_START_SQL} and e.starts_at < ${DAY_END_SQL} ${filters}
-     group by m.student_id, e.subject_id, m.status, st.weight),
+     group by m.student_id, e.subject_id, m.status),
   totals as (
-    select student_id, subject_id, sum(n)::int as sessions, coalesce(sum(n) filter (where weight is not null), 0)::int as counted,
-           round(100 * sum(n * weight) / nullif(sum(n) filter (where weight is not null), 0), 2)::float8 as percentage,
-           jsonb_object_agg(status, n) as counts
-      from by_status group by student_id, subject_id)
+    select b.student_id, b.subject_id, sum(b.n)::int as sessions, coalesce(sum(b.n) filter (where st.weight is not null), 0)::int as counted,
+           round(100 * sum(b.n * st.weight) / nullif(sum(b.n) filter (where st.weight is not null), 0), 2)::float8 as percentage,
+           jsonb_object_agg(b.status, b.n) as counts
+      from by_status b join attendance_statuses st on st.code = b.status
+     group by b.student_id, b.subject_id)
   select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
          t.sessions, t.counted, t.counts, t.percentage
     from totals t
@@ -79,10 +80,13 @@ export interface SummaryRow {
 
 const rangeParams = (range: DayRange, timeZone: string) => [range.from, timeZone, range.to, timeZone];
 
+async function mustExist(em: EntityManager, studentId: number): Promise<void> {
+  const [student] = await em.execute(`select 1 from students where id = ?`, [studentId]);
+  if (!student) throw studentNotFound();
+}
+
 /** A student's attendance per subject: admins any; a teacher only in the subjects they teach the student. */
 export async function readStudentAttendance(em: EntityManager, studentId: number, query: z.infer<typeof StudentAttendanceQuery>, range: DayRange, actor: AttendanceActor, timeZone: string) {
-  const [student] = await em.execute<{ id: number }[]>(`select id from students where id = ?`, [studentId]);
-  if (!student) throw studentNotFound();
   let filters = 'and m.student_id = ?';
   const params: unknown[] = [studentId];
   if (query.subjectId !== undefined) {
@@ -94,11 +98,16 @@ export async function readStudentAttendance(em: EntityManager, studentId: number
       `select distinct subject_id as "subjectId" from registrations where student_id = ? and employee_id = ? and status <> 'cancelled' and (?::int is null or subject_id = ?::int)`,
       [studentId, actor.employeeId, query.subjectId ?? null, query.subjectId ?? null],
     );
-    if (taught.length === 0) throw notSubjectTeacher();
+    if (taught.length === 0) {
+      await mustExist(em, studentId);
+      throw notSubjectTeacher();
+    }
     filters += ' and e.subject_id = any(?::int[])';
     params.push(pgArray(taught.map((row) => row.subjectId)));
   }
   const rows = await em.execute<SummaryRow[]>(summarySql(filters), [...rangeParams(range, timeZone), ...params]);
+  // Only a student with no marks in the range costs a second query, to tell them from one who does not exist.
+  if (rows.length === 0) await mustExist(em, studentId);
   return { studentId, from: range.from, to: range.to, subjects: rows.map(({ studentId: _student, studentName: _name, ...subject }) => subject) };
 }
 
