@@ -49,12 +49,26 @@ export const AttendanceSettingsSchema = z.object({
 });
 export type AttendanceSettings = z.infer<typeof AttendanceSettingsSchema>;
 
+/** Blocks (`blocks/`): the daily digest of blocks left waiting for review, to each admin. */
+export const DigestSettingsSchema = z.object({
+  /** The digest goes out from this local time ("HH:MM") of the academy's day (ACADEMY_TIME_ZONE) on. */
+  DIGEST_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day as HH:MM, such as 08:00' })
+    .default('08:00'),
+  /** A pending block is in the digest once it has waited this many hours. */
+  PENDING_REMINDER_HOURS: z.coerce.number().int().positive().default(48),
+  /** How often the digest check runs; 0 turns it off (tests run it by hand). */
+  DIGEST_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(10 * 60_000),
+});
+export type DigestSettings = z.infer<typeof DigestSettingsSchema>;
+
 /** The service's own settings (what tests give `testConfig` for their defaults). */
-export const SettingsSchema = AuthSettingsSchema.extend(AttendanceSettingsSchema.shape);
+export const SettingsSchema = AuthSettingsSchema.extend(AttendanceSettingsSchema.shape).extend(DigestSettingsSchema.shape);
 
 export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' }).extend(SettingsSchema.shape);
 
-export type Config = BaseConfig & AuthSettings & AttendanceSettings;
+export type Config = BaseConfig & AuthSettings & AttendanceSettings & DigestSettings;
 
 /** The only reader of process.env in this service. */
 export const readConfig = (): Config => loadConfig(ConfigSchema);

@@ -10,5 +10,6 @@ import { Migration20261125145134_attendance } from './Migration20261125145134_at
 import { Migration20261125150000_idempotency_keys } from './Migration20261125150000_idempotency_keys.ts';
 import { Migration20261125151545_user_locale } from './Migration20261125151545_user_locale.ts';
 import { Migration20261125170000_pending_by_block } from './Migration20261125170000_pending_by_block.ts';
+import { Migration20261125180000_pending_digests } from './Migration20261125180000_pending_digests.ts';
 
-export const migrations = [Migration20261122053234_initial, Migration20261122053556_users, Migration20261122054031_academic_core, Migration20261122054217_refresh_tokens, Migration20261123053051_student_blocks, Migration20261123090000_listing_version, Migration20261125144222_employee_tax_id, Migration20261125145134_attendance, Migration20261125150000_idempotency_keys, Migration20261125151545_user_locale, Migration20261125170000_pending_by_block];
+export const migrations = [Migration20261122053234_initial, Migration20261122053556_users, Migration20261122054031_academic_core, Migration20261122054217_refresh_tokens, Migration20261123053051_student_blocks, Migration20261123090000_listing_version, Migration20261125144222_employee_tax_id, Migration20261125145134_attendance, Migration20261125150000_idempotency_keys, Migration20261125151545_user_locale, Migration20261125170000_pending_by_block, Migration20261125180000_pending_digests];

@@ -2,13 +2,14 @@ import { consume } from '@academy/messaging';
 import { onBlockApproved } from '../email/block-approved.handler.ts';
 import { payslipHandlers } from '../email/payslip-published.handler.ts';
 import { attendanceHandlers } from '../email/attendance-notices.handler.ts';
+import { onPendingDigest } from '../email/pending-digest.handler.ts';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { onIncidentChanged } from '../realtime/incident-changed.handler.ts';
 
 /**
  * Every queue of the service: `notifications.block-approved` (the e-mails: block approvals, and the
  * payslip notices and the attendance reminder, whose push goes out with their mail; the attendance
- * warnings) and
+ * warnings; the admins' approval digest) and
  * `notifications.incidents` (the real-time `incident_notification` and the push on an admin reply).
  * Instances compete on each queue; the Redis adapter carries a socket emit to every instance.
  */
@@ -21,6 +22,7 @@ export async function subscriptions(ctx: NotificationsContext): Promise<void> {
       'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy),
       ...payslipHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
       ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
+      'blocks.pending-digest': onPendingDigest({ wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
     },
   });
   const incidents = onIncidentChanged({ realtime: ctx.realtime, orm: ctx.orm, push: ctx.push, academy });

@@ -95,6 +95,35 @@ export const BlockApproved = z.object({
   student: z.object({ name: z.string(), email: z.email().nullable(), userId: id.nullable().optional(), locale }),
   guardian: z.object({ name: z.string(), email: z.email() }).nullable(),
 });
+/**
+ * The daily reminder to one administrator (at most one per admin and academy day, whichever instance
+ * runs the check): `count` blocks have waited for review longer than `thresholdHours`; `oldest` are
+ * the first ten of them, oldest close first, each with how many whole hours it has waited at `at`.
+ * Not recorded when nothing waits that long.
+ */
+export const BlocksPendingDigest = z.object({
+  day: z.iso.date(),
+  at: isoDateTime,
+  thresholdHours: z.number().int().positive(),
+  admin: z.object({ name: z.string(), email: z.email(), userId: id, locale }),
+  count: z.number().int().positive(),
+  oldest: z
+    .array(
+      z.object({
+        studentBlockId: id,
+        studentId: id,
+        studentName: z.string(),
+        blockId: id,
+        blockName: z.string(),
+        subjectId: id,
+        subjectName: z.string(),
+        closedAt: isoDateTime,
+        waitingHours: z.number().int().min(0),
+      }),
+    )
+    .min(1)
+    .max(10),
+});
 /** An administrator rejected a pending block: it is `open` again for its teacher; `reason` is also the admin's message in its thread. No notification is sent. */
 export const BlockRejected = z.object({
   studentBlockId: id,
@@ -256,6 +285,7 @@ export const eventSchemas = {
   'block.closed': BlockClosed,
   'block.approved': BlockApproved,
   'block.rejected': BlockRejected,
+  'blocks.pending-digest': BlocksPendingDigest,
   'calendar-event.created': CalendarEventChanged,
   'calendar-event.updated': CalendarEventChanged,
   'calendar-event.deleted': CalendarEventDeleted,
@@ -292,6 +322,7 @@ export const eventVersions = {
   'block.closed': 1,
   'block.approved': 1,
   'block.rejected': 1,
+  'blocks.pending-digest': 1,
   'calendar-event.created': 1,
   'calendar-event.updated': 1,
   'calendar-event.deleted': 1,

@@ -47,6 +47,16 @@ export const en = {
     guardianClosing: 'Please get in touch with the academy if there is anything we should know.',
     adminClosing: 'The guardian has been told as well, when the student has one with an address.',
   },
+  approvalDigest: {
+    subject_one: '{{count}} block awaits your review',
+    subject_other: '{{count}} blocks await your review',
+    intro_one: 'One block has waited more than {{hours}} hours for review:',
+    intro_other: '{{count}} blocks have waited more than {{hours}} hours for review. The oldest:',
+    line: '· {{student}}: {{block}} ({{subject}}), waiting {{waited}}',
+    more_one: '…and {{count}} more.',
+    more_other: '…and {{count}} more.',
+    link: 'Review them in the app: {{link}}',
+  },
   incidentReply: {
     title: 'New reply to your incident',
     body: 'An administrator replied: {{message}}',

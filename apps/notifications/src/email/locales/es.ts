@@ -48,6 +48,16 @@ export const es: typeof en = {
     guardianClosing: 'Por favor, ponte en contacto con la academia si hay algo que debamos saber.',
     adminClosing: 'También se ha avisado al tutor, cuando el alumno tiene uno con dirección.',
   },
+  approvalDigest: {
+    subject_one: '{{count}} bloque espera tu revisión',
+    subject_other: '{{count}} bloques esperan tu revisión',
+    intro_one: 'Un bloque lleva más de {{hours}} horas esperando revisión:',
+    intro_other: '{{count}} bloques llevan más de {{hours}} horas esperando revisión. Los más antiguos:',
+    line: '· {{student}}: {{block}} ({{subject}}), esperando desde hace {{waited}}',
+    more_one: '…y {{count}} más.',
+    more_other: '…y {{count}} más.',
+    link: 'Revísalos en la aplicación: {{link}}',
+  },
   incidentReply: {
     title: 'Nueva respuesta a tu incidencia',
     body: 'Un administrador ha respondido: {{message}}',

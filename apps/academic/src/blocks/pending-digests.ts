@@ -1,0 +1,149 @@
+// The daily approval digest: from DIGEST_TIME of the academy's day on, each active admin with a
+// deliverable address gets one `blocks.pending-digest` (how many blocks have waited for review longer
+// than PENDING_REMINDER_HOURS, and the oldest ten), once per admin and academy day however many
+// instances run the check: a unique row per admin-day, inserted with ON CONFLICT DO NOTHING in the
+// transaction that records the event. Nothing is recorded while nothing waits that long.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { deliverableEmail, type EventData, type Locale } from '@academy/contracts';
+import { recordEvent } from '@academy/messaging';
+import { z } from 'zod';
+import type { AcademicContext } from '../shared/academic-context.ts';
+import { SOURCE } from '../shared/events.ts';
+import { fullNameSql, isoTime } from './sql-values.ts';
+
+export interface DigestSettings {
+  timeZone: string;
+  /** "HH:MM", the academy's local time from which the day's digest goes out. */
+  digestTime: string;
+  thresholdHours: number;
+}
+
+const OLDEST = 10;
+const HOUR_MS = 3_600_000;
+
+const wallFormatters = new Map<string, Intl.DateTimeFormat>();
+/** The academy's date and "HH:MM" of an instant. */
+function wallClock(instant: Date, timeZone: string): { day: string; time: string } {
+  let formatter = wallFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    wallFormatters.set(timeZone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+const anEmail = z.email();
+const validEmail = (address: string | null) => {
+  const candidate = deliverableEmail(address?.trim());
+  return candidate && anEmail.safeParse(candidate).success ? candidate : null;
+};
+
+type Waiting = EventData<'blocks.pending-digest'>['oldest'][number];
+
+/**
+ * The blocks waiting since before `cutoff`: their count and the oldest ten, on the pending index
+ * `(closed_at, id) where status = 'pending'` (the ten are joined to their names after the index gave them).
+ */
+async function waitingSince(em: EntityManager, cutoff: Date, now: Date): Promise<{ count: number; oldest: Waiting[] }> {
+  const [{ count }] = await em.execute<{ count: number }[]>(`select count(*)::int as count from student_blocks where status = 'pending' and closed_at <= ?`, [cutoff]);
+  if (!count) return { count: 0, oldest: [] };
+  const rows = await em.execute<(Omit<Waiting, 'closedAt' | 'waitingHours'> & { closedAt: string })[]>(
+    `with page as (select id, closed_at from student_blocks where status = 'pending' and closed_at <= ? order by closed_at, id limit ${OLDEST})
+     select sb.id as "studentBlockId", sb.student_id as "studentId", coalesce(${fullNameSql('s')}, '') as "studentName",
+            b.id as "blockId", b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName", sb.closed_at as "closedAt"
+       from page
+       join student_blocks sb on sb.id = page.id
+       join blocks b on b.id = sb.block_id
+       join subjects sub on sub.id = b.subject_id
+       join students s on s.id = sb.student_id
+      order by page.closed_at, page.id`,
+    [cutoff],
+  );
+  const oldest = rows.map((row) => {
+    const closedAt = isoTime(row.closedAt)!;
+    return { ...row, closedAt, waitingHours: Math.floor((now.getTime() - Date.parse(closedAt)) / HOUR_MS) };
+  });
+  return { count, oldest };
+}
+
+/** The day's digests at `now`: answers how many this run recorded (0 before DIGEST_TIME, when all were sent, or nothing waits). */
+export async function sendPendingDigests(em: EntityManager, now: Date, settings: DigestSettings): Promise<number> {
+  const { day, time } = wallClock(now, settings.timeZone);
+  if (time < settings.digestTime) return 0;
+  const admins = await em.execute<{ userId: number; name: string; email: string | null; locale: Locale | null }[]>(
+    `select u.id as "userId", coalesce(${fullNameSql('e')}, u.email) as name, u.email, u.locale
+       from users u left join employees e on e.id = u.employee_id
+      where u.role = 'admin' and u.active
+        and not exists (select 1 from pending_digests d where d.user_id = u.id and d.day = ?::date)
+      order by u.id`,
+    [day],
+  );
+  const recipients = admins.flatMap((admin) => {
+    const email = validEmail(admin.email);
+    return email ? [{ ...admin, email }] : [];
+  });
+  if (!recipients.length) return 0;
+  const waiting = await waitingSince(em, new Date(now.getTime() - settings.thresholdHours * HOUR_MS), now);
+  if (!waiting.count) return 0;
+  let sent = 0;
+  for (const admin of recipients) {
+    const recorded = await em.fork().transactional(async (tx) => {
+      const inserted = await tx.execute(`insert into pending_digests (user_id, day, pending_count, sent_at) values (?, ?::date, ?, ?::timestamptz) on conflict do nothing returning 1`, [
+        admin.userId,
+        day,
+        waiting.count,
+        now,
+      ]);
+      if (inserted.length === 0) return false;
+      recordEvent(
+        tx,
+        'blocks.pending-digest',
+        {
+          day,
+          at: now.toISOString(),
+          thresholdHours: settings.thresholdHours,
+          admin: { name: admin.name, email: admin.email, userId: admin.userId, locale: admin.locale },
+          count: waiting.count,
+          oldest: waiting.oldest,
+        },
+        { source: SOURCE, correlationId: `pending-digest-${day}` },
+      );
+      return true;
+    });
+    if (recorded) sent += 1;
+  }
+  return sent;
+}
+
+/** One run at `ctx.clock`'s now (what the timer calls; tests call it with a pinned clock). */
+export function runPendingDigests(ctx: Pick<AcademicContext, 'config' | 'orm' | 'clock'>): Promise<number> {
+  const { ACADEMY_TIME_ZONE: timeZone, DIGEST_TIME: digestTime, PENDING_REMINDER_HOURS: thresholdHours } = ctx.config;
+  return sendPendingDigests(ctx.orm.em.fork(), ctx.clock.now(), { timeZone, digestTime, thresholdHours });
+}
+
+/** Starts the check every DIGEST_CHECK_INTERVAL_MS (never two runs of one instance at once); returns its stop, which waits for a run in flight. */
+export function startPendingDigests(ctx: AcademicContext): () => Promise<void> {
+  const intervalMs = ctx.config.DIGEST_CHECK_INTERVAL_MS;
+  if (intervalMs <= 0) return async () => {};
+  let current: Promise<void> | null = null;
+  const tick = () => {
+    current ??= runPendingDigests(ctx)
+      .then((sent) => {
+        if (sent) {
+          ctx.logger.info({ sent }, 'approval digests recorded');
+          ctx.relay.nudge();
+        }
+      })
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'approval digest check failed; the next run retries'))
+      .finally(() => {
+        current = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await current;
+  };
+}

@@ -1,0 +1,41 @@
+import type { EventData } from '@academy/contracts';
+import type { EventHandler } from '@academy/messaging';
+import { approvalDigestTemplate } from './approval-digest-mail.ts';
+import { languageOf, type Language } from './i18n.ts';
+
+export interface PendingDigestDeps {
+  /** Wakes the mail worker after the mail was queued. */
+  wake: () => void;
+  /** The app's address; the digest links to `<appUrl>/blocks/pending`. */
+  appUrl: string;
+  /** The language of an admin whose login chose none, and the academy's time zone. */
+  academy: Language;
+}
+
+/**
+ * `blocks.pending-digest`: the admin's digest mail, one `deliveries` row written in the event's
+ * transaction (with its inbox row), unique per (event, address, channel). It carries the admin's
+ * `user_id`, so the mail worker holds it back (`skipped`) when they switched `approval_digest` off.
+ */
+export function onPendingDigest(deps: PendingDigestDeps): EventHandler<'blocks.pending-digest'> {
+  return async (em, event) => {
+    const data: EventData<'blocks.pending-digest'> = event.data;
+    const mail = approvalDigestTemplate(languageOf(data.admin.locale, deps.academy), data, `${deps.appUrl.replace(/\/+$/, '')}/blocks/pending`);
+    await em.getConnection().execute(
+      `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)
+       values (?, ?, 'email', ?, ?, 'approvalDigestTemplate', ?, ?, 'pending', 0, now(), now(), now())
+       on conflict (event_id, recipient, channel) do nothing`,
+      [
+        event.id,
+        event.type,
+        data.admin.email.toLowerCase(),
+        data.admin.userId,
+        mail.subject,
+        JSON.stringify({ to: data.admin.email, role: 'admin', subject: mail.subject, html: mail.html, text: mail.text }),
+      ],
+      'run',
+      em.getTransactionContext(),
+    );
+    deps.wake();
+  };
+}
