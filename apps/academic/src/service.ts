@@ -6,6 +6,7 @@ import { registerRoutes } from './routes.ts';
 import { createAcademicContext, type AcademicContext } from './shared/academic-context.ts';
 import { createLoginProtection } from './auth/login-protection.ts';
 import { startAttendanceReminders } from './attendance/attendance-reminders.ts';
+import { startPendingDigests } from './blocks/pending-digests.ts';
 
 export const academicService: ServiceDefinition<Config, AcademicContext> = {
   name: 'academic',
@@ -16,14 +17,17 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
     const deps = createAcademicContext(ctx);
     const loginProtection = createLoginProtection(ctx.config, ctx.logger);
     let stopReminders = async () => {};
+    let stopDigests = async () => {};
     return {
       deps,
       routes: (app) => registerRoutes(app, deps, loginProtection),
       listening: () => {
         stopReminders = startAttendanceReminders(deps);
+        stopDigests = startPendingDigests(deps);
       },
       stop: async () => {
         await stopReminders();
+        await stopDigests();
         loginProtection.close();
       },
     };
