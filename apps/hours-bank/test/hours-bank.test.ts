@@ -8,6 +8,7 @@ import {
   EditTransactionResponse,
   HoursBankResponse,
 } from '@academy/contracts';
+import { fixedClock } from '@academy/kit';
 import { bearer, tokenFor } from '@academy/testing';
 import { bankRow, freshId, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank, useHoursBank } from './support.ts';
 import type { Config } from '../src/config.ts';
@@ -17,6 +18,8 @@ const base = '/api/v2/hours-bank';
 
 describe('hours bank endpoints', () => {
   let service: RunningService<Config>;
+  // Rows without a date take the clock's UTC day: pinned, so no test depends on the day it runs.
+  const clock = fixedClock('2026-11-25T10:00:00Z');
   let courseId: number;
   const api = () => request(service.url);
   const add = (employeeId: number | string, kind: 'completed' | 'pending', body: Record<string, unknown>) =>
@@ -27,7 +30,7 @@ describe('hours bank endpoints', () => {
   const remove = (transactionId: number | string) => api().delete(`${base}/transactions/${transactionId}`).set(admin);
 
   beforeAll(async () => {
-    service = await startHoursBank();
+    service = await startHoursBank({ clock });
     // The current course is the latest by start date; an older one exists too.
     await seedSchoolCourse(service, '2024-09-01');
     courseId = await seedSchoolCourse(service, '2025-09-01');
@@ -91,12 +94,18 @@ describe('hours bank endpoints', () => {
       expect(await bankRow(service, employeeId, courseId)).toBeUndefined();
     });
 
-    test('a date-time is stored as its UTC day; without a date, today (UTC) is used', async () => {
+    test("a date-time is stored as its UTC day; without a date, the service clock's day (UTC) is used", async () => {
       const employeeId = await seedEmployee(service);
       await add(employeeId, 'completed', { time: '1h', date: '2026-01-15T23:30:00-02:00' }).expect(200);
-      await add(employeeId, 'completed', { time: '1h' }).expect(200);
+      // 00:30 on the 28th in Madrid, still the 27th in UTC
+      clock.set('2027-03-27T23:30:00Z');
+      try {
+        await add(employeeId, 'completed', { time: '1h' }).expect(200);
+      } finally {
+        clock.set('2026-11-25T10:00:00Z');
+      }
       const dates = (await read(employeeId)).body.data.tracking.transactions.map((t: { date: string }) => t.date);
-      expect(dates).toEqual([new Date().toISOString().slice(0, 10), '2026-01-16']);
+      expect(dates).toEqual(['2027-03-27', '2026-01-16']);
     });
 
     test('records hours-bank.transaction.recorded in the outbox in the same transaction', async () => {
@@ -300,7 +309,7 @@ describe('hours bank endpoints', () => {
       });
       expect(DeleteTransactionResponse.safeParse(res.body).success).toBe(true);
       const { transactions } = (await read(employeeId)).body.data.tracking;
-      expect(transactions[0]).toMatchObject({ type: 'REVERSAL', reversesTransactionId: pending, pendingAffected: -2, completedAffected: 1, isActive: false });
+      expect(transactions[0]).toMatchObject({ type: 'REVERSAL', reversesTransactionId: pending, pendingAffected: -2, completedAffected: 1, isActive: false, date: '2026-11-25' });
       expect(transactions.find((t: { id: number }) => t.id === pending).isActive).toBe(false);
       const reverted = await sql(service, `select 1 from outbox where type = 'hours-bank.transaction.reverted' and (envelope->'data'->>'transactionId')::int = ?`, [pending]);
       expect(reverted).toHaveLength(1);

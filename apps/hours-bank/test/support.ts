@@ -1,13 +1,13 @@
-import type { RunningService } from '@academy/service';
+import type { RunningService, StartOptions } from '@academy/service';
 import { testConfig, uniqueQueueName } from '@academy/testing';
 import { startTestService, stopTestService, useService } from '@academy/testing/harness';
 import type { Config } from '../src/config.ts';
 import { hoursBankService } from '../src/service.ts';
 
-/** The service on a fresh database, its own exchange and its own replicas queue (test files run at once). */
-export async function startHoursBank(): Promise<RunningService<Config>> {
+/** The service on a fresh database, its own exchange and its own replicas queue (test files run at once); `options.clock` pins its clock. */
+export async function startHoursBank(options: StartOptions = {}): Promise<RunningService<Config>> {
   const config: Config = { ...(await testConfig('hours_bank')), REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas') };
-  return startTestService(hoursBankService, config);
+  return startTestService(hoursBankService, config, options);
 }
 
 /** Starts the service before the tests of the enclosing `describe` and stops it after them; returns a getter. */

@@ -21,9 +21,10 @@ export function totalsView(totals: Totals) {
   };
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
-/** `2026-01-15` stays; a date-time becomes its UTC day. */
-const toDay = (date: string | undefined) => (date === undefined ? today() : date.length === 10 ? date : new Date(date).toISOString().slice(0, 10));
+/** The UTC day of `now`, the service clock's instant (`ctx.clock`). */
+const dayOf = (now: Date) => now.toISOString().slice(0, 10);
+/** `2026-01-15` stays; a date-time becomes its UTC day; none is today's. */
+const toDay = (date: string | undefined, now: Date) => (date === undefined ? dayOf(now) : date.length === 10 ? date : dayOf(new Date(date)));
 
 type HoursEvent = 'hours-bank.transaction.recorded' | 'hours-bank.transaction.reverted';
 /**
@@ -48,8 +49,8 @@ export interface AddHoursInput {
  * Rules 1–2, applied under the bank's row lock in one statement (see `addToBank`), which also
  * creates the bank when this is its first operation: a refused addition leaves no empty bank.
  */
-export async function addHours(em: EntityManager, input: AddHoursInput, actor: Actor) {
-  const transactionDate = toDay(input.date);
+export async function addHours(em: EntityManager, input: AddHoursInput, actor: Actor, now: Date) {
+  const transactionDate = toDay(input.date, now);
   const reason = input.reason ?? null;
   const result = await addToBank(em, {
     employeeId: input.employeeId,
@@ -109,12 +110,12 @@ async function findUndoable(em: EntityManager, transactionId: number, idsNeeded:
   return original as Undoable;
 }
 
-function reversalRow(original: Undoable, id: number, cause: 'edited' | 'deleted', actor: Actor): NewRow {
+function reversalRow(original: Undoable, id: number, cause: 'edited' | 'deleted', actor: Actor, now: Date): NewRow {
   return {
     id,
     balanceChange: -signed(original.type, original.totalMinutes),
     schoolCourseId: original.schoolCourseId,
-    transactionDate: today(),
+    transactionDate: dayOf(now),
     type: 'REVERSAL',
     totalMinutes: original.totalMinutes,
     reason: `Reversal of transaction ${original.id} (${cause})`,
@@ -144,7 +145,7 @@ function revertedEvent(original: Undoable, reversalId: number, cause: 'edited' |
 }
 
 /** PUT: a REVERSAL row undoes the original, then a new row of the same type applies the new time. */
-export async function editTransaction(em: EntityManager, input: { transactionId: number; minutes: number; reason?: string }, actor: Actor) {
+export async function editTransaction(em: EntityManager, input: { transactionId: number; minutes: number; reason?: string }, actor: Actor, now: Date) {
   const original = await findUndoable(em, input.transactionId, 2);
   const [reversalId, newId] = original.newIds as [number, number];
   const reason = input.reason ?? original.reason;
@@ -152,7 +153,7 @@ export async function editTransaction(em: EntityManager, input: { transactionId:
     bankId: original.hoursBankId,
     undoTransactionId: original.id,
     rows: [
-      reversalRow(original, reversalId, 'edited', actor),
+      reversalRow(original, reversalId, 'edited', actor, now),
       {
         id: newId,
         balanceChange: signed(original.type, input.minutes),
@@ -200,13 +201,13 @@ export async function editTransaction(em: EntityManager, input: { transactionId:
 }
 
 /** DELETE (soft): the original becomes inactive and a REVERSAL row undoes its effect. */
-export async function deleteTransaction(em: EntityManager, transactionId: number, actor: Actor) {
+export async function deleteTransaction(em: EntityManager, transactionId: number, actor: Actor, now: Date) {
   const original = await findUndoable(em, transactionId, 1);
   const [reversalId] = original.newIds as [number];
   const balances = await applyChange(em, {
     bankId: original.hoursBankId,
     undoTransactionId: original.id,
-    rows: [reversalRow(original, reversalId, 'deleted', actor)],
+    rows: [reversalRow(original, reversalId, 'deleted', actor, now)],
     events: [revertedEvent(original, reversalId, 'deleted', actor)],
   });
   if (!balances) throw transactionNotFound();

@@ -50,18 +50,18 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
     [addPendingHoursRoute, 'PENDING', 'Pending hours registered successfully'],
   ] as const) {
     bind(route, { ...byEmployee, checkBody: timeFirst }, async ({ params, body, req, res }) => {
-      const result = await addHours(em(), { ...body, employeeId: params.employeeId, type, minutes: parseTime(body.time) }, actorOf(req, res));
+      const result = await addHours(em(), { ...body, employeeId: params.employeeId, type, minutes: parseTime(body.time) }, actorOf(req, res), ctx.clock.now());
       res.json({ message, data: addedDetails(result, type) });
     });
   }
 
   bind(editTransactionRoute, { ...byTransaction, checkBody: timeFirst }, async ({ params, body, req, res }) => {
-    const data = await editTransaction(em(), { transactionId: params.transactionId, minutes: parseTime(body.time), reason: body.reason }, actorOf(req, res));
+    const data = await editTransaction(em(), { transactionId: params.transactionId, minutes: parseTime(body.time), reason: body.reason }, actorOf(req, res), ctx.clock.now());
     res.json({ message: 'Transaction edited successfully', data });
   });
 
   bind(deleteTransactionRoute, byTransaction, async ({ params, req, res }) => {
-    const data = await deleteTransaction(em(), params.transactionId, actorOf(req, res));
+    const data = await deleteTransaction(em(), params.transactionId, actorOf(req, res), ctx.clock.now());
     res.json({ message: 'Transaction deleted successfully', data });
   });
 
