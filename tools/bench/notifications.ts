@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     ...(await testConfig('bench_notifications')),
     LOG_LEVEL: 'warn' as const,
     PUSH_NOTIFICATIONS_API_KEY: apiKey,
-    EMAIL_QUEUE: uniqueQueueName('notifications.block-approved'),
+    EMAIL_QUEUE: uniqueQueueName('notifications.email'),
     REALTIME_QUEUE: uniqueQueueName('notifications.incidents'),
     SOCKET_STREAM: uniqueName('bench:socket.io'),
     SOCKET_STREAM_BLOCK_MS: 500,

@@ -180,7 +180,7 @@ describe('competing consumers', () => {
       const [row] = await system.sql<{ id: number }>('academic', 'select id from student_blocks where student_id = $1 and block_id = $2', [target.studentId, target.blockId]);
       studentBlockIds.push(row.id);
     }
-    const queue = 'notifications.block-approved';
+    const queue = 'notifications.email';
     const [n0, n1] = instancesOf('notifications');
     const before = await Promise.all([n0, n1].map((p) => counter(p.url, 'messaging_consumed_total', { queue, outcome: 'handled' })));
     const mailsBefore = ((await call(system.mail.api, 'GET', '/email')).body as unknown[]).length;

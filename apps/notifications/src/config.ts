@@ -38,8 +38,11 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   FIREBASE_CREDENTIALS_FILE: z.string().min(1).optional(),
   /** Device tokens unseen (not registered again, not sent to successfully) for this long are pruned. */
   TOKEN_RETENTION_DAYS: positive(270),
-  /** Queues of the service; tests give each instance its own. */
-  EMAIL_QUEUE: z.string().min(1).default('notifications.block-approved'),
+  /**
+   * Queues of the service; tests give each instance its own. The e-mail queue was called
+   * `notifications.block-approved` when approvals were its only events (see the README to move a deployment).
+   */
+  EMAIL_QUEUE: z.string().min(1).default('notifications.email'),
   REALTIME_QUEUE: z.string().min(1).default('notifications.incidents'),
   /** Redis stream and key prefix of the Socket.IO adapter (every instance of one deployment shares them). */
   SOCKET_STREAM: z.string().min(1).default('notifications:socket.io'),

@@ -19,7 +19,7 @@ export async function notificationsConfig(overrides: Partial<Config> = {}): Prom
     ...ConfigSchema.parse({}),
     ...(await testConfig('notifications')),
     PUSH_NOTIFICATIONS_API_KEY: API_KEY,
-    EMAIL_QUEUE: uniqueQueueName('notifications.block-approved'),
+    EMAIL_QUEUE: uniqueQueueName('notifications.email'),
     REALTIME_QUEUE: uniqueQueueName('notifications.incidents'),
     SOCKET_STREAM: uniqueName('notifications:socket.io'),
     SOCKET_STREAM_BLOCK_MS: 300,

@@ -8,7 +8,7 @@ export const DEAD_LETTERED_AT_HEADER = 'x-dead-lettered-at';
 export const LAST_ERROR_HEADER = 'x-last-error';
 export const REPLAYED_AT_HEADER = 'x-replayed-at';
 
-/** `<service>.<purpose>`, lower case: `notifications.block-approved`. */
+/** `<service>.<purpose>`, lower case: `notifications.email`. */
 const QUEUE_NAME = /^[a-z0-9_-]+\.[a-z0-9_.-]+$/;
 
 export function assertQueueName(queue: string): void {

@@ -7,7 +7,7 @@ import type { NotificationsContext } from '../notifications-context.ts';
 import { onIncidentChanged } from '../realtime/incident-changed.handler.ts';
 
 /**
- * Every queue of the service: `notifications.block-approved` (the e-mails: block approvals, and the
+ * Every queue of the service: `notifications.email` (the e-mails: block approvals, and the
  * payslip notices and the attendance reminder, whose push goes out with their mail; the attendance
  * warnings; the admins' approval digest) and
  * `notifications.incidents` (the real-time `incident_notification` and the push on an admin reply).
