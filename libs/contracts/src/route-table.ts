@@ -1,6 +1,6 @@
 import { INCIDENT_FILE_MAX_BYTES, INCIDENT_FILES_PER_MESSAGE } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
-import { PAYSLIP_UPLOAD_MAX_BYTES } from './http/payslips.ts';
+import { payslipsApi } from './http/payslips.ts';
 import { gatewayRules, routeFamily, type DeclaredFamily, type RouteFamily, type RouteRule } from './routes.ts';
 
 export { SERVICES, type ServiceName, type RouteRule } from './routes.ts';
@@ -34,8 +34,7 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   family('/api/v2/push-notifications', 'notifications'),
   family('/api/v2/notifications', 'notifications'),
   family('/socket.io', 'notifications', { longPolling: true }),
-  // Payslip uploads and the month's combined PDF (multipart): the service checks its own limits as the bytes stream.
-  family('/api/v2/payslips', 'payslips', { maxBodyBytes: PAYSLIP_UPLOAD_MAX_BYTES + 1024 * 1024 }),
+  payslipsApi,
 ];
 
 /**

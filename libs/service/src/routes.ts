@@ -28,7 +28,8 @@ export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 /**
  * Binds handlers to declared routes on `target`: mounts the route's method and path, its error
  * style, authentication by its `access` (the family's 401 message), its role, then parses params,
- * query (none allowed when it declares none) and body with its schemas before the handler.
+ * query (none allowed when it declares none) and a JSON body with its schemas before the handler
+ * (a multipart body is left to the handler, which streams it).
  */
 export function routeBinder(target: Express | Router, ctx: { verifier: TokenVerifier }, options: { apiKey?: string } = {}) {
   return function bind<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
@@ -47,12 +48,15 @@ export function routeBinder(target: Express | Router, ctx: { verifier: TokenVeri
       const params = parseParams(request.params, req.params, bindOptions.invalidParams);
       const query = (request.query ?? NoQuery).parse(req.query);
       bindOptions.checkBody?.(req.body);
-      const body = request.body ? request.body.parse(req.body) : undefined;
+      // A JSON body is parsed here (none sent reads as `{}`, so each missing field is named); any other (multipart) is the handler's to stream.
+      const body = request.body && isJson(request.bodyContentType) ? request.body.parse(req.body ?? {}) : undefined;
       await handler({ params, query, body, req, res } as RouteCall<P, Q, B>);
     });
     (target as Router)[route.method](expressPath(route.path), ...chain);
   };
 }
+
+const isJson = (contentType: string | undefined) => contentType === undefined || contentType === 'application/json';
 
 function parseParams(schema: z.ZodType | undefined, raw: unknown, invalid?: (details: string[]) => Error): unknown {
   if (!schema) return {};

@@ -1,9 +1,8 @@
 import { pipeline } from 'node:stream/promises';
-import { Router } from 'express';
-import { requireRole } from '@academy/auth';
-import { AdminPayslipsQuery, DeletePayslipBody, MyPayslipsQuery, PayslipReplaceFields, PayslipUploadFields } from '@academy/contracts';
-import { idParam, noQuery } from '@academy/kit';
-import { bytesOf } from '../config.ts';
+import type { Express } from 'express';
+import { PayslipReplaceFields, PayslipUploadFields, deletePayslipRoute, downloadPayslipRoute, listPayslipsRoute, myPayslipsRoute, replacePayslipRoute, uploadPayslipRoute } from '@academy/contracts';
+import { routeBinder, type ServiceContext } from '@academy/service';
+import { bytesOf, type Config } from '../config.ts';
 import { actorOf, ownEmployee } from '../shared/actor.ts';
 import type { Payslips } from '../shared/payslips-context.ts';
 import { receivePdf } from '../shared/uploads.ts';
@@ -13,31 +12,26 @@ import { listMyPayslips, listPayslips } from './list-payslips.ts';
 import { replacePayslip } from './replace-payslip.ts';
 import { uploadPayslip } from './upload-payslip.ts';
 
-const UPLOAD_FIELDS = ['employeeId', 'periodStart', 'periodEnd', 'issuedOn', 'label'] as const;
-const REPLACE_FIELDS = ['periodStart', 'periodEnd', 'issuedOn', 'label'] as const;
-
 /** `/api/v2/payslips/*` except batches: upload, lists, download, delete, correction. */
-export function payslipsRouter(payslips: Payslips): Router {
-  const router = Router();
-  const adminOnly = requireRole('admin', { message: 'Only administrators may do this' });
+export function payslipsRoutes(app: Express, ctx: ServiceContext<Config>, payslips: Payslips): void {
+  const bind = routeBinder(app, ctx);
   const maxBytes = bytesOf(payslips.config.PAYSLIP_MAX_MB);
 
-  router.post('/', adminOnly, noQuery, async (req, res) => {
-    const { fields, pdf } = await receivePdf(req, payslips.storage, PayslipUploadFields, UPLOAD_FIELDS, maxBytes);
+  bind(uploadPayslipRoute, async ({ req, res }) => {
+    const { fields, pdf } = await receivePdf(req, payslips.storage, PayslipUploadFields, maxBytes);
     res.status(201).json({ message: 'Payslip published', data: await uploadPayslip(payslips, actorOf(req, res), fields, pdf) });
   });
 
-  router.get('/', adminOnly, async (req, res) => {
-    res.json(await listPayslips(payslips, AdminPayslipsQuery.parse(req.query)));
+  bind(listPayslipsRoute, async ({ query, res }) => {
+    res.json(await listPayslips(payslips, query));
   });
 
-  router.get('/my', async (req, res) => {
-    const employeeId = ownEmployee(actorOf(req, res));
-    res.json(await listMyPayslips(payslips, employeeId, MyPayslipsQuery.parse(req.query)));
+  bind(myPayslipsRoute, async ({ query, req, res }) => {
+    res.json(await listMyPayslips(payslips, ownEmployee(actorOf(req, res)), query));
   });
 
-  router.get('/:id/file', noQuery, async (req, res) => {
-    const file = await downloadPayslip(payslips, actorOf(req, res), idParam(req.params, 'id'));
+  bind(downloadPayslipRoute, async ({ params, req, res }) => {
+    const file = await downloadPayslip(payslips, actorOf(req, res), params.id);
     res.setHeader('content-type', 'application/pdf');
     res.setHeader('content-disposition', `attachment; filename="${file.fileName}"`);
     res.setHeader('cache-control', 'private, no-store');
@@ -50,17 +44,12 @@ export function payslipsRouter(payslips: Payslips): Router {
     });
   });
 
-  router.delete('/:id', adminOnly, noQuery, async (req, res) => {
-    const payslipId = idParam(req.params, 'id');
-    const { reason } = DeletePayslipBody.parse(req.body ?? {});
-    res.json({ message: 'Payslip deleted', data: await deletePayslip(payslips, actorOf(req, res), payslipId, reason) });
+  bind(deletePayslipRoute, async ({ params, body, req, res }) => {
+    res.json({ message: 'Payslip deleted', data: await deletePayslip(payslips, actorOf(req, res), params.id, body.reason) });
   });
 
-  router.post('/:id/replace', adminOnly, noQuery, async (req, res) => {
-    const payslipId = idParam(req.params, 'id');
-    const { fields, pdf } = await receivePdf(req, payslips.storage, PayslipReplaceFields, REPLACE_FIELDS, maxBytes);
-    res.status(201).json({ message: 'Correction published', data: await replacePayslip(payslips, actorOf(req, res), payslipId, fields, pdf) });
+  bind(replacePayslipRoute, async ({ params, req, res }) => {
+    const { fields, pdf } = await receivePdf(req, payslips.storage, PayslipReplaceFields, maxBytes);
+    res.status(201).json({ message: 'Correction published', data: await replacePayslip(payslips, actorOf(req, res), params.id, fields, pdf) });
   });
-
-  return router;
 }

@@ -1,6 +1,6 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { Id, IdPathParam, IdText, PageMeta, errorResponses, jsonContent } from './common.ts';
+import { Id, IdPathParam, IdText, PageMeta, errorResponses, jsonContent, queryObject } from './common.ts';
+import { routeFamily } from '../routes.ts';
 
 // Payslips (spec capability "payslips", 1.1.0: several per month, deletion from the admin panel,
 // the full date in the list): one payslip, the month's combined PDF (batches), lists, download.
@@ -65,20 +65,18 @@ export const PayslipBatchFields = z
   .refine(endNotBeforeStart, endRule);
 export type PayslipBatchFields = z.infer<typeof PayslipBatchFields>;
 
-export const MyPayslipsQuery = z.strictObject({ year: yearText.optional() });
+export const MyPayslipsQuery = queryObject({ year: yearText.optional() });
 export type MyPayslipsQuery = z.infer<typeof MyPayslipsQuery>;
 
 export const PAYSLIPS_MAX_PAGE_SIZE = 100;
-export const AdminPayslipsQuery = z
-  .strictObject({
-    employeeId: IdText.optional(),
-    year: yearText.optional(),
-    month: IdText.max(12, { error: 'must be a month 1–12' }).optional().meta({ description: 'Month of `periodStart` (needs `year`)' }),
-    include: z.literal('deleted', { error: 'must be "deleted"' }).optional().meta({ description: '`deleted`: deleted and superseded payslips too' }),
-    page: IdText.default(1),
-    limit: IdText.max(PAYSLIPS_MAX_PAGE_SIZE, { error: `must be at most ${PAYSLIPS_MAX_PAGE_SIZE}` }).default(20),
-  })
-  .refine((query) => query.month === undefined || query.year !== undefined, { error: '`month` needs `year`', path: ['month'] });
+export const AdminPayslipsQuery = queryObject({
+  employeeId: IdText.optional(),
+  year: yearText.optional(),
+  month: IdText.max(12, { error: 'must be a month 1–12' }).optional().meta({ description: 'Month of `periodStart` (needs `year`)' }),
+  include: z.literal('deleted', { error: 'must be "deleted"' }).optional().meta({ description: '`deleted`: deleted and superseded payslips too' }),
+  page: IdText.default(1),
+  limit: IdText.max(PAYSLIPS_MAX_PAGE_SIZE, { error: `must be at most ${PAYSLIPS_MAX_PAGE_SIZE}` }).default(20),
+}).refine((query) => query.month === undefined || query.year !== undefined, { error: '`month` needs `year`', path: ['month'] });
 export type AdminPayslipsQuery = z.infer<typeof AdminPayslipsQuery>;
 
 export const DeletePayslipBody = z.strictObject({ reason: text(3, 500).meta({ description: 'Why (kept in the audit until the retention period ends)' }) });
@@ -163,11 +161,26 @@ export const PayslipBatch = z
 export type PayslipBatch = z.infer<typeof PayslipBatch>;
 export const PayslipBatchResponse = z.object({ message: z.string(), data: PayslipBatch });
 
-// ------------------------------------------------------------------------------- docs
+// ------------------------------------------------------------------------------- routes
 
-const errorsOf = (extra: Record<number, string>) => errorResponses({ 401: 'Token missing, invalid or expired (`Unauthorized`)', ...extra });
-const security = [{ bearerAuth: [] }];
-const pdfPart = z.string().meta({ format: 'binary', description: 'The PDF (checked by its bytes)' });
+/** `/api/v2/payslips` (paths as seen through the gateway): every route needs a token; all but an employee's own list and download are for admins. */
+export const payslipsApi = routeFamily({
+  prefix: '/api/v2/payslips',
+  service: 'payslips',
+  access: 'bearer',
+  errorStyle: 'default',
+  unauthorizedMessage: 'Unauthorized',
+  tags: ['payslips'],
+  // Payslip uploads and the month's combined PDF (multipart): the service checks its own limits as the bytes stream.
+  maxBodyBytes: PAYSLIP_UPLOAD_MAX_BYTES + 1024 * 1024,
+});
+
+const adminOnly = { role: 'admin', roleRefusal: { message: 'Only administrators may do this' } } as const;
+const multipart = <S extends z.ZodObject>(fields: S) => ({
+  body: z.object({ file: z.string().meta({ format: 'binary', description: 'The PDF (checked by its bytes)' }), ...fields.shape }),
+  bodyContentType: 'multipart/form-data',
+});
+const idParams = IdPathParam('id');
 const uploadErrors = {
   400: 'VALIDATION_ERROR (fields, dates, periodEnd before periodStart, unknown fields), MALFORMED_MULTIPART, FILE_REQUIRED',
   413: 'PAYLOAD_TOO_LARGE, FILE_TOO_LARGE',
@@ -175,125 +188,123 @@ const uploadErrors = {
   422: 'PDF_ENCRYPTED, PDF_UNREADABLE',
 };
 
-/** Payslips and batches (paths as seen through the gateway). */
-export function registerPayslipsDocs(registry: OpenAPIRegistry): void {
-  const tags = ['payslips'];
-  const idParam = IdPathParam('id');
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/payslips/',
-    tags,
-    security,
-    summary: 'Upload one payslip for an employee (admin, multipart: `file` and the fields); publishes it and notifies the employee',
-    request: { body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: pdfPart, ...PayslipUploadFields.shape }) } } } },
-    responses: {
-      201: jsonContent(PayslipResponse, 'The payslip'),
-      ...errorsOf({ ...uploadErrors, 403: 'Not an administrator', 404: 'EMPLOYEE_NOT_FOUND', 409: 'DUPLICATE_PAYSLIP (the same file for the same employee), EMPLOYEE_INACTIVE' }),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/payslips/',
-    tags,
-    security,
-    summary: 'Payslips (admin), newest first; `include=deleted` lists deleted and superseded ones too',
-    request: { query: AdminPayslipsQuery },
-    responses: { 200: jsonContent(PayslipsPage, 'A page of payslips'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/payslips/my',
-    tags,
-    security,
-    summary: "The token's employee's payslips, newest first (deleted and superseded ones are not listed)",
-    request: { query: MyPayslipsQuery },
-    responses: { 200: jsonContent(MyPayslipsResponse, 'The payslips'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'NOT_AN_EMPLOYEE' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/payslips/{id}/file',
-    tags,
-    security,
-    summary: "Download a payslip: the employee's own (the first download sets firstViewedAt), any for an admin",
-    request: { params: idParam },
-    responses: {
-      200: { description: 'The PDF (attachment, private, no-store)', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
-      ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 404: "PAYSLIP_NOT_FOUND (also another employee's payslip, and a deleted one for its employee)" }),
-    },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/v2/payslips/{id}',
-    tags,
-    security,
-    summary: 'Delete a payslip (admin): hidden from its employee at once; the file and the audit are kept until the retention period ends',
-    request: { params: idParam, body: { required: true, content: { 'application/json': { schema: DeletePayslipBody } } } },
-    responses: { 200: jsonContent(PayslipResponse, 'The deleted payslip'), ...errorsOf({ 400: 'VALIDATION_ERROR (reason)', 403: 'Not an administrator', 404: 'PAYSLIP_NOT_FOUND', 409: 'PAYSLIP_DELETED, PAYSLIP_SUPERSEDED' }) },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/payslips/{id}/replace',
-    tags,
-    security,
-    summary: 'Publish a correction (admin, multipart `file` and optional fields): it supersedes the payslip (kept, hidden) and the employee is told it is a correction',
-    request: { params: idParam, body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: pdfPart, ...PayslipReplaceFields.shape }) } } } },
-    responses: {
-      201: jsonContent(PayslipResponse, 'The correction'),
-      ...errorsOf({ ...uploadErrors, 403: 'Not an administrator', 404: 'PAYSLIP_NOT_FOUND', 409: 'PAYSLIP_DELETED, PAYSLIP_SUPERSEDED, DUPLICATE_PAYSLIP, EMPLOYEE_INACTIVE' }),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/payslips/batches',
-    tags,
-    security,
-    summary: "Upload the month's combined PDF (admin, multipart `file` and the fields): 202 at once; its pages are read and matched in the background",
-    request: { body: { required: true, content: { 'multipart/form-data': { schema: z.object({ file: pdfPart, ...PayslipBatchFields.shape }) } } } },
-    responses: {
-      202: jsonContent(PayslipBatchResponse, 'The batch, `reading`'),
-      ...errorsOf({ ...uploadErrors, 403: 'Not an administrator', 422: 'PDF_ENCRYPTED, PDF_UNREADABLE, TOO_MANY_PAGES, SCANNED_PDF ("scanned PDFs cannot be matched": no text layer)' }),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/payslips/batches/{id}',
-    tags,
-    security,
-    summary: 'A batch (admin): its state, the employees matched with their pages, the unmatched and ambiguous pages',
-    request: { params: idParam },
-    responses: { 200: jsonContent(PayslipBatchResponse, 'The batch'), ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND' }) },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/payslips/batches/{id}/pages/{page}/assign',
-    tags,
-    security,
-    summary: 'Assign a page of a ready batch to an employee by hand (admin)',
-    request: { params: BatchPageParams, body: { required: true, content: { 'application/json': { schema: AssignPageBody } } } },
-    responses: {
-      200: jsonContent(PayslipBatchResponse, 'The batch'),
-      ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND, EMPLOYEE_NOT_FOUND', 409: 'BATCH_NOT_READY, EMPLOYEE_INACTIVE', 422: 'PAGE_OUT_OF_RANGE' }),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/payslips/batches/{id}/publish',
-    tags,
-    security,
-    summary: 'Publish a ready batch (admin): every matched page run becomes a payslip, in one transaction; a second publish changes nothing',
-    request: { params: idParam },
-    responses: {
-      200: jsonContent(PayslipBatchResponse, 'The batch, `published`, with the payslip of each run'),
-      ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND', 409: 'BATCH_NOT_READY (still reading, failed or discarded), NOTHING_TO_PUBLISH' }),
-    },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/v2/payslips/batches/{id}',
-    tags,
-    security,
-    summary: 'Discard an unpublished batch and its files (admin)',
-    request: { params: idParam },
-    responses: { 200: jsonContent(PayslipBatchResponse, 'The batch, `discarded`'), ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND', 409: 'BATCH_PUBLISHED' }) },
-  });
-}
+export const uploadPayslipRoute = payslipsApi.route({
+  method: 'post',
+  path: '/api/v2/payslips',
+  summary: 'Upload one payslip for an employee (admin, multipart: `file` and the fields); publishes it and notifies the employee',
+  ...adminOnly,
+  request: multipart(PayslipUploadFields),
+  responses: {
+    201: jsonContent(PayslipResponse, 'The payslip'),
+    ...errorResponses({ ...uploadErrors, 403: 'Not an administrator', 404: 'EMPLOYEE_NOT_FOUND', 409: 'DUPLICATE_PAYSLIP (the same file for the same employee), EMPLOYEE_INACTIVE' }),
+  },
+});
+
+export const listPayslipsRoute = payslipsApi.route({
+  method: 'get',
+  path: '/api/v2/payslips',
+  summary: 'Payslips (admin), newest first; `include=deleted` lists deleted and superseded ones too',
+  ...adminOnly,
+  request: { query: AdminPayslipsQuery },
+  responses: { 200: jsonContent(PayslipsPage, 'A page of payslips'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator' }) },
+});
+
+export const myPayslipsRoute = payslipsApi.route({
+  method: 'get',
+  path: '/api/v2/payslips/my',
+  summary: "The token's employee's payslips, newest first (deleted and superseded ones are not listed)",
+  request: { query: MyPayslipsQuery },
+  responses: { 200: jsonContent(MyPayslipsResponse, 'The payslips'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'NOT_AN_EMPLOYEE' }) },
+});
+
+export const downloadPayslipRoute = payslipsApi.route({
+  method: 'get',
+  path: '/api/v2/payslips/{id}/file',
+  summary: "Download a payslip: the employee's own (the first download sets firstViewedAt), any for an admin",
+  request: { params: idParams },
+  responses: {
+    200: { description: 'The PDF (attachment, private, no-store)', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
+    ...errorResponses({ 400: 'VALIDATION_ERROR (id)', 404: "PAYSLIP_NOT_FOUND (also another employee's payslip, and a deleted one for its employee)" }),
+  },
+});
+
+export const deletePayslipRoute = payslipsApi.route({
+  method: 'delete',
+  path: '/api/v2/payslips/{id}',
+  summary: 'Delete a payslip (admin): hidden from its employee at once; the file and the audit are kept until the retention period ends',
+  ...adminOnly,
+  request: { params: idParams, body: DeletePayslipBody },
+  responses: {
+    200: jsonContent(PayslipResponse, 'The deleted payslip'),
+    ...errorResponses({ 400: 'VALIDATION_ERROR (reason)', 403: 'Not an administrator', 404: 'PAYSLIP_NOT_FOUND', 409: 'PAYSLIP_DELETED, PAYSLIP_SUPERSEDED' }),
+  },
+});
+
+export const replacePayslipRoute = payslipsApi.route({
+  method: 'post',
+  path: '/api/v2/payslips/{id}/replace',
+  summary: 'Publish a correction (admin, multipart `file` and optional fields): it supersedes the payslip (kept, hidden) and the employee is told it is a correction',
+  ...adminOnly,
+  request: { params: idParams, ...multipart(PayslipReplaceFields) },
+  responses: {
+    201: jsonContent(PayslipResponse, 'The correction'),
+    ...errorResponses({ ...uploadErrors, 403: 'Not an administrator', 404: 'PAYSLIP_NOT_FOUND', 409: 'PAYSLIP_DELETED, PAYSLIP_SUPERSEDED, DUPLICATE_PAYSLIP, EMPLOYEE_INACTIVE' }),
+  },
+});
+
+export const createBatchRoute = payslipsApi.route({
+  method: 'post',
+  path: '/api/v2/payslips/batches',
+  summary: "Upload the month's combined PDF (admin, multipart `file` and the fields): 202 at once; its pages are read and matched in the background",
+  ...adminOnly,
+  request: multipart(PayslipBatchFields),
+  responses: {
+    202: jsonContent(PayslipBatchResponse, 'The batch, `reading`'),
+    ...errorResponses({ ...uploadErrors, 403: 'Not an administrator', 422: 'PDF_ENCRYPTED, PDF_UNREADABLE, TOO_MANY_PAGES, SCANNED_PDF ("scanned PDFs cannot be matched": no text layer)' }),
+  },
+});
+
+export const showBatchRoute = payslipsApi.route({
+  method: 'get',
+  path: '/api/v2/payslips/batches/{id}',
+  summary: 'A batch (admin): its state, the employees matched with their pages, the unmatched and ambiguous pages',
+  ...adminOnly,
+  request: { params: idParams },
+  responses: { 200: jsonContent(PayslipBatchResponse, 'The batch'), ...errorResponses({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND' }) },
+});
+
+export const assignBatchPageRoute = payslipsApi.route({
+  method: 'post',
+  path: '/api/v2/payslips/batches/{id}/pages/{page}/assign',
+  summary: 'Assign a page of a ready batch to an employee by hand (admin)',
+  ...adminOnly,
+  request: { params: BatchPageParams, body: AssignPageBody },
+  responses: {
+    200: jsonContent(PayslipBatchResponse, 'The batch'),
+    ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND, EMPLOYEE_NOT_FOUND', 409: 'BATCH_NOT_READY, EMPLOYEE_INACTIVE', 422: 'PAGE_OUT_OF_RANGE' }),
+  },
+});
+
+export const publishBatchRoute = payslipsApi.route({
+  method: 'post',
+  path: '/api/v2/payslips/batches/{id}/publish',
+  summary: 'Publish a ready batch (admin): every matched page run becomes a payslip, in one transaction; a second publish changes nothing',
+  ...adminOnly,
+  request: { params: idParams },
+  responses: {
+    200: jsonContent(PayslipBatchResponse, 'The batch, `published`, with the payslip of each run'),
+    ...errorResponses({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND', 409: 'BATCH_NOT_READY (still reading, failed or discarded), NOTHING_TO_PUBLISH' }),
+  },
+});
+
+export const discardBatchRoute = payslipsApi.route({
+  method: 'delete',
+  path: '/api/v2/payslips/batches/{id}',
+  summary: 'Discard an unpublished batch and its files (admin)',
+  ...adminOnly,
+  request: { params: idParams },
+  responses: {
+    200: jsonContent(PayslipBatchResponse, 'The batch, `discarded`'),
+    ...errorResponses({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND', 409: 'BATCH_PUBLISHED' }),
+  },
+});
