@@ -1,4 +1,4 @@
-import { INCIDENT_FILE_MAX_BYTES, INCIDENT_FILES_PER_MESSAGE } from './http/incidents.ts';
+import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
 import { payslipsApi } from './http/payslips.ts';
 import { gatewayRules, routeFamily, type DeclaredFamily, type RouteFamily, type RouteRule } from './routes.ts';
@@ -27,9 +27,8 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   family('/api/v1/registration/update', 'academic', eventAssignment),
   family('/api/students/administrative', 'academic'),
   hoursBankApi,
-  // Messages carry attachments (multipart): up to INCIDENT_FILES_PER_MESSAGE files of INCIDENT_FILE_MAX_BYTES, checked by the service as they stream.
-  family('/api/v2/incident', 'incidents', { maxBodyBytes: INCIDENT_FILES_PER_MESSAGE * INCIDENT_FILE_MAX_BYTES + 1024 * 1024 }),
-  family('/api/v2/timerecord', 'incidents'),
+  incidentsApi,
+  timeRecordsApi,
   family('/api/v2/push-notifications/send', 'notifications', { access: 'api-key' }),
   family('/api/v2/push-notifications', 'notifications'),
   family('/api/v2/notifications', 'notifications'),

@@ -39,6 +39,10 @@ export interface RouteRequest<P extends z.ZodType = z.ZodType, Q extends z.ZodTy
   body?: B;
   /** `application/json` unless told (`multipart/form-data`). */
   bodyContentType?: string;
+  /** `false`: the body may be left out (`body` then reads `{}`). */
+  bodyRequired?: boolean;
+  /** A body taken in several content types (JSON or multipart/form-data), one schema each: documented, and read by the handler itself (the binder parses `body` only). */
+  bodies?: Record<string, z.ZodType>;
 }
 
 export interface RouteDeclaration<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
@@ -95,7 +99,7 @@ export const errorBodyOf = (family: Pick<RouteFamily, 'errorStyle'>): z.ZodType 
 
 /** The OpenAPI operation of a declared route (zod-to-openapi's `registerPath`). */
 export function openApiRoute(route: RouteDeclaration): RouteConfig {
-  const { params, query, body, bodyContentType } = route.request;
+  const { params, query, body, bodyContentType, bodyRequired = true, bodies } = route.request;
   const responses: RouteConfig['responses'] = { ...route.responses };
   if (route.access !== 'public' && !responses[401]) {
     const refused = route.access === 'api-key' ? 'API key missing or wrong' : 'Token missing, invalid or expired';
@@ -111,7 +115,8 @@ export function openApiRoute(route: RouteDeclaration): RouteConfig {
     request: {
       ...(params ? { params: params as RouteParameter } : {}),
       ...(query ? { query: query as RouteParameter } : {}),
-      ...(body ? { body: { required: true, ...content(body, bodyContentType) } } : {}),
+      ...(body ? { body: { required: bodyRequired, ...content(body, bodyContentType) } } : {}),
+      ...(bodies ? { body: { required: bodyRequired, content: Object.fromEntries(Object.entries(bodies).map(([type, schema]) => [type, { schema }])) } } : {}),
     },
     responses,
   };

@@ -1,25 +1,27 @@
 import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type Response } from 'express';
-import { requireRole } from '@academy/auth';
+import type { Express, Request, Response } from 'express';
 import {
-  CloseIncidentBody,
+  adminThreadRoute,
+  closeIncidentRoute,
+  deleteIncidentRoute,
+  employeeThreadRoute,
   INCIDENT_FILE_MAX_BYTES,
   INCIDENT_FILE_TYPES,
   INCIDENT_FILES_PER_MESSAGE,
-  IncidentFileParams,
-  IncidentListQuery,
+  incidentFileRoute,
   IncidentMessageBody,
-  MyIncidentsQuery,
+  listIncidentsRoute,
+  myIncidentsRoute,
+  readIncidentRoute,
+  readThreadsRoute,
 } from '@academy/contracts';
-import { parseMultipart, removeFiles, type MultipartOptions } from '@academy/files';
-import { idParam, noQuery } from '@academy/kit';
+import { parseMultipart, removeFiles, type MultipartOptions, type StoredUpload } from '@academy/files';
+import { routeBinder } from '@academy/service';
 import { actorOf, ownEmployee, type Actor } from '../shared/actor.ts';
-import { adminUsesAdminThread, fileNotFound, unsupportedMediaType } from '../shared/errors.ts';
+import { adminUsesAdminThread, unsupportedMediaType } from '../shared/errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
-import { listIncidents, listMyIncidents, readIncident, readThreads } from './read-incidents.ts';
+import { listIncidents, listMyIncidents, openIncidentFile, readIncident, readThreads } from './read-incidents.ts';
 import { closeIncident, deleteIncident, postMessage } from './write-incidents.ts';
-
-const incidentIdOf = (req: Request) => idParam(req.params, 'id');
 
 /** A thread message as multipart: its text (the schema then checks it) and up to five files, each checked by its bytes. */
 const messageUpload = (idleTimeoutMs: number): MultipartOptions => ({
@@ -28,61 +30,58 @@ const messageUpload = (idleTimeoutMs: number): MultipartOptions => ({
   idleTimeoutMs,
 });
 
+/**
+ * The message of a thread post: JSON `{message}`, or multipart `message` + `files`, stored as they
+ * stream once the reader's access is checked (nobody stores files on an incident they cannot see).
+ */
+async function messageOf(deps: IncidentsContext, req: Request, actor: Actor, incidentId: number): Promise<{ message: string; files: StoredUpload[] }> {
+  if (req.is('multipart/form-data')) {
+    await readIncident(deps, actor, incidentId);
+    const parsed = await parseMultipart(req, deps.storage, messageUpload(deps.config.UPLOAD_IDLE_TIMEOUT_MS));
+    const input = IncidentMessageBody.safeParse({ message: parsed.fields.message });
+    if (!input.success) {
+      await removeFiles(deps.storage, parsed.files.map((file) => file.storageKey));
+      throw input.error;
+    }
+    return { message: input.data.message, files: parsed.files };
+  }
+  if (req.headers['content-type'] && !req.is('application/json')) throw unsupportedMediaType();
+  return { message: IncidentMessageBody.parse(req.body ?? {}).message, files: [] };
+}
+
 /** `/api/v2/incident/*`: the spec's six routes, plus file download, close and delete (admin). */
-export function incidentsRouter(incidents: IncidentsContext): Router {
-  const router = Router();
-  const adminOnly = requireRole('admin', { message: 'Only administrators may do this' });
+export function registerIncidentRoutes(app: Express, deps: IncidentsContext): void {
+  const bind = routeBinder(app, deps);
 
-  router.get('/', adminOnly, async (req, res) => {
-    res.json(await listIncidents(incidents, IncidentListQuery.parse(req.query)));
+  bind(listIncidentsRoute, async ({ query, res }) => {
+    res.json(await listIncidents(deps, query));
   });
 
-  router.get('/my', async (req, res) => {
-    const employeeId = ownEmployee(actorOf(req, res));
-    res.json(await listMyIncidents(incidents, employeeId, MyIncidentsQuery.parse(req.query)));
+  bind(myIncidentsRoute, async ({ query, req, res }) => {
+    res.json(await listMyIncidents(deps, ownEmployee(actorOf(req, res)), query));
   });
 
-  router.get('/:id', noQuery, async (req, res) => {
-    res.json({ data: await readIncident(incidents, actorOf(req, res), incidentIdOf(req)) });
+  bind(readIncidentRoute, async ({ params, req, res }) => {
+    res.json({ data: await readIncident(deps, actorOf(req, res), params.id) });
   });
 
-  router.get('/:id/threads', noQuery, async (req, res) => {
-    res.json(await readThreads(incidents, actorOf(req, res), incidentIdOf(req)));
+  bind(readThreadsRoute, async ({ params, req, res }) => {
+    res.json(await readThreads(deps, actorOf(req, res), params.id));
   });
 
-  /** JSON `{message}` or multipart `message` + `files`; the id and the author are checked before any byte is stored. */
-  const post = (role: 'employee' | 'admin') => async (req: Request, res: Response) => {
-    const actor: Actor = actorOf(req, res);
+  const post = (role: 'employee' | 'admin') => async ({ params, req, res }: { params: { id: number }; req: Request; res: Response }) => {
+    const actor = actorOf(req, res);
     if (role === 'employee' && actor.role === 'admin') throw adminUsesAdminThread();
     if (role === 'employee') ownEmployee(actor);
-    const incidentId = incidentIdOf(req);
-    if (req.is('multipart/form-data')) {
-      // Read access first, so nobody stores files on an incident they cannot see.
-      await readIncident(incidents, actor, incidentId);
-      const parsed = await parseMultipart(req, incidents.storage, messageUpload(incidents.config.UPLOAD_IDLE_TIMEOUT_MS));
-      const input = IncidentMessageBody.safeParse({ message: parsed.fields.message });
-      if (!input.success) {
-        await removeFiles(incidents.storage, parsed.files.map((file) => file.storageKey));
-        throw input.error;
-      }
-      const data = await postMessage(incidents, actor, incidentId, role, input.data.message, parsed.files);
-      res.status(201).json({ message: 'Message sent', data });
-      return;
-    }
-    if (req.headers['content-type'] && !req.is('application/json')) throw unsupportedMediaType();
-    const input = IncidentMessageBody.parse(req.body ?? {});
-    const data = await postMessage(incidents, actor, incidentId, role, input.message, []);
+    const { message, files } = await messageOf(deps, req, actor, params.id);
+    const data = await postMessage(deps, actor, params.id, role, message, files);
     res.status(201).json({ message: 'Message sent', data });
   };
-  router.post('/:id/thread', noQuery, post('employee'));
-  router.post('/:id/admin-thread', adminOnly, noQuery, post('admin'));
+  bind(employeeThreadRoute, post('employee'));
+  bind(adminThreadRoute, post('admin'));
 
-  router.get('/:id/files/:fileId', noQuery, async (req, res) => {
-    const { id, fileId } = IncidentFileParams.parse(req.params);
-    await readIncident(incidents, actorOf(req, res), id);
-    const file = await findFile(incidents, id, fileId);
-    const content = file ? await incidents.storage.open(file.storageKey) : null;
-    if (!file || !content) throw fileNotFound();
+  bind(incidentFileRoute, async ({ params, req, res }) => {
+    const { file, content } = await openIncidentFile(deps, actorOf(req, res), params.id, params.fileId);
     res.setHeader('content-type', file.contentType);
     res.setHeader('content-length', String(file.sizeBytes));
     res.setHeader('content-disposition', `attachment; filename="${file.fileName.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
@@ -90,25 +89,11 @@ export function incidentsRouter(incidents: IncidentsContext): Router {
     await pipeline(content, res).catch((error: unknown) => req.log.debug({ err: error }, 'file download ended early'));
   });
 
-  router.post('/:id/close', adminOnly, noQuery, async (req, res) => {
-    const incidentId = incidentIdOf(req);
-    const input = CloseIncidentBody.parse(req.body ?? {});
-    res.json({ message: 'Incident closed', data: await closeIncident(incidents, actorOf(req, res), incidentId, input.message) });
+  bind(closeIncidentRoute, async ({ params, body, req, res }) => {
+    res.json({ message: 'Incident closed', data: await closeIncident(deps, actorOf(req, res), params.id, body.message) });
   });
 
-  router.delete('/:id', adminOnly, noQuery, async (req, res) => {
-    res.json({ message: 'Incident deleted', data: await deleteIncident(incidents, actorOf(req, res), incidentIdOf(req)) });
+  bind(deleteIncidentRoute, async ({ params, req, res }) => {
+    res.json({ message: 'Incident deleted', data: await deleteIncident(deps, actorOf(req, res), params.id) });
   });
-
-  return router;
-}
-
-function findFile(incidents: IncidentsContext, incidentId: number, fileId: number) {
-  return incidents.db
-    .query<{ storageKey: string; contentType: string; sizeBytes: number; fileName: string }>(
-      `select storage_key as "storageKey", content_type as "contentType", size_bytes as "sizeBytes", file_name as "fileName"
-       from incident_files where id = $1 and incident_id = $2`,
-      [fileId, incidentId],
-    )
-    .then(([row]) => row ?? null);
 }

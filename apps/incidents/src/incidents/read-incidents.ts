@@ -1,8 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { IncidentDetail, IncidentListQuery, IncidentSummary, MyIncidentsQuery } from '@academy/contracts';
 import { pageMeta } from '@academy/kit';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
-import { incidentNotFound } from '../shared/errors.ts';
+import { fileNotFound, incidentNotFound } from '../shared/errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { EMPLOYEE_NAME_SQL } from './employee-names.ts';
 import { SUMMARY_COLUMNS } from './incident-store.ts';
@@ -108,4 +109,22 @@ export async function listIncidents(incidents: IncidentsContext, input: Incident
     and ($6::date is null or i.created_at < (($6::date + 1)::timestamp at time zone 'UTC'))`;
   const values = [input.status ?? null, input.employeeId ?? null, input.kind ?? null, input.severity ?? null, input.from ?? null, input.to ?? null];
   return listPage(incidents.db.query, where, values, ORDER[input.sort], input.page, input.limit);
+}
+
+export interface IncidentFileContent {
+  file: { contentType: string; sizeBytes: number; fileName: string };
+  content: Readable;
+}
+
+/** An attachment, for whoever may read its incident: its metadata and its bytes from storage. */
+export async function openIncidentFile(incidents: IncidentsContext, actor: Actor, incidentId: number, fileId: number): Promise<IncidentFileContent> {
+  await readIncident(incidents, actor, incidentId);
+  const [file] = await incidents.db.query<IncidentFileContent['file'] & { storageKey: string }>(
+    `select storage_key as "storageKey", content_type as "contentType", size_bytes as "sizeBytes", file_name as "fileName"
+     from incident_files where id = $1 and incident_id = $2`,
+    [fileId, incidentId],
+  );
+  const content = file ? await incidents.storage.open(file.storageKey) : null;
+  if (!file || !content) throw fileNotFound();
+  return { file, content };
 }

@@ -1,6 +1,6 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { IdPathParam, IdText, PageMeta, errorResponses, jsonContent as json, nullableRef, queryObject } from './common.ts';
+import { IdText, PageMeta, errorResponses, jsonContent as json, nullableRef, queryObject } from './common.ts';
+import { routeFamily } from '../routes.ts';
 
 // Time records (clock-in/out, history, monthly PDF) and their incidents (spec "Time-record
 // incidents", 1.1.2, 1.2.1, 1.2.2): request and response schemas of the incidents service.
@@ -196,163 +196,170 @@ export const IncidentResponse = z.object({ message: z.string(), data: IncidentSu
 
 export const IncidentFileParams = z.object({ id: IdText, fileId: IdText });
 
-// ------------------------------------------------------------------------------- docs
+// ------------------------------------------------------------------------------- routes
 
-const errorsOf = (extra: Record<number, string>) => errorResponses({ 401: 'Token missing, invalid or expired (`Unauthorized`)', ...extra });
-const security = [{ bearerAuth: [] }];
-const incidentId = IdPathParam('id');
+/** `/api/v2/timerecord`: every route needs a token; the token's employee clocks, history and report are own (any for admins). */
+export const timeRecordsApi = routeFamily({ prefix: '/api/v2/timerecord', service: 'incidents', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['timerecord'] });
 
+/**
+ * `/api/v2/incident`: every route needs a token. Messages carry attachments (multipart): up to
+ * INCIDENT_FILES_PER_MESSAGE files of INCIDENT_FILE_MAX_BYTES, checked by the service as they stream.
+ */
+export const incidentsApi = routeFamily({
+  prefix: '/api/v2/incident',
+  service: 'incidents',
+  access: 'bearer',
+  errorStyle: 'default',
+  unauthorizedMessage: 'Unauthorized',
+  tags: ['incidents'],
+  maxBodyBytes: INCIDENT_FILES_PER_MESSAGE * INCIDENT_FILE_MAX_BYTES + 1024 * 1024,
+});
+
+const binary = z.string().meta({ format: 'binary' });
+const incidentId = z.object({ id: IdText });
+const adminOnly = { role: 'admin', roleRefusal: { message: 'Only administrators may do this' } } as const;
+
+const clockErrors = errorResponses({
+  400: 'VALIDATION_ERROR (source, deviceId)',
+  403: 'NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee)',
+  409: 'See the summary',
+});
+
+export const clockInRoute = timeRecordsApi.route({
+  method: 'post',
+  path: '/api/v2/timerecord/clock-in',
+  summary: "Clock in (the token's employee). With a record already open: 409 TIME_RECORD_ALREADY_OPEN and a CLOCK_IN_WHILE_OPEN incident",
+  request: { body: ClockBody },
+  responses: { 201: json(ClockInResponse, 'The record'), ...clockErrors },
+});
+
+export const clockOutRoute = timeRecordsApi.route({
+  method: 'post',
+  path: '/api/v2/timerecord/clock-out',
+  summary:
+    'Clock out the open record. Without one: 409 NO_OPEN_TIME_RECORD and a CLOCK_OUT_WITHOUT_OPEN incident (a repeat within minutes of the last clock-out: 409 ALREADY_CLOCKED_OUT, no incident)',
+  request: { body: ClockBody },
+  responses: { 200: json(ClockOutResponse, 'The record'), ...clockErrors },
+});
+
+export const openRecordRoute = timeRecordsApi.route({
+  method: 'get',
+  path: '/api/v2/timerecord/open',
+  summary: 'Whether the employee has an open time record, and which',
+  responses: { 200: json(OpenRecordResponse, 'Open record state'), ...errorResponses({ 403: 'NOT_AN_EMPLOYEE' }) },
+});
+
+export const historyRoute = timeRecordsApi.route({
+  method: 'get',
+  path: '/api/v2/timerecord/history',
+  summary: 'Clock-in history with worked time per day (newest day first), paginated by day',
+  request: { query: HistoryQuery },
+  responses: { 200: json(HistoryResponse, 'Days with records'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: "A user reading another employee's history" }) },
+});
+
+export const reportPdfRoute = timeRecordsApi.route({
+  method: 'get',
+  path: '/api/v2/timerecord/report.pdf',
+  summary: 'Monthly PDF report of the records and totals',
+  request: { query: ReportQuery },
+  responses: {
+    200: { description: 'The report', content: { 'application/pdf': { schema: binary } } },
+    ...errorResponses({ 400: 'VALIDATION_ERROR (month YYYY-MM)', 403: "A user reading another employee's report" }),
+  },
+});
+
+export const listIncidentsRoute = incidentsApi.route({
+  method: 'get',
+  path: '/api/v2/incident/',
+  summary: 'Incidents with filters, most severe first (admin)',
+  ...adminOnly,
+  request: { query: IncidentListQuery },
+  responses: { 200: json(IncidentPage, 'A page of incidents'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator' }) },
+});
+
+export const myIncidentsRoute = incidentsApi.route({
+  method: 'get',
+  path: '/api/v2/incident/my',
+  summary: "The employee's own incidents (cached 24 h)",
+  request: { query: MyIncidentsQuery },
+  responses: { 200: json(IncidentPage, 'A page of incidents'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'NOT_AN_EMPLOYEE' }) },
+});
+
+export const readIncidentRoute = incidentsApi.route({
+  method: 'get',
+  path: '/api/v2/incident/{id}',
+  summary: 'Incident detail with files and messages (cached 24 h); a user reads only their own',
+  request: { params: incidentId },
+  responses: { 200: json(z.object({ data: IncidentDetail }), 'The incident'), ...errorResponses({ 400: 'VALIDATION_ERROR (id)', 404: "INCIDENT_NOT_FOUND (also for another employee's)" }) },
+});
+
+export const readThreadsRoute = incidentsApi.route({
+  method: 'get',
+  path: '/api/v2/incident/{id}/threads',
+  summary: 'The conversation of an incident, oldest message first (cached 24 h)',
+  request: { params: incidentId },
+  responses: { 200: json(ThreadsResponse, 'Messages'), ...errorResponses({ 400: 'VALIDATION_ERROR (id)', 404: 'INCIDENT_NOT_FOUND' }) },
+});
+
+/** A thread message as multipart/form-data: its text and up to five files. */
 const multipartMessage = z.object({
   message: IncidentMessageBody.shape.message,
   files: z
-    .array(z.string().meta({ format: 'binary' }))
+    .array(binary)
     .max(INCIDENT_FILES_PER_MESSAGE)
     .optional()
     .meta({ description: `Up to ${INCIDENT_FILES_PER_MESSAGE} attachments of at most 10 MB each: ${INCIDENT_FILE_TYPES.join(', ')}` }),
 });
 
-/** Time records and incidents (paths as seen through the gateway). */
-export function registerIncidentsDocs(registry: OpenAPIRegistry): void {
-  const timerecord = ['timerecord'];
-  const incidents = ['incidents'];
-  for (const kind of ['clock-in', 'clock-out'] as const) {
-    registry.registerPath({
-      method: 'post',
-      path: `/api/v2/timerecord/${kind}`,
-      tags: timerecord,
-      security,
-      summary:
-        kind === 'clock-in'
-          ? 'Clock in (the token\'s employee). With a record already open: 409 TIME_RECORD_ALREADY_OPEN and a CLOCK_IN_WHILE_OPEN incident'
-          : 'Clock out the open record. Without one: 409 NO_OPEN_TIME_RECORD and a CLOCK_OUT_WITHOUT_OPEN incident (a repeat within minutes of the last clock-out: 409 ALREADY_CLOCKED_OUT, no incident)',
-      request: { body: { required: true, content: { 'application/json': { schema: ClockBody } } } },
-      responses: {
-        [kind === 'clock-in' ? 201 : 200]: json(kind === 'clock-in' ? ClockInResponse : ClockOutResponse, 'The record'),
-        ...errorsOf({ 400: 'VALIDATION_ERROR (source, deviceId)', 403: 'NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee)', 409: 'See the summary' }),
-      },
-    });
-  }
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/timerecord/open',
-    tags: timerecord,
-    security,
-    summary: 'Whether the employee has an open time record, and which',
-    responses: { 200: json(OpenRecordResponse, 'Open record state'), ...errorsOf({ 403: 'NOT_AN_EMPLOYEE' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/timerecord/history',
-    tags: timerecord,
-    security,
-    summary: 'Clock-in history with worked time per day (newest day first), paginated by day',
-    request: { query: HistoryQuery },
-    responses: { 200: json(HistoryResponse, 'Days with records'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: "A user reading another employee's history" }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/timerecord/report.pdf',
-    tags: timerecord,
-    security,
-    summary: 'Monthly PDF report of the records and totals',
-    request: { query: ReportQuery },
+const threadRoute = (path: 'thread' | 'admin-thread', who: string, forbidden: string, access: Partial<typeof adminOnly>) =>
+  incidentsApi.route({
+    method: 'post',
+    path: `/api/v2/incident/{id}/${path}`,
+    summary: `${who}: JSON \`{message}\`, or multipart/form-data with \`message\` and \`files\``,
+    ...access,
+    // The handler reads the body in either type: multipart is streamed to storage, file by file.
+    request: { params: incidentId, bodies: { 'application/json': IncidentMessageBody, 'multipart/form-data': multipartMessage } },
     responses: {
-      200: { description: 'The report', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } },
-      ...errorsOf({ 400: 'VALIDATION_ERROR (month YYYY-MM)', 403: "A user reading another employee's report" }),
+      201: json(IncidentMessageResponse, 'The message'),
+      ...errorResponses({
+        400: 'VALIDATION_ERROR (message empty, too long, NUL), MALFORMED_MULTIPART',
+        403: forbidden,
+        404: 'INCIDENT_NOT_FOUND',
+        409: 'INCIDENT_CLOSED',
+        413: 'PAYLOAD_TOO_LARGE, FILE_TOO_LARGE (10 MB), TOO_MANY_FILES',
+        415: 'FILE_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE',
+      }),
     },
   });
 
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/incident/',
-    tags: incidents,
-    security,
-    summary: 'Incidents with filters, most severe first (admin)',
-    request: { query: IncidentListQuery },
-    responses: { 200: json(IncidentPage, 'A page of incidents'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/incident/my',
-    tags: incidents,
-    security,
-    summary: "The employee's own incidents (cached 24 h)",
-    request: { query: MyIncidentsQuery },
-    responses: { 200: json(IncidentPage, 'A page of incidents'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'NOT_AN_EMPLOYEE' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/incident/{id}',
-    tags: incidents,
-    security,
-    summary: 'Incident detail with files and messages (cached 24 h); a user reads only their own',
-    request: { params: incidentId },
-    responses: { 200: json(z.object({ data: IncidentDetail }), 'The incident'), ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 404: 'INCIDENT_NOT_FOUND (also for another employee\'s)' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/incident/{id}/threads',
-    tags: incidents,
-    security,
-    summary: 'The conversation of an incident, oldest message first (cached 24 h)',
-    request: { params: incidentId },
-    responses: { 200: json(ThreadsResponse, 'Messages'), ...errorsOf({ 400: 'VALIDATION_ERROR (id)', 404: 'INCIDENT_NOT_FOUND' }) },
-  });
-  for (const [path, who] of [
-    ['thread', 'The employee replies on their own incident'],
-    ['admin-thread', 'An administrator writes on an incident'],
-  ] as const) {
-    registry.registerPath({
-      method: 'post',
-      path: `/api/v2/incident/{id}/${path}`,
-      tags: incidents,
-      security,
-      summary: `${who}: JSON \`{message}\`, or multipart/form-data with \`message\` and \`files\``,
-      request: {
-        params: incidentId,
-        body: { required: true, content: { 'application/json': { schema: IncidentMessageBody }, 'multipart/form-data': { schema: multipartMessage } } },
-      },
-      responses: {
-        201: json(IncidentMessageResponse, 'The message'),
-        ...errorsOf({
-          400: 'VALIDATION_ERROR (message empty, too long, NUL), MALFORMED_MULTIPART',
-          403: path === 'thread' ? 'Administrators use admin-thread' : 'Not an administrator',
-          404: 'INCIDENT_NOT_FOUND',
-          409: 'INCIDENT_CLOSED',
-          413: 'PAYLOAD_TOO_LARGE, FILE_TOO_LARGE (10 MB), TOO_MANY_FILES',
-          415: 'FILE_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE',
-        }),
-      },
-    });
-  }
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/incident/{id}/files/{fileId}',
-    tags: incidents,
-    security,
-    summary: 'Download an attachment (whoever may read the incident)',
-    request: { params: IncidentFileParams },
-    responses: {
-      200: { description: 'The file', content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } },
-      ...errorsOf({ 400: 'VALIDATION_ERROR', 404: 'INCIDENT_NOT_FOUND or FILE_NOT_FOUND' }),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/incident/{id}/close',
-    tags: incidents,
-    security,
-    summary: 'Close an incident, with an optional closing note (admin)',
-    request: { params: incidentId, body: { required: false, content: { 'application/json': { schema: CloseIncidentBody } } } },
-    responses: { 200: json(IncidentResponse, 'Closed'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'INCIDENT_NOT_FOUND', 409: 'INCIDENT_CLOSED' }) },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/v2/incident/{id}',
-    tags: incidents,
-    security,
-    summary: 'Delete an incident (admin). Soft: its key stays, so the check never re-creates it',
-    request: { params: incidentId },
-    responses: { 200: json(IncidentResponse, 'Deleted'), ...errorsOf({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'INCIDENT_NOT_FOUND' }) },
-  });
-}
+export const employeeThreadRoute = threadRoute('thread', 'The employee replies on their own incident', 'Administrators use admin-thread', {});
+export const adminThreadRoute = threadRoute('admin-thread', 'An administrator writes on an incident', 'Not an administrator', adminOnly);
+
+export const incidentFileRoute = incidentsApi.route({
+  method: 'get',
+  path: '/api/v2/incident/{id}/files/{fileId}',
+  summary: 'Download an attachment (whoever may read the incident)',
+  request: { params: IncidentFileParams },
+  responses: {
+    200: { description: 'The file', content: { 'application/octet-stream': { schema: binary } } },
+    ...errorResponses({ 400: 'VALIDATION_ERROR', 404: 'INCIDENT_NOT_FOUND or FILE_NOT_FOUND' }),
+  },
+});
+
+export const closeIncidentRoute = incidentsApi.route({
+  method: 'post',
+  path: '/api/v2/incident/{id}/close',
+  summary: 'Close an incident, with an optional closing note (admin)',
+  ...adminOnly,
+  request: { params: incidentId, body: CloseIncidentBody, bodyRequired: false },
+  responses: { 200: json(IncidentResponse, 'Closed'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'INCIDENT_NOT_FOUND', 409: 'INCIDENT_CLOSED' }) },
+});
+
+export const deleteIncidentRoute = incidentsApi.route({
+  method: 'delete',
+  path: '/api/v2/incident/{id}',
+  summary: 'Delete an incident (admin). Soft: its key stays, so the check never re-creates it',
+  ...adminOnly,
+  request: { params: incidentId },
+  responses: { 200: json(IncidentResponse, 'Deleted'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'INCIDENT_NOT_FOUND' }) },
+});
