@@ -8,6 +8,8 @@
 //   4. The whole report as CSV (every subject: about 50,000 session rows), academic's resident memory sampled meanwhile.
 // Baselines of the same run: a request the gateway proxies and academic refuses before any query
 // (400), and the report's own SQL in a raw `pg` loop. BENCH_DURATION seconds per run (default 3).
+// Each run also reports the CPU time per request of the gateway, academic and the PostgreSQL
+// backends (from /proc): latency moves with the machine's other load, CPU per request barely does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -54,7 +56,7 @@ try {
   const academicUrl = `http://127.0.0.1:${academicPort}`;
   await waitFor('academic', async () => (await fetch(`${academicUrl}/readyz`).catch(() => null))?.ok ?? false, 60_000);
   const gatewayPort = await freePort();
-  startProcess('apps/gateway/src/main.ts', {
+  const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
     ...jwtEnv,
     PORT: String(gatewayPort),
     ACADEMIC_URL: academicUrl,
@@ -103,15 +105,45 @@ try {
   console.log(`\nData: ${counts!.events} classes, ${counts!.marks} marks, ${students} students (loaded in ${Math.round(performance.now() - loadStarted)} ms)`);
 
   const headers = { authorization: `Bearer ${tokenFor({ role: 'admin', sub: '1' }, 900)}` };
-  const figures = (result: autocannon.Result, expectStatus = 200) => ({
+  /** CPU time (user + system, ms) a process has used so far; 0 once it is gone. */
+  const cpuMs = (pid: number | undefined): number => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
+    } catch {
+      return 0;
+    }
+  };
+  /** CPU time of each PostgreSQL backend on the benchmark's database, by pid. */
+  const postgresCpu = async (): Promise<Map<number, number>> => {
+    const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
+    return new Map(rows.map((row) => [row.pid, cpuMs(row.pid)]));
+  };
+  type Cpu = { gateway: number; academic: number; postgres: number };
+  /** Runs `work`; the CPU the gateway, academic and the database's backends spent meanwhile, per request (`count`). */
+  const measured = async <T>(count: (result: T) => number, work: () => Promise<T>): Promise<{ result: T; cpu: Cpu }> => {
+    const before = { gateway: cpuMs(gatewayProcess.pid), academic: cpuMs(academicProcess.pid), postgres: await postgresCpu() };
+    const result = await work();
+    const after = await postgresCpu();
+    const n = Math.max(1, count(result));
+    let postgres = 0;
+    for (const [pid, ms] of after) postgres += ms - (before.postgres.get(pid) ?? 0);
+    return { result, cpu: { gateway: (cpuMs(gatewayProcess.pid) - before.gateway) / n, academic: (cpuMs(academicProcess.pid) - before.academic) / n, postgres: postgres / n } };
+  };
+  const cpuColumns = (cpu: Cpu) => ({ 'gw cpu ms/req': +cpu.gateway.toFixed(2), 'academic cpu ms/req': +cpu.academic.toFixed(2), 'pg cpu ms/req': +cpu.postgres.toFixed(2) });
+  const figures = ({ result, cpu }: { result: autocannon.Result; cpu: Cpu }, expectStatus = 200) => ({
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
     'req/s': Math.round(result.requests.average),
     errors: result.errors + result.timeouts + result.non2xx - (expectStatus === 200 ? 0 : (result.statusCodeStats?.[String(expectStatus) as '400']?.count ?? 0)),
+    ...cpuColumns(cpu),
   });
+  const requestsOf = (result: autocannon.Result) => result.requests.total;
   const get = (path: (i: number) => string, connections: number) => {
     let n = 0;
-    return autocannon({ url: gateway, connections, duration: DURATION_S, headers, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path(n++) }) }] });
+    return measured(requestsOf, () =>
+      autocannon({ url: gateway, connections, duration: DURATION_S, headers, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path(n++) }) }] }),
+    );
   };
   await autocannon({ url: `${gateway}/api/v2/attendance/students/1`, connections: 10, amount: 300, headers });
 
@@ -123,7 +155,7 @@ try {
   const group = Array.from({ length: GROUP_SIZE }, (_, i) => i + 1);
   for (const connections of [1, 10]) {
     let n = 0;
-    const result = await autocannon({
+    const result = await measured(requestsOf, () => autocannon({
       url: gateway,
       connections,
       duration: DURATION_S,
@@ -142,7 +174,7 @@ try {
           },
         },
       ],
-    });
+    }));
     rows.push({ scenario: 'PUT a sheet of 30 marks (all changed)', clients: connections, ...figures(result) });
   }
   // 2. A student's year: 8 subjects × 40 sessions.
@@ -157,14 +189,16 @@ try {
   const to = new Date().toISOString().slice(0, 10);
   const latencies: number[] = [];
   const rawStarted = performance.now();
-  while (performance.now() - rawStarted < DURATION_S * 1000) {
-    const t0 = performance.now();
-    await db.query(reportSql, [from, config.ACADEMY_TIME_ZONE, to, config.ACADEMY_TIME_ZONE, 1]);
-    latencies.push(performance.now() - t0);
-  }
+  const { cpu: rawCpu } = await measured(() => latencies.length, async () => {
+    while (performance.now() - rawStarted < DURATION_S * 1000) {
+      const t0 = performance.now();
+      await db.query(reportSql, [from, config.ACADEMY_TIME_ZONE, to, config.ACADEMY_TIME_ZONE, 1]);
+      latencies.push(performance.now() - t0);
+    }
+  });
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]! * 10) / 10;
-  rows.push({ scenario: "baseline: the report's SQL, raw pg", clients: 1, 'p50 ms': at(0.5), 'p99 ms': at(0.99), 'req/s': Math.round(latencies.length / DURATION_S), errors: 0 });
+  rows.push({ scenario: "baseline: the report's SQL, raw pg", clients: 1, 'p50 ms': at(0.5), 'p99 ms': at(0.99), 'req/s': Math.round(latencies.length / DURATION_S), errors: 0, ...cpuColumns(rawCpu) });
   console.log(`\nThrough the gateway, ${DURATION_S} s per run`);
   console.table(rows);
 

@@ -10,6 +10,7 @@ import { io, type Socket } from 'socket.io-client';
 import { DEMO, PUSH_API_KEY, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, callUntilDone, eventually, login, type Session } from './client.ts';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
+import { absencesToCross, createClass, eventsOf, mailsSettled, mailsTo, pickStudent } from './attendance-world.ts';
 
 let system: TestSystem;
 let gw: string;
@@ -296,6 +297,44 @@ describe('content blocks', () => {
     expect(next.status).toBe(200);
     expect(next.body.newStatus).toBe('pending');
   }, 60_000);
+});
+
+describe('attendance', () => {
+  test("the teacher takes attendance of their classes through the gateway; a student falls under the threshold and the guardian's e-mail says so, once", async () => {
+    const session = await login(gw, DEMO.teacher(2));
+    const employeeId = session.user.employeeId!;
+    const pick = await pickStudent(system, gw, admin, employeeId);
+    const place = { subjectId: pick.subjectId, centerId: pick.centerId, employeeId };
+    const absences = await absencesToCross(system, pick);
+    const classes = [];
+    for (let n = 0; n < absences; n++) classes.push(await createClass(gw, admin, place, n, [pick.studentId]));
+
+    for (const [n, eventId] of classes.entries()) {
+      const sheet = await call(gw, 'GET', `/api/v2/attendance/events/${eventId}`, { token: session.accessToken });
+      expect(sheet.status).toBe(200);
+      expect(sheet.body.unmarked).toEqual([pick.studentId]);
+      const taken = await call(gw, 'PUT', `/api/v2/attendance/events/${eventId}`, { token: session.accessToken, body: { marks: [], markRest: 'A' } });
+      expect(taken.status).toBe(200);
+      expect(taken.body).toMatchObject({ changed: 1, unmarked: [], taken: { byUserId: session.user.id } });
+      expect(taken.body.students).toEqual([expect.objectContaining({ studentId: pick.studentId, status: 'A' })]);
+      // Under the threshold only after the last absence.
+      expect(await eventsOf(system, 'attendance.threshold-crossed', 'studentId', pick.studentId)).toHaveLength(n === absences - 1 ? 1 : 0);
+    }
+    const summary = await call(gw, 'GET', `/api/v2/attendance/students/${pick.studentId}?subjectId=${pick.subjectId}`, { token: admin.accessToken });
+    expect(summary.status).toBe(200);
+    expect(summary.body.subjects[0].counts.A).toBeGreaterThanOrEqual(absences);
+    // Saving the same marks again changes nothing and warns no one again.
+    expect((await call(gw, 'PUT', `/api/v2/attendance/events/${classes.at(-1)}`, { token: session.accessToken, body: { marks: [{ studentId: pick.studentId, status: 'A' }] } })).body.changed).toBe(0);
+
+    const [mail] = await eventually('the warning in the guardian\'s mailbox', async () => {
+      const mails = (await mailsTo(system, pick.guardianEmail)).filter((m) => m.subject.includes(pick.studentName));
+      return mails.length ? mails : undefined;
+    }, 30_000);
+    expect(`${mail!.subject} ${mail!.text}`).toContain(pick.studentName);
+    await mailsSettled(system);
+    expect((await mailsTo(system, pick.guardianEmail)).filter((m) => m.subject.includes(pick.studentName))).toHaveLength(1);
+    expect(await eventsOf(system, 'attendance.threshold-crossed', 'studentId', pick.studentId)).toHaveLength(1);
+  }, 90_000);
 });
 
 describe('incidents', () => {

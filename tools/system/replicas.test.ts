@@ -13,6 +13,7 @@ import { messagingEntities, recordEvent } from '@academy/messaging';
 import { DEMO, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, eventually, login, type Answer, type Session } from './client.ts';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
+import { absencesToCross, createClass, eventsOf, mailsSettled, mailsTo, pickStudent } from './attendance-world.ts';
 
 let system: TestSystem;
 let admin: Session;
@@ -30,6 +31,8 @@ beforeAll(async () => {
       gateway: { RATE_LIMIT_IP_PER_MINUTE: '1000000', RATE_LIMIT_USER_PER_MINUTE: '1000000' },
       // Every open record is "too long" after 3.6 s, checked twice a second by both instances.
       incidents: { CHECK_INTERVAL_MS: '500', OPEN_RECORD_LIMIT_HOURS: '0.001', LOG_LEVEL: 'info' },
+      // Both academic instances look for missing attendance every second, at any hour of the day.
+      academic: { ATTENDANCE_CHECK_INTERVAL_MS: '1000', ATTENDANCE_REMINDER_HOUR: '0' },
     },
   });
   admin = await login(system.gateway, DEMO.admin);
@@ -383,6 +386,56 @@ describe('payslips on two instances', () => {
       expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     }
   });
+});
+
+describe('attendance on two instances', () => {
+  test('a class left without attendance gets its teacher one reminder (one attendance.missing, one e-mail) though both instances check it every second', async () => {
+    const email = `reminded-${system.id}@example.com`.toLowerCase();
+    const hired = await call(system.gateways[0]!, 'POST', '/api/v2/employees', { token: admin.accessToken, body: { name: 'Reminded', lastname: 'Teacher', kind: 'teacher', email } });
+    expect(hired.status).toBe(201);
+    const employeeId: number = hired.body.id ?? hired.body.data?.id;
+    const teacher = await login(system.gateway, DEMO.teacher(1));
+    const pick = await pickStudent(system, system.gateway, admin, teacher.user.employeeId!);
+    const eventId = await createClass(system.gateways[1]!, admin, { subjectId: pick.subjectId, centerId: pick.centerId, employeeId }, 0, [pick.studentId]);
+
+    const [reminder] = await eventually('the reminder recorded', async () => {
+      const events = await eventsOf(system, 'attendance.missing', 'employeeId', employeeId);
+      return events.length ? events : undefined;
+    }, 30_000);
+    expect(reminder!.data).toMatchObject({ employeeId, missingCount: 1, classes: [expect.objectContaining({ eventId })] });
+    await eventually('the reminder e-mailed', async () => ((await mailsTo(system, email)).length ? true : undefined), 30_000);
+    // Several more rounds of both instances' checks: still one.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await mailsSettled(system);
+    expect(await eventsOf(system, 'attendance.missing', 'employeeId', employeeId)).toHaveLength(1);
+    expect(await mailsTo(system, email)).toHaveLength(1);
+  }, 90_000);
+
+  test("saves through both gateways at once take a student under the threshold: one attendance.threshold-crossed, one e-mail to the guardian", async () => {
+    const teacher = await login(system.gateway, DEMO.teacher(3));
+    const employeeId = teacher.user.employeeId!;
+    const pick = await pickStudent(system, system.gateway, admin, employeeId);
+    const place = { subjectId: pick.subjectId, centerId: pick.centerId, employeeId };
+    // One absence more than the crossing needs, the last two saved at the same moment through both gateways.
+    const absences = (await absencesToCross(system, pick)) + 1;
+    const classes = [];
+    for (let n = 0; n < absences; n++) classes.push(await createClass(system.gateway, admin, place, 10 + n, [pick.studentId]));
+    const save = (gateway: string, eventId: number) => call(gateway, 'PUT', `/api/v2/attendance/events/${eventId}`, { token: teacher.accessToken, body: { marks: [{ studentId: pick.studentId, status: 'A' }] } });
+    for (const eventId of classes.slice(0, -2)) expect((await save(system.gateways[0]!, eventId)).status).toBe(200);
+    expect(await eventsOf(system, 'attendance.threshold-crossed', 'studentId', pick.studentId)).toHaveLength(0);
+    const both = await Promise.all([save(system.gateways[0]!, classes.at(-2)!), save(system.gateways[1]!, classes.at(-1)!)]);
+    expect(both.map((answer) => [answer.status, answer.body.changed])).toEqual([[200, 1], [200, 1]]);
+
+    const warnings = await eventsOf(system, 'attendance.threshold-crossed', 'studentId', pick.studentId);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.data).toMatchObject({ studentId: pick.studentId, subjectId: pick.subjectId });
+    expect(String((warnings[0]!.data.guardian as { email: string }).email).toLowerCase()).toBe(pick.guardianEmail.toLowerCase());
+    const ours = async () => (await mailsTo(system, pick.guardianEmail)).filter((mail) => mail.subject.includes(pick.studentName));
+    await eventually('the warning e-mailed to the guardian', async () => ((await ours()).length ? true : undefined), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await mailsSettled(system);
+    expect(await ours()).toHaveLength(1);
+  }, 90_000);
 });
 
 describe('an instance of each service and a gateway killed mid-run', () => {
