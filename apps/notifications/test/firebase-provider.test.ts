@@ -1,4 +1,4 @@
-import { describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { BatchResponse, MulticastMessage, SendResponse } from 'firebase-admin/messaging';
 import type { FirebaseError } from 'firebase-admin/app';
@@ -47,40 +47,49 @@ describe('firebase-admin provider (sendEachForMulticast against a Messaging that
   const service = useNotifications({}, { messaging });
   const send = (body: object) => request(service().url).post('/api/v2/push-notifications/send').set('x-api-key', API_KEY).send(body);
 
-  test('1,201 tokens go out in calls of 500, 500 and 201; counts and per-token errors add up', async () => {
-    // user 301: 1,195 good tokens; user 302: one of each failure and one good token
-    await seed(service(), [
-      ...Array.from({ length: 1195 }, (_, i) => ({ userId: 301, token: `good-${String(i).padStart(4, '0')}` })),
-      ...['a-unregistered', 'b-malformed', 'c-payload', 'd-quota', 'e-good', 'f-good'].map((token) => ({ userId: 302, token })),
-    ]);
-    messaging.calls = [];
-    const res = await send({ userIds: [301, 302], title: 'Exam', body: 'Tomorrow 9:00', priority: 'normal' });
-    expect(res.status).toBe(200);
-    expect(messaging.calls.map((call) => call.tokens.length)).toEqual([500, 500, 201]);
-    expect(messaging.calls[0]).toMatchObject({ notification: { title: 'Exam', body: 'Tomorrow 9:00' }, android: { priority: 'normal' }, apns: { headers: { 'apns-priority': '5' } } });
-    expect(res.body).toMatchObject({ success: true, requestedUserIds: [301, 302], tokensCount: 1201, successCount: 1197, errorCount: 4 });
-    expect(res.body.errors).toEqual([
-      { userId: 302, deviceId: expect.stringContaining('a-unregistered'), code: 'messaging/registration-token-not-registered', message: 'Requested entity was not found.' },
-      { userId: 302, deviceId: expect.stringContaining('b-malformed'), code: 'messaging/invalid-registration-token', message: 'Invalid registration token' },
-      { userId: 302, deviceId: expect.stringContaining('c-payload'), code: 'messaging/invalid-argument', message: 'Invalid JSON payload received' },
-      { userId: 302, deviceId: expect.stringContaining('d-quota'), code: 'messaging/message-rate-exceeded', message: 'Quota exceeded' },
-    ]);
-  });
+  describe('1,201 tokens of users 301 and 302, sent once for the tests below', () => {
+    let res: request.Response;
+    let calls: MulticastMessage[];
+    beforeAll(async () => {
+      // user 301: 1,195 good tokens; user 302: one of each failure and one good token
+      await seed(service(), [
+        ...Array.from({ length: 1195 }, (_, i) => ({ userId: 301, token: `good-${String(i).padStart(4, '0')}` })),
+        ...['a-unregistered', 'b-malformed', 'c-payload', 'd-quota', 'e-good', 'f-good'].map((token) => ({ userId: 302, token })),
+      ]);
+      messaging.calls = [];
+      res = await send({ userIds: [301, 302], title: 'Exam', body: 'Tomorrow 9:00', priority: 'normal' });
+      calls = messaging.calls;
+      messaging.calls = [];
+    });
 
-  test('only registration-token-not-registered and invalid-registration-token delete the token; payload or quota errors keep it', async () => {
-    expect(await tokensLeft(service(), [302])).toEqual(['c-payload', 'd-quota', 'e-good', 'f-good']);
-    expect((await tokensLeft(service(), [301])).length).toBe(1195);
-  });
+    test('they go out in calls of 500, 500 and 201; counts and per-token errors add up', () => {
+      expect(res.status).toBe(200);
+      expect(calls.map((call) => call.tokens.length)).toEqual([500, 500, 201]);
+      expect(calls[0]).toMatchObject({ notification: { title: 'Exam', body: 'Tomorrow 9:00' }, android: { priority: 'normal' }, apns: { headers: { 'apns-priority': '5' } } });
+      expect(res.body).toMatchObject({ success: true, requestedUserIds: [301, 302], tokensCount: 1201, successCount: 1197, errorCount: 4 });
+      expect(res.body.errors).toEqual([
+        { userId: 302, deviceId: expect.stringContaining('a-unregistered'), code: 'messaging/registration-token-not-registered', message: 'Requested entity was not found.' },
+        { userId: 302, deviceId: expect.stringContaining('b-malformed'), code: 'messaging/invalid-registration-token', message: 'Invalid registration token' },
+        { userId: 302, deviceId: expect.stringContaining('c-payload'), code: 'messaging/invalid-argument', message: 'Invalid JSON payload received' },
+        { userId: 302, deviceId: expect.stringContaining('d-quota'), code: 'messaging/message-rate-exceeded', message: 'Quota exceeded' },
+      ]);
+    });
 
-  test('the deliveries say sent per user, with token counts', async () => {
-    const rows = await sql<{ user_id: number; status: string; detail: Record<string, unknown> }>(
-      service(),
-      `select user_id, status, detail from deliveries where channel = 'push' and user_id in (301, 302) order by user_id`,
-    );
-    expect(rows).toEqual([
-      { user_id: 301, status: 'sent', detail: expect.objectContaining({ provider: 'firebase', tokens: 1195, success: 1195, errors: 0 }) },
-      { user_id: 302, status: 'sent', detail: expect.objectContaining({ provider: 'firebase', tokens: 6, success: 2, errors: 4 }) },
-    ]);
+    test('only registration-token-not-registered and invalid-registration-token delete the token; payload or quota errors keep it', async () => {
+      expect(await tokensLeft(service(), [302])).toEqual(['c-payload', 'd-quota', 'e-good', 'f-good']);
+      expect((await tokensLeft(service(), [301])).length).toBe(1195);
+    });
+
+    test('the deliveries say sent per user, with token counts', async () => {
+      const rows = await sql<{ user_id: number; status: string; detail: Record<string, unknown> }>(
+        service(),
+        `select user_id, status, detail from deliveries where channel = 'push' and user_id in (301, 302) order by user_id`,
+      );
+      expect(rows).toEqual([
+        { user_id: 301, status: 'sent', detail: expect.objectContaining({ provider: 'firebase', tokens: 1195, success: 1195, errors: 0 }) },
+        { user_id: 302, status: 'sent', detail: expect.objectContaining({ provider: 'firebase', tokens: 6, success: 2, errors: 4 }) },
+      ]);
+    });
   });
 
   test('a call that fails as a whole counts each of its tokens as an error and deletes none', async () => {
