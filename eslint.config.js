@@ -55,7 +55,6 @@ const KNOWN_SIBLING_IMPORTS = [
   'apps/notifications/src/email/payslip-published.handler.ts',
   'apps/notifications/src/push/send-push.ts',
   'apps/notifications/src/realtime/incident-changed.handler.ts',
-  'apps/payslips/src/batches/publish-batch.ts',
 ];
 const importsOf = (folders) => folders.flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const featureBoundaries = FEATURE_SERVICES.flatMap((service) => {

@@ -1,12 +1,10 @@
 import type { Express } from 'express';
-import type { ServiceContext } from '@academy/service';
-import type { Config } from './config.ts';
-import { batchesRoutes } from './batches/batches.routes.ts';
-import { payslipsRoutes } from './payslips/payslips.routes.ts';
-import type { Payslips } from './shared/payslips-context.ts';
+import { registerBatchRoutes } from './batches/batches.routes.ts';
+import { registerPayslipRoutes } from './payslips/payslips.routes.ts';
+import type { PayslipsContext } from './shared/payslips-context.ts';
 
-/** Mounts each feature's routes (batches first: `/batches` is not a payslip id). */
-export function registerRoutes(app: Express, ctx: ServiceContext<Config>, payslips: Payslips): void {
-  batchesRoutes(app, ctx, payslips);
-  payslipsRoutes(app, ctx, payslips);
+/** Mounts every feature's routes (batches first: `/batches` is not a payslip id); a new feature adds its line here. */
+export function registerRoutes(app: Express, ctx: PayslipsContext): void {
+  registerBatchRoutes(app, ctx);
+  registerPayslipRoutes(app, ctx);
 }

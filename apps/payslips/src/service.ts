@@ -4,29 +4,29 @@ import { entities } from './entities.ts';
 import { scheduleHousekeeping } from './housekeeping.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
-import { createPayslips, type Payslips } from './shared/payslips-context.ts';
+import { createPayslipsContext, type PayslipsContext } from './shared/payslips-context.ts';
 import { subscriptions } from './subscriptions.ts';
 
-export const payslipsService: ServiceDefinition<Config, Payslips> = {
+export const payslipsService: ServiceDefinition<Config, PayslipsContext> = {
   name: 'payslips',
   entities,
   migrations,
-  setup: (ctx) => {
-    const payslips = createPayslips(ctx);
+  setup: (serviceContext) => {
+    const ctx = createPayslipsContext(serviceContext);
     let stopHousekeeping = () => {};
     return {
-      deps: payslips,
-      routes: (app) => registerRoutes(app, ctx, payslips),
+      deps: ctx,
+      routes: (app) => registerRoutes(app, ctx),
       subscriptions: () => subscriptions(ctx),
       listening: () => {
-        stopHousekeeping = scheduleHousekeeping(payslips);
+        stopHousekeeping = scheduleHousekeeping(ctx);
       },
       stop: async () => {
         stopHousekeeping();
         // Reads still running are left `reading` (resumed by the next instance) once the workers stop.
-        payslips.stopping = true;
-        await payslips.pdf.close();
-        await Promise.allSettled([...payslips.reads]);
+        ctx.stopping = true;
+        await ctx.pdf.close();
+        await Promise.allSettled([...ctx.reads]);
       },
     };
   },

@@ -11,9 +11,9 @@ import { bearer, testConfig, uniqueQueueName, waitFor } from '@academy/testing';
 import { startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { payslipsService } from '../src/service.ts';
-import type { Payslips } from '../src/shared/payslips-context.ts';
+import type { PayslipsContext } from '../src/shared/payslips-context.ts';
 
-export type PayslipsService = RunningService<Config, Payslips> & { payslips: Payslips; clock: SettableClock };
+export type PayslipsService = RunningService<Config, PayslipsContext> & { clock: SettableClock };
 
 /** The service's defaults with the test servers, a fresh database, its own queue and files folder; no scheduled runs. */
 export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promise<Config> {
@@ -31,7 +31,7 @@ export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promi
 export async function startPayslips(overrides: Partial<Config> = {}): Promise<PayslipsService> {
   const clock = fixedClock('2026-03-10T10:00:00.000Z');
   const service = await startTestService(payslipsService, await payslipsTestConfig(overrides), { clock });
-  return Object.assign(service, { payslips: service.deps, clock });
+  return Object.assign(service, { clock });
 }
 
 /** Stops the service and removes its database, files and queues; `keepDatabase` when another instance still uses them. */
@@ -41,7 +41,7 @@ export const stopPayslips = (service: PayslipsService, options: { keepDatabase?:
 export const usePayslips = (overrides: Partial<Config> = {}) => useService(() => startPayslips(overrides));
 
 export async function sql<T = Record<string, unknown>>(service: PayslipsService, text: string, params: unknown[] = []): Promise<T[]> {
-  return service.payslips.sql.query<T>(text, params);
+  return service.deps.sql.query<T>(text, params);
 }
 
 let nextId = 1000;

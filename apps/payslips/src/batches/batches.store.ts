@@ -1,5 +1,6 @@
 import type { PayslipBatch } from '@academy/contracts';
 import { daySql, isoSql, type Query } from '../shared/db.ts';
+import { employeeNames } from '../shared/employees.ts';
 import { ambiguousPages, pageRuns, unmatchedPages, type BatchPage } from './page-runs.ts';
 
 export interface BatchRow {
@@ -37,15 +38,13 @@ export async function batchPages(query: Query, batchId: number): Promise<BatchPa
 }
 
 /** The batch as the API shows it: its employees with their page runs, unmatched and ambiguous pages. */
-export async function showBatch(query: Query, id: number): Promise<PayslipBatch | null> {
+export async function batchView(query: Query, id: number): Promise<PayslipBatch | null> {
   const batch = await findBatch(query, id);
   if (!batch) return null;
   const pages = await batchPages(query, id);
   const runs = pageRuns(pages);
   const employeeIds = [...new Set(runs.map((run) => run.employeeId))];
-  const names = new Map(
-    (await query<{ id: number; name: string | null }>(`select id, name from employees where id = any($1::int[])`, [employeeIds])).map((row) => [row.id, row.name]),
-  );
+  const names = await employeeNames(query, employeeIds);
   const matches = employeeIds.map((employeeId) => ({
     employeeId,
     employeeName: names.get(employeeId) ?? null,
@@ -53,4 +52,74 @@ export async function showBatch(query: Query, id: number): Promise<PayslipBatch 
   }));
   const { storageKey: _storageKey, ...shown } = batch;
   return { ...shown, matches, unmatchedPages: unmatchedPages(pages), ambiguousPages: ambiguousPages(pages) };
+}
+
+export interface NewBatch {
+  label: string;
+  periodStart: string;
+  periodEnd: string;
+  issuedOn: string;
+  matchBy: PayslipBatch['matchBy'];
+  pageCount: number;
+  sizeBytes: number;
+  storageKey: string;
+  createdAt: Date;
+  createdByUserId: number | null;
+}
+
+/** Records a batch as `reading` (its read starting now); answers its id. */
+export async function insertBatch(query: Query, batch: NewBatch): Promise<number> {
+  const [row] = await query<{ id: number }>(
+    `insert into payslip_batches (status, label, period_start, period_end, issued_on, match_by, page_count, size_bytes, storage_key, created_at, created_by_user_id, read_started_at)
+     values ('reading', $1, $2::date, $3::date, $4::date, $5, $6, $7, $8, $9, $10, $9) returning id`,
+    [batch.label, batch.periodStart, batch.periodEnd, batch.issuedOn, batch.matchBy, batch.pageCount, batch.sizeBytes, batch.storageKey, batch.createdAt, batch.createdByUserId],
+  );
+  return row!.id;
+}
+
+/** A `reading` batch becomes `ready` with its pages; answers false when it had left `reading` meanwhile (discarded). */
+export async function recordPages(query: Query, batchId: number, pages: { page: number; candidateIds: number[]; excerpt: string }[], readAt: Date): Promise<boolean> {
+  const [ready] = await query(`update payslip_batches set status = 'ready', read_at = $2, page_count = $3 where id = $1 and status = 'reading' returning id`, [batchId, readAt, pages.length]);
+  if (!ready) return false;
+  await query(
+    `insert into payslip_batch_pages (batch_id, page, candidate_ids, excerpt)
+     select $1, t.page, t.candidates::jsonb, t.excerpt from unnest($2::int[], $3::text[], $4::text[]) as t(page, candidates, excerpt)
+     on conflict do nothing`,
+    [batchId, pages.map((p) => p.page), pages.map((p) => JSON.stringify(p.candidateIds)), pages.map((p) => p.excerpt)],
+  );
+  return true;
+}
+
+/** A `reading` batch ends `failed` with the reason. */
+export async function markFailed(query: Query, batchId: number, reason: string, at: Date): Promise<void> {
+  await query(`update payslip_batches set status = 'failed', failure_reason = $2, read_at = $3 where id = $1 and status = 'reading'`, [batchId, reason, at]);
+}
+
+/** Claims (for this instance: `skip locked`) up to five batches whose read started before `startedBefore`, restarting their clock; answers their ids. */
+export async function claimInterruptedReads(query: Query, at: Date, startedBefore: Date): Promise<number[]> {
+  const rows = await query<{ id: number }>(
+    `update payslip_batches set read_started_at = $1 where id in (
+       select id from payslip_batches where status = 'reading' and read_started_at < $2 order by id limit 5 for update skip locked) returning id`,
+    [at, startedBefore],
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function assignPageTo(query: Query, batchId: number, page: number, employeeId: number): Promise<void> {
+  await query(`update payslip_batch_pages set assigned_employee_id = $3 where batch_id = $1 and page = $2`, [batchId, page, employeeId]);
+}
+
+/** Pages `fromPage` to `toPage` became payslip `payslipId`. */
+export async function linkPages(query: Query, batchId: number, run: { fromPage: number; toPage: number }, payslipId: number): Promise<void> {
+  await query(`update payslip_batch_pages set payslip_id = $4 where batch_id = $1 and page between $2 and $3`, [batchId, run.fromPage, run.toPage, payslipId]);
+}
+
+export async function markPublished(query: Query, batchId: number, at: Date): Promise<void> {
+  await query(`update payslip_batches set status = 'published', published_at = $2, storage_key = null where id = $1`, [batchId, at]);
+}
+
+/** The batch is discarded: its pages dropped, its file no longer referenced. */
+export async function markDiscarded(query: Query, batchId: number, at: Date): Promise<void> {
+  await query(`update payslip_batches set status = 'discarded', discarded_at = $2, storage_key = null where id = $1`, [batchId, at]);
+  await query(`delete from payslip_batch_pages where batch_id = $1`, [batchId]);
 }

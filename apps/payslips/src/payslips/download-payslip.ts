@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { Actor } from '../shared/actor.ts';
-import type { Payslips } from '../shared/payslips-context.ts';
+import type { Actor } from '@academy/auth';
+import type { PayslipsContext } from '../shared/payslips-context.ts';
 import { payslipNotFound } from './payslips.errors.ts';
-import { VISIBLE } from './payslips.store.ts';
+import { findDownloadable, markFirstViewed } from './payslips.store.ts';
 
 export interface PayslipFile {
   fileName: string;
@@ -14,17 +14,12 @@ export interface PayslipFile {
  * (deleted and corrected ones too). Anything else is 404, so another employee's id reveals
  * nothing. The first download by its employee sets `firstViewedAt`.
  */
-export async function downloadPayslip(payslips: Payslips, actor: Actor, payslipId: number): Promise<PayslipFile> {
-  const { sql, storage } = payslips;
-  const [row] = await sql.query<{ employeeId: number; storageKey: string; periodStart: string }>(
-    `select employee_id as "employeeId", storage_key as "storageKey", to_char(period_start, 'YYYY-MM') as "periodStart"
-     from payslips p where id = $1 and ($2 or (employee_id = $3 and ${VISIBLE}))`,
-    [payslipId, actor.role === 'admin', actor.employeeId],
-  );
-  if (!row) throw payslipNotFound();
-  const content = await storage.open(row.storageKey);
+export async function downloadPayslip(ctx: PayslipsContext, actor: Actor, payslipId: number): Promise<PayslipFile> {
+  const { sql, storage, clock } = ctx;
+  const payslip = await findDownloadable(sql.query, payslipId, { admin: actor.role === 'admin', employeeId: actor.employeeId });
+  if (!payslip) throw payslipNotFound();
+  const content = await storage.open(payslip.storageKey);
   if (!content) throw payslipNotFound();
-  if (row.employeeId === actor.employeeId)
-    await sql.query(`update payslips set first_viewed_at = $2 where id = $1 and first_viewed_at is null`, [payslipId, payslips.now()]);
-  return { fileName: `payslip-${row.periodStart}-${payslipId}.pdf`, content };
+  if (payslip.employeeId === actor.employeeId) await markFirstViewed(sql.query, payslipId, clock.now());
+  return { fileName: `payslip-${payslip.month}-${payslipId}.pdf`, content };
 }

@@ -3,4 +3,3 @@ import { ConflictError, NotFoundError } from '@academy/kit';
 export const payslipNotFound = () => new NotFoundError('PAYSLIP_NOT_FOUND', 'Payslip not found');
 export const payslipDeleted = () => new ConflictError('PAYSLIP_DELETED', 'The payslip was deleted');
 export const payslipSuperseded = () => new ConflictError('PAYSLIP_SUPERSEDED', 'The payslip was corrected: act on its correction');
-export const duplicatePayslip = () => new ConflictError('DUPLICATE_PAYSLIP', 'This file is already a payslip of this employee');

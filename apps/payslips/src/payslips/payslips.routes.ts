@@ -1,37 +1,39 @@
 import { pipeline } from 'node:stream/promises';
 import type { Express } from 'express';
+import { actorOf } from '@academy/auth';
 import { PayslipReplaceFields, PayslipUploadFields, deletePayslipRoute, downloadPayslipRoute, listPayslipsRoute, myPayslipsRoute, replacePayslipRoute, uploadPayslipRoute } from '@academy/contracts';
-import { routeBinder, type ServiceContext } from '@academy/service';
-import { bytesOf, type Config } from '../config.ts';
-import { actorOf, ownEmployee } from '../shared/actor.ts';
-import type { Payslips } from '../shared/payslips-context.ts';
+import { routeBinder } from '@academy/service';
+import { bytesOf } from '../config.ts';
+import { ownEmployee } from '../shared/actor.ts';
+import type { PayslipsContext } from '../shared/payslips-context.ts';
 import { receivePdf } from '../shared/uploads.ts';
 import { deletePayslip } from './delete-payslip.ts';
 import { downloadPayslip } from './download-payslip.ts';
-import { listMyPayslips, listPayslips } from './list-payslips.ts';
+import { listMyPayslips } from './list-my-payslips.ts';
+import { listPayslips } from './list-payslips.ts';
 import { replacePayslip } from './replace-payslip.ts';
 import { uploadPayslip } from './upload-payslip.ts';
 
 /** `/api/v2/payslips/*` except batches: upload, lists, download, delete, correction. */
-export function payslipsRoutes(app: Express, ctx: ServiceContext<Config>, payslips: Payslips): void {
+export function registerPayslipRoutes(app: Express, ctx: PayslipsContext): void {
   const bind = routeBinder(app, ctx);
-  const maxBytes = bytesOf(payslips.config.PAYSLIP_MAX_MB);
+  const maxBytes = bytesOf(ctx.config.PAYSLIP_MAX_MB);
 
   bind(uploadPayslipRoute, async ({ req, res }) => {
-    const { fields, pdf } = await receivePdf(req, payslips.storage, PayslipUploadFields, maxBytes);
-    res.status(201).json({ message: 'Payslip published', data: await uploadPayslip(payslips, actorOf(req, res), fields, pdf) });
+    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipUploadFields, maxBytes);
+    res.status(201).json({ message: 'Payslip published', data: await uploadPayslip(ctx, actorOf(req, res), fields, pdf) });
   });
 
   bind(listPayslipsRoute, async ({ query, res }) => {
-    res.json(await listPayslips(payslips, query));
+    res.json(await listPayslips(ctx, query));
   });
 
   bind(myPayslipsRoute, async ({ query, req, res }) => {
-    res.json(await listMyPayslips(payslips, ownEmployee(actorOf(req, res)), query));
+    res.json(await listMyPayslips(ctx, ownEmployee(actorOf(req, res)), query));
   });
 
   bind(downloadPayslipRoute, async ({ params, req, res }) => {
-    const file = await downloadPayslip(payslips, actorOf(req, res), params.id);
+    const file = await downloadPayslip(ctx, actorOf(req, res), params.id);
     res.setHeader('content-type', 'application/pdf');
     res.setHeader('content-disposition', `attachment; filename="${file.fileName}"`);
     res.setHeader('cache-control', 'private, no-store');
@@ -40,16 +42,16 @@ export function payslipsRoutes(app: Express, ctx: ServiceContext<Config>, paysli
     // a client that goes away midway is no error of ours.
     await pipeline(file.content, res).catch((error: unknown) => {
       const clientGone = (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE';
-      payslips.logger[clientGone ? 'debug' : 'error']({ err: error }, clientGone ? 'payslip download: the client went away' : 'payslip download failed midway');
+      ctx.logger[clientGone ? 'debug' : 'error']({ err: error }, clientGone ? 'payslip download: the client went away' : 'payslip download failed midway');
     });
   });
 
   bind(deletePayslipRoute, async ({ params, body, req, res }) => {
-    res.json({ message: 'Payslip deleted', data: await deletePayslip(payslips, actorOf(req, res), params.id, body.reason) });
+    res.json({ message: 'Payslip deleted', data: await deletePayslip(ctx, actorOf(req, res), params.id, body.reason) });
   });
 
   bind(replacePayslipRoute, async ({ params, req, res }) => {
-    const { fields, pdf } = await receivePdf(req, payslips.storage, PayslipReplaceFields, maxBytes);
-    res.status(201).json({ message: 'Correction published', data: await replacePayslip(payslips, actorOf(req, res), params.id, fields, pdf) });
+    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipReplaceFields, maxBytes);
+    res.status(201).json({ message: 'Correction published', data: await replacePayslip(ctx, actorOf(req, res), params.id, fields, pdf) });
   });
 }

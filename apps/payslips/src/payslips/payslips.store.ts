@@ -1,7 +1,6 @@
 import type { AdminPayslip, AdminPayslipsQuery, MyPayslip } from '@academy/contracts';
 import { pageMeta } from '@academy/kit';
 import { daySql, isoSql, type Query } from '../shared/db.ts';
-import { duplicatePayslip } from './payslips.errors.ts';
 
 /** The columns of `AdminPayslip` (and of `MyPayslip`, its first part), from `payslips p` joined to `employees e`. */
 const ADMIN_COLUMNS = `p.id, p.label, ${daySql('p.period_start')} as "periodStart", ${daySql('p.period_end')} as "periodEnd", ${daySql('p.issued_on')} as "issuedOn",
@@ -13,7 +12,7 @@ const ADMIN_COLUMNS = `p.id, p.label, ${daySql('p.period_start')} as "periodStar
 const MY_COLUMNS = `p.id, p.label, ${daySql('p.period_start')} as "periodStart", ${daySql('p.period_end')} as "periodEnd", ${daySql('p.issued_on')} as "issuedOn",
   p.size_bytes as "sizeBytes", p.supersedes_id is not null as correction, ${isoSql('p.created_at')} as "publishedAt"`;
 /** Shown to its employee: neither deleted nor corrected. */
-export const VISIBLE = `p.deleted_at is null and p.superseded_by_id is null`;
+const VISIBLE = `p.deleted_at is null and p.superseded_by_id is null`;
 /** Newest first: by period, then issue date. */
 const NEWEST_FIRST = `p.period_start desc, p.issued_on desc, p.id desc`;
 
@@ -44,46 +43,6 @@ export async function listForAdmin(query: Query, filter: AdminPayslipsQuery) {
   };
 }
 
-export interface NewPayslip {
-  employeeId: number;
-  label: string;
-  periodStart: string;
-  periodEnd: string;
-  issuedOn: string;
-  sizeBytes: number;
-  sha256: string;
-  storageKey: string;
-  batchId: number | null;
-  supersedesId: number | null;
-  createdByUserId: number | null;
-  createdAt: Date;
-}
-
-/** Inserts a payslip; the same file for the same employee (not deleted) is 409 DUPLICATE_PAYSLIP. */
-export async function insertPayslip(query: Query, payslip: NewPayslip): Promise<number> {
-  const [row] = await query<{ id: number }>(
-    `insert into payslips (employee_id, label, period_start, period_end, issued_on, size_bytes, sha256, storage_key, batch_id, supersedes_id, created_at, created_by_user_id)
-     values ($1, $2, $3::date, $4::date, $5::date, $6, $7, $8, $9, $10, $11, $12)
-     on conflict (employee_id, sha256) where deleted_at is null do nothing returning id`,
-    [
-      payslip.employeeId,
-      payslip.label,
-      payslip.periodStart,
-      payslip.periodEnd,
-      payslip.issuedOn,
-      payslip.sizeBytes,
-      payslip.sha256,
-      payslip.storageKey,
-      payslip.batchId,
-      payslip.supersedesId,
-      payslip.createdAt,
-      payslip.createdByUserId,
-    ],
-  );
-  if (!row) throw duplicatePayslip();
-  return row.id;
-}
-
 export interface LockedPayslip {
   id: number;
   employeeId: number;
@@ -103,4 +62,45 @@ export async function lockPayslip(query: Query, id: number): Promise<LockedPaysl
     [id],
   );
   return row ?? null;
+}
+
+/** Hides a payslip from its employee, recording who, when and why. */
+export async function markDeleted(query: Query, id: number, deletion: { at: Date; byUserId: number | null; reason: string }): Promise<void> {
+  await query(`update payslips set deleted_at = $2, deleted_by_user_id = $3, delete_reason = $4 where id = $1`, [id, deletion.at, deletion.byUserId, deletion.reason]);
+}
+
+/** `id` is corrected by `correctionId`: hidden from its employee, kept. */
+export async function markSuperseded(query: Query, id: number, correctionId: number, at: Date): Promise<void> {
+  await query(`update payslips set superseded_by_id = $2, superseded_at = $3 where id = $1`, [id, correctionId, at]);
+}
+
+export interface DownloadablePayslip {
+  employeeId: number;
+  storageKey: string;
+  /** `YYYY-MM` of its period's start, for the file name. */
+  month: string;
+}
+
+/** The payslip's file, when `reader` may download it: any for an admin, its employee's own while visible. */
+export async function findDownloadable(query: Query, id: number, reader: { admin: boolean; employeeId: number | null }): Promise<DownloadablePayslip | null> {
+  const [row] = await query<DownloadablePayslip>(
+    `select employee_id as "employeeId", storage_key as "storageKey", to_char(period_start, 'YYYY-MM') as month
+     from payslips p where id = $1 and ($2 or (employee_id = $3 and ${VISIBLE}))`,
+    [id, reader.admin, reader.employeeId],
+  );
+  return row ?? null;
+}
+
+/** The first download by its employee: the receipt (later ones change nothing). */
+export async function markFirstViewed(query: Query, id: number, at: Date): Promise<void> {
+  await query(`update payslips set first_viewed_at = $2 where id = $1 and first_viewed_at is null`, [id, at]);
+}
+
+/** Removes deleted and corrected payslips whose period ended before `cutoff` (`YYYY-MM-DD`); answers their files' keys. */
+export async function deleteHiddenEndedBefore(query: Query, cutoff: string): Promise<string[]> {
+  const rows = await query<{ storageKey: string }>(
+    `delete from payslips where (deleted_at is not null or superseded_by_id is not null) and period_end < $1::date returning storage_key as "storageKey"`,
+    [cutoff],
+  );
+  return rows.map((row) => row.storageKey);
 }

@@ -1,6 +1,6 @@
 import type { AppError } from '@academy/kit';
 import type { PdfProblem } from './pdf-pool.ts';
-import type { Payslips } from './payslips-context.ts';
+import type { PayslipsContext } from './payslips-context.ts';
 import { pdfEncrypted, pdfUnreadable, scannedPdf, tooManyPages } from './errors.ts';
 
 const problems: Record<PdfProblem, (maxPages: number) => AppError> = {
@@ -11,9 +11,9 @@ const problems: Record<PdfProblem, (maxPages: number) => AppError> = {
 };
 
 /** Opens the PDF in a worker: encrypted, unreadable, over the page limit or (for a batch) without text are 422. Answers its page count. */
-export async function checkPdf(payslips: Payslips, bytes: Buffer, options: { requireText: boolean }): Promise<number> {
-  const maxPages = payslips.config.BATCH_MAX_PAGES;
-  const inspection = await payslips.pdf.inspect({ pdf: bytes, maxPages, requireText: options.requireText });
+export async function checkPdf(ctx: PayslipsContext, bytes: Buffer, options: { requireText: boolean }): Promise<number> {
+  const maxPages = ctx.config.BATCH_MAX_PAGES;
+  const inspection = await ctx.pdf.inspect({ pdf: bytes, maxPages, requireText: options.requireText });
   if (!inspection.ok) throw problems[inspection.problem](maxPages);
   return inspection.pageCount;
 }

@@ -3,6 +3,7 @@ import { AppError, ConflictError, ForbiddenError, NotFoundError } from '@academy
 export const notAnEmployee = () => new ForbiddenError('Only employees have payslips of their own', 'NOT_AN_EMPLOYEE');
 export const employeeNotFound = () => new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
 export const employeeInactive = () => new ConflictError('EMPLOYEE_INACTIVE', 'The employee is deactivated: no new payslips for them');
+export const duplicatePayslip = () => new ConflictError('DUPLICATE_PAYSLIP', 'This file is already a payslip of this employee');
 
 // The file
 export const fileRequired = () => new AppError(400, 'FILE_REQUIRED', 'Send the PDF in the "file" field');

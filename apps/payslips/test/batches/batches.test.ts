@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { PayslipBatch } from '@academy/contracts';
+import { resumeInterruptedReads } from '../../src/batches/resume-interrupted-reads.ts';
 import { adminAuth, batchWhenRead, makePdf, outboxEvents, PNG, seedEmployee, sql, storedFiles, usePayslips, type PayslipsService, type TestEmployee } from '../support.ts';
 
 const fieldsOf = (extra: Record<string, string> = {}) => ({ periodStart: '2026-02-01', periodEnd: '2026-02-28', label: 'Nómina febrero', matchBy: 'taxId', ...extra });
@@ -208,18 +210,16 @@ describe('reads off the request path', () => {
 
   test('a read interrupted by a stopped instance is resumed once its timeout has passed', async () => {
     const ana = await seedEmployee(service());
-    const { Readable } = await import('node:stream');
-    const { key } = await service().payslips.storage.save(Readable.from([await makePdf([page(ana)])]));
+    const { key } = await service().deps.storage.save(Readable.from([await makePdf([page(ana)])]));
     const [row] = await sql<{ id: number }>(
       service(),
       `insert into payslip_batches (status, label, period_start, period_end, issued_on, match_by, page_count, size_bytes, storage_key, created_at, read_started_at)
        values ('reading', 'x', '2026-02-01', '2026-02-28', '2026-03-01', 'taxId', 1, 100, $1, $2, $2) returning id`,
       [key, new Date('2026-03-10T09:59:30.000Z')],
     );
-    const { resumeInterruptedReads } = await import('../../src/batches/read-batch.ts');
-    expect(await resumeInterruptedReads(service().payslips)).toBe(0);
+    expect(await resumeInterruptedReads(service().deps)).toBe(0);
     service().clock.set('2026-03-10T10:00:31.000Z');
-    expect(await resumeInterruptedReads(service().payslips)).toBe(1);
+    expect(await resumeInterruptedReads(service().deps)).toBe(1);
     const batch = await batchWhenRead(service(), row!.id);
     expect(runsOf(batch)).toEqual([[ana.employeeId, 1, 1]]);
   });

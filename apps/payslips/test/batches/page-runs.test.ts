@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { ambiguousPages, pageRuns, unmatchedPages, type BatchPage } from './page-runs.ts';
+import { ambiguousPages, pageRuns, unmatchedPages, type BatchPage } from '../../src/batches/page-runs.ts';
 
 const page = (n: number, candidateIds: number[], assignedEmployeeId: number | null = null): BatchPage => ({ page: n, candidateIds, assignedEmployeeId, excerpt: `text ${n}`, payslipId: null });
 
