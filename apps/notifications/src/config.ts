@@ -33,6 +33,12 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   MAIL_RETRY_MAX_MS: positive(15 * 60_000),
   /** How often the mail worker looks for due deliveries (it is also woken after each event). */
   MAIL_POLL_MS: positive(1_000),
+  /** The gateway as mail readers reach it: guardians' unsubscribe links point at `<PUBLIC_API_URL>/api/v2/notifications/unsubscribe`. */
+  PUBLIC_API_URL: env.url('http://127.0.0.1:3000'),
+  /** Key of the unsubscribe links' HMAC-SHA256 signature (every instance of a deployment shares it). */
+  UNSUBSCRIBE_SECRET: z.string().min(32).default('dev-unsubscribe-secret-change-me-0123456789'),
+  /** How long an unsubscribe link stays valid after its mail was written. */
+  UNSUBSCRIBE_TOKEN_DAYS: positive(90),
   PUSH_NOTIFICATIONS_API_KEY: z.string().min(16).default('dev-push-api-key-change-me'),
   /** Path of a Firebase service-account JSON; without it push messages are recorded, not sent. */
   FIREBASE_CREDENTIALS_FILE: z.string().min(1).optional(),

@@ -33,11 +33,11 @@ export function attendanceMissingPush(lang: Language, data: EventData<'attendanc
 }
 
 /** To an administrator or the guardian: the student's attendance in the subject is under the threshold. */
-export function attendanceWarningTemplate(lang: Language, data: EventData<'attendance.threshold-crossed'>, recipient: { name: string; role: 'admin' | 'guardian' }): RenderedMail {
+export function attendanceWarningTemplate(lang: Language, data: EventData<'attendance.threshold-crossed'>, recipient: { name: string; role: 'admin' | 'guardian'; unsubscribe?: string }): RenderedMail {
   const values = { student: data.studentName, subject: data.subjectName, percentage: percent(lang, data.percentage), threshold: percent(lang, data.thresholdPercent), sessions: data.sessions };
   const guardian = recipient.role === 'guardian';
   return render(lang, say(lang, 'attendanceWarning.subject', { student: data.studentName, subject: data.subjectName, threshold: percent(lang, data.thresholdPercent) }), recipient.name, [
     phrase(lang, guardian ? 'attendanceWarning.guardian' : 'attendanceWarning.admin', values),
     phrase(lang, guardian ? 'attendanceWarning.guardianClosing' : 'attendanceWarning.adminClosing'),
-  ]);
+  ], { unsubscribe: recipient.unsubscribe });
 }

@@ -5,6 +5,7 @@ import type { PushProvider } from '../push/push-provider.ts';
 import { sendPush } from '../push/send-push.ts';
 import { attendanceMissingPush, attendanceMissingTemplate, attendanceWarningTemplate } from './attendance-mail.ts';
 import { languageOf, type Language } from './i18n.ts';
+import type { GuardianLink } from './recipients.ts';
 import type { RenderedMail } from './templates.ts';
 
 export interface AttendanceNoticeDeps {
@@ -16,6 +17,8 @@ export interface AttendanceNoticeDeps {
   appUrl: string;
   /** The academy's language and time zone: the guardian's and admins' mails, and a teacher whose login chose none. */
   academy: Language;
+  /** The guardian's unsubscribe link, in the footer of their warning. */
+  unsubscribeLink?: GuardianLink;
 }
 
 interface QueuedMail {
@@ -87,7 +90,7 @@ export function onAttendanceThresholdCrossed(deps: AttendanceNoticeDeps): EventH
     const mails: QueuedMail[] = [];
     const guardianTo = deliverableEmail(data.guardian?.email);
     if (data.guardian && guardianTo) {
-      mails.push({ to: guardianTo, userId: null, role: 'guardian', template: 'attendanceWarningGuardianTemplate', mail: attendanceWarningTemplate(deps.academy, data, { name: data.guardian.name, role: 'guardian' }) });
+      mails.push({ to: guardianTo, userId: null, role: 'guardian', template: 'attendanceWarningGuardianTemplate', mail: attendanceWarningTemplate(deps.academy, data, { name: data.guardian.name, role: 'guardian', unsubscribe: deps.unsubscribeLink?.('attendance_warning', guardianTo) }) });
     }
     for (const admin of data.admins) {
       const to = deliverableEmail(admin.email);

@@ -4,6 +4,7 @@ import { pgArray } from '@academy/db';
 import type { Logger } from '@academy/kit';
 import { notificationTypeOf, isOptional } from '../preferences/notification-types.ts';
 import { switchedOff } from '../preferences/preferences.store.ts';
+import { unsubscribed } from '../preferences/unsubscribes.ts';
 
 export interface MailTransport {
   sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string> }): Promise<unknown>;
@@ -103,22 +104,32 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     }
   };
 
+  const skip = async (mails: ClaimedMail[], reason: string) => {
+    if (!mails.length) return;
+    await update(`update deliveries set status = 'skipped', last_error = ?, next_attempt_at = null, updated_at = now() where id = any(?::bigint[])`, [reason, pgArray(mails.map((mail) => mail.id))]);
+  };
+
   /**
    * The preference check at send time, for every sender's mails alike: a mail to a user who switched
-   * its type off by e-mail is `skipped` (kept, visible in the deliveries listing), never sent. One
-   * primary-key read per batch, and only when the batch holds a switchable mail to a user.
+   * its type off by e-mail, or to an address unsubscribed from its type (a guardian's link), is
+   * `skipped` (kept, visible in the deliveries listing), never sent. Two primary-key reads per batch,
+   * side by side, and only when the batch holds a switchable mail.
    */
   const withoutSwitchedOff = async (claimed: ClaimedMail[]): Promise<ClaimedMail[]> => {
-    const optional = claimed.filter((mail) => mail.user_id !== null && isOptional(mail.event_type));
+    const optional = claimed.filter((mail) => isOptional(mail.event_type));
     if (!optional.length) return claimed;
-    const off = await switchedOff(orm.em.fork(), 'email', optional.map((mail) => ({ userId: mail.user_id!, type: notificationTypeOf(mail.event_type)! })));
-    const skipped = optional.filter((mail) => off.has(`${mail.user_id}:${notificationTypeOf(mail.event_type)}`));
-    if (!skipped.length) return claimed;
-    await update(
-      `update deliveries set status = 'skipped', last_error = 'switched off by its recipient (e-mail preference)', next_attempt_at = null, updated_at = now() where id = any(?::bigint[])`,
-      [pgArray(skipped.map((mail) => mail.id))],
-    );
-    const skippedIds = new Set(skipped.map((mail) => mail.id));
+    const typeOf = (mail: ClaimedMail) => notificationTypeOf(mail.event_type)!;
+    const ofUsers = optional.filter((mail) => mail.user_id !== null);
+    const [off, gone] = await Promise.all([
+      switchedOff(orm.em.fork(), 'email', ofUsers.map((mail) => ({ userId: mail.user_id!, type: typeOf(mail) }))),
+      unsubscribed(orm.em.fork(), optional.map((mail) => ({ recipient: mail.recipient, type: typeOf(mail) }))),
+    ]);
+    const switched = ofUsers.filter((mail) => off.has(`${mail.user_id}:${typeOf(mail)}`));
+    const unsubscribedMails = optional.filter((mail) => gone.has(`${mail.recipient}:${typeOf(mail)}`) && !switched.includes(mail));
+    if (!switched.length && !unsubscribedMails.length) return claimed;
+    await skip(switched, 'switched off by its recipient (e-mail preference)');
+    await skip(unsubscribedMails, 'its address unsubscribed from this type (unsubscribe link)');
+    const skippedIds = new Set([...switched, ...unsubscribedMails].map((mail) => mail.id));
     return claimed.filter((mail) => !skippedIds.has(mail.id));
   };
 

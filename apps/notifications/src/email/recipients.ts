@@ -1,6 +1,9 @@
-import { deliverableEmail, type EventData } from '@academy/contracts';
+import { deliverableEmail, type EventData, type NotificationType } from '@academy/contracts';
 import { languageOf, type Language } from './i18n.ts';
 import { blockApprovedEmployeeTemplate, blockApprovedStudentTemplate, type BlockApprovedFacts, type RenderedMail } from './templates.ts';
+
+/** The unsubscribe link of a guardian's mail about `type` (guardians have no login, so no preferences: the link is theirs). */
+export type GuardianLink = (type: NotificationType, address: string) => string;
 
 export interface ApprovalMail extends RenderedMail {
   to: string;
@@ -16,7 +19,7 @@ export interface ApprovalMail extends RenderedMail {
  * that two roles share gets one mail (the first role's). Each is written in its reader's language: the
  * teacher's and the student's own when their login chose one, the academy's for the guardian.
  */
-export function approvalMails(data: EventData<'block.approved'>, academy: Language): ApprovalMail[] {
+export function approvalMails(data: EventData<'block.approved'>, academy: Language, unsubscribeLink?: GuardianLink): ApprovalMail[] {
   const facts: BlockApprovedFacts = {
     studentName: data.student.name,
     blockName: data.blockName,
@@ -32,7 +35,7 @@ export function approvalMails(data: EventData<'block.approved'>, academy: Langua
   }
   const guardianEmail = deliverableEmail(data.guardian?.email);
   if (data.guardian && guardianEmail) {
-    mails.push({ to: guardianEmail, role: 'guardian', userId: null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate(academy, { ...facts, audience: 'guardian', recipientName: data.guardian.name }) });
+    mails.push({ to: guardianEmail, role: 'guardian', userId: null, template: 'blockApprovedStudentTemplate', ...blockApprovedStudentTemplate(academy, { ...facts, audience: 'guardian', recipientName: data.guardian.name, unsubscribe: unsubscribeLink?.('block_approved', guardianEmail) }) });
   }
   const studentEmail = deliverableEmail(data.student.email);
   if (studentEmail) {

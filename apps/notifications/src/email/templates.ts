@@ -31,19 +31,25 @@ const partText = (part: Part) => (typeof part === 'string' ? part : 'link' in pa
 const partHtml = (part: Part) =>
   typeof part === 'string' ? escapeHtml(part) : 'link' in part ? `<a href="${escapeHtml(part.link)}">${escapeHtml(part.link)}</a>` : `<strong>${escapeHtml(oneLine(part.value))}</strong>`;
 
-/** A mail in the house style: greeting, paragraphs, signature; HTML and text from the same parts. */
-export function render(lang: Language, subject: string, recipientName: string, paragraphs: Part[][]): RenderedMail {
+/**
+ * A mail in the house style: greeting, paragraphs, signature, and the footer (the unsubscribe link of
+ * a guardian's mail, `unsubscribe`); HTML and text from the same parts.
+ */
+export function render(lang: Language, subject: string, recipientName: string, paragraphs: Part[][], footer: { unsubscribe?: string } = {}): RenderedMail {
   const asText = (parts: Part[]) => parts.map(partText).join('');
   const asHtml = (parts: Part[]) => parts.map(partHtml).join('');
   const all = [phrase(lang, 'common.greeting', { name: recipientName }), ...paragraphs];
   const signature = say(lang, 'common.signature');
+  const unsubscribe = footer.unsubscribe ? phrase(lang, 'unsubscribe.footer', { link: { link: footer.unsubscribe } }) : null;
   return {
     subject: oneLine(subject),
-    text: `${all.map(asText).join('\n\n')}\n\n${signature}\n`,
+    text: `${all.map(asText).join('\n\n')}\n\n${signature}\n${unsubscribe ? `\n-- \n${asText(unsubscribe)}\n` : ''}`,
     html:
       `<!doctype html><html lang="${lang.locale}"><body style="font-family: sans-serif; line-height: 1.5">` +
       all.map((parts) => `<p>${asHtml(parts)}</p>`).join('') +
-      `<p>${escapeHtml(signature)}</p></body></html>`,
+      `<p>${escapeHtml(signature)}</p>` +
+      (unsubscribe ? `<p style="font-size: smaller; color: #666">${asHtml(unsubscribe)}</p>` : '') +
+      `</body></html>`,
   };
 }
 
@@ -64,7 +70,7 @@ export function blockApprovedEmployeeTemplate(lang: Language, facts: BlockApprov
  * To the student, or to the guardian about the student: worded for who reads it ("your block" or
  * "<student>'s block").
  */
-export function blockApprovedStudentTemplate(lang: Language, facts: BlockApprovedFacts & { audience: 'student' | 'guardian'; recipientName: string }): RenderedMail {
+export function blockApprovedStudentTemplate(lang: Language, facts: BlockApprovedFacts & { audience: 'student' | 'guardian'; recipientName: string; unsubscribe?: string }): RenderedMail {
   const forStudent = facts.audience === 'student';
   const names = { block: facts.blockName, subject: facts.subjectName, student: facts.studentName };
   const approved = phrase(lang, forStudent ? 'blockApproved.approvedStudent' : 'blockApproved.approved', names);
@@ -73,5 +79,7 @@ export function blockApprovedStudentTemplate(lang: Language, facts: BlockApprove
     : facts.subjectCompleted
       ? [phrase(lang, forStudent ? 'blockApproved.completedStudent' : 'blockApproved.completedGuardian', { student: facts.studentName, subject: facts.subjectName })]
       : [];
-  return render(lang, say(lang, forStudent ? 'blockApproved.subjectStudent' : 'blockApproved.subjectGuardian', names), facts.recipientName, [approved, ...gradePart(lang, facts.grade), ...outcome]);
+  return render(lang, say(lang, forStudent ? 'blockApproved.subjectStudent' : 'blockApproved.subjectGuardian', names), facts.recipientName, [approved, ...gradePart(lang, facts.grade), ...outcome], {
+    unsubscribe: facts.unsubscribe,
+  });
 }

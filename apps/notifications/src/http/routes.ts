@@ -1,16 +1,31 @@
 import { Router, type Express } from 'express';
 import { currentUser, requireApiKey, requireAuth, requireRole } from '@academy/auth';
-import { DeliveriesQuery, DeviceIdParams, PreferencesBody, PushSendBody, RegisterDeviceTokenBody } from '@academy/contracts';
+import { DeliveriesQuery, DeviceIdParams, PreferencesBody, PushSendBody, RegisterDeviceTokenBody, unsubscribeRoute } from '@academy/contracts';
+import { routeBinder } from '@academy/service';
 import { errorStyle, noQuery } from '@academy/kit';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { listDeliveries } from '../deliveries/list-deliveries.ts';
 import { registerDeviceToken, removeDeviceToken } from '../devices/device-tokens.ts';
 import { readPreferences, updatePreferences } from '../preferences/preferences.ts';
+import { unsubscribe, unsubscribeSettings } from '../preferences/unsubscribes.ts';
+import { unsubscribePage } from '../email/unsubscribe-page.ts';
 import { sendPush } from '../push/send-push.ts';
 
 /** Every route answers errors as `{ success: false, message, code }` (the spec's notifications style). */
 export function registerRoutes(app: Express, ctx: NotificationsContext): void {
   const em = () => ctx.orm.em;
+
+  // Public (a guardian has no login): declared in the contracts and bound before the family's authenticated router.
+  const bind = routeBinder(app, ctx);
+  bind(unsubscribeRoute, async ({ query, res }) => {
+    const outcome = await unsubscribe(em().fork(), unsubscribeSettings(ctx.config), query.token, ctx.clock.now());
+    if (!outcome.ok) ctx.logger.info({ reason: outcome.reason }, 'unsubscribe link refused');
+    res
+      .status(outcome.ok ? 200 : 400)
+      .type('html')
+      .set({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+      .send(unsubscribePage(ctx.config.ACADEMY_LOCALE, outcome));
+  });
 
   const notifications = Router();
   notifications.use(errorStyle('success'), requireAuth(ctx.verifier, { message: 'Unauthorized' }));

@@ -3,6 +3,8 @@ import { onBlockApproved } from '../email/block-approved.handler.ts';
 import { payslipHandlers } from '../email/payslip-published.handler.ts';
 import { attendanceHandlers } from '../email/attendance-notices.handler.ts';
 import { onPendingDigest } from '../email/pending-digest.handler.ts';
+import type { GuardianLink } from '../email/recipients.ts';
+import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from '../preferences/unsubscribes.ts';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { onIncidentChanged } from '../realtime/incident-changed.handler.ts';
 
@@ -15,13 +17,14 @@ import { onIncidentChanged } from '../realtime/incident-changed.handler.ts';
  */
 export async function subscriptions(ctx: NotificationsContext): Promise<void> {
   const academy = { locale: ctx.config.ACADEMY_LOCALE, timeZone: ctx.config.ACADEMY_TIME_ZONE };
+  const unsubscribeLink: GuardianLink = (type, address) => unsubscribeLinkFor(unsubscribeSettings(ctx.config), type, address, ctx.clock.now());
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.EMAIL_QUEUE,
     handlers: {
-      'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy),
+      'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy, unsubscribeLink),
       ...payslipHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
-      ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
+      ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy, unsubscribeLink }),
       'blocks.pending-digest': onPendingDigest({ wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
     },
   });

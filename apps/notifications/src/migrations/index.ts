@@ -3,5 +3,6 @@ import { Migration20261122053242_initial } from './Migration20261122053242_initi
 import { Migration20261123052608_device_tokens_deliveries } from './Migration20261123052608_device_tokens_deliveries.ts';
 import { Migration20261125150000_idempotency_keys } from './Migration20261125150000_idempotency_keys.ts';
 import { Migration20261125160000_preferences } from './Migration20261125160000_preferences.ts';
+import { Migration20261125190000_email_unsubscribes } from './Migration20261125190000_email_unsubscribes.ts';
 
-export const migrations = [Migration20261122053242_initial, Migration20261123052608_device_tokens_deliveries, Migration20261125150000_idempotency_keys, Migration20261125160000_preferences];
+export const migrations = [Migration20261122053242_initial, Migration20261123052608_device_tokens_deliveries, Migration20261125150000_idempotency_keys, Migration20261125160000_preferences, Migration20261125190000_email_unsubscribes];

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { Id, IdText, PageMeta, errorResponses, jsonContent, queryObject } from './common.ts';
+import { routeFamily } from '../routes.ts';
 
 // Notifications (spec sections "Push notifications", "Events" 1, 3, 4, the "Notifications" errors).
 
@@ -259,3 +260,42 @@ export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
     responses: { 200: jsonContent(PreferencesResponse, 'The preferences after the change'), ...errors({ 400: 'Invalid input, or a critical type switched off (CRITICAL_NOTIFICATION_TYPE, naming them)' }) },
   });
 }
+
+// ---------------------------------------------------------------- unsubscribe (guardians, no login)
+
+export const UnsubscribeQuery = z
+  .strictObject({
+    token: z
+      .string({ error: 'is required' })
+      .min(1, { error: 'is required' })
+      .max(2048, { error: 'must be at most 2048 characters' })
+      .meta({ description: 'The signed token of the link in the mail (one type, one address, an expiry)' }),
+  })
+  .meta({ id: 'UnsubscribeQuery' });
+
+const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+
+/** The public page a guardian's unsubscribe link opens: a family of its own (public, where `/api/v2/notifications` is bearer). */
+export const notificationsUnsubscribeApi = routeFamily({
+  prefix: '/api/v2/notifications/unsubscribe',
+  service: 'notifications',
+  access: 'public',
+  errorStyle: 'success',
+  unauthorizedMessage: 'Unauthorized',
+  tags: ['notifications'],
+});
+
+export const unsubscribeRoute = notificationsUnsubscribeApi.route({
+  method: 'get',
+  path: '/api/v2/notifications/unsubscribe',
+  summary: "Unsubscribe an address from one type of mail (the link in a guardian's mail; no login)",
+  description:
+    'The token is signed by notifications (HMAC-SHA256) and names one notification type and one address, with an expiry. A valid one records the ' +
+    'opt-out (the mail worker then records such mails as `skipped`) and answers a plain HTML page confirming it; again: the same page. A forged, ' +
+    'malformed or expired token: a plain HTML page saying so, 400, nothing changed.',
+  request: { query: UnsubscribeQuery },
+  responses: {
+    200: htmlPage('Confirmation page'),
+    400: htmlPage('The link is not valid or has expired; nothing was changed (a missing token: the JSON error naming `token`)'),
+  },
+});

@@ -57,6 +57,22 @@ export const en = {
     more_other: '…and {{count}} more.',
     link: 'Review them in the app: {{link}}',
   },
+  unsubscribe: {
+    footer: "Don't want these notices any more? Unsubscribe: {{link}}",
+    doneTitle: 'Unsubscribed',
+    done: '{{address}} will no longer receive {{type}} by e-mail.',
+    invalidTitle: 'Link not valid',
+    invalid: 'This unsubscribe link is not valid or has expired; nothing was changed. Use the link of a recent e-mail, or contact the academy.',
+    types: {
+      block_approved: 'notices of approved blocks',
+      block_rejected: 'notices of rejected blocks',
+      incident: 'incident notices',
+      payslip_published: 'payslip notices',
+      attendance_reminder: 'attendance reminders',
+      attendance_warning: 'attendance warnings',
+      approval_digest: 'approval digests',
+    },
+  },
   incidentReply: {
     title: 'New reply to your incident',
     body: 'An administrator replied: {{message}}',

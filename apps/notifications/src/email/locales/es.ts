@@ -58,6 +58,22 @@ export const es: typeof en = {
     more_other: '…y {{count}} más.',
     link: 'Revísalos en la aplicación: {{link}}',
   },
+  unsubscribe: {
+    footer: '¿No quieres recibir más avisos como este? Date de baja: {{link}}',
+    doneTitle: 'Baja confirmada',
+    done: '{{address}} ya no recibirá {{type}} por correo electrónico.',
+    invalidTitle: 'Enlace no válido',
+    invalid: 'Este enlace de baja no es válido o ha caducado; no se ha cambiado nada. Usa el enlace de un correo reciente o ponte en contacto con la academia.',
+    types: {
+      block_approved: 'avisos de bloques aprobados',
+      block_rejected: 'avisos de bloques rechazados',
+      incident: 'avisos de incidencias',
+      payslip_published: 'avisos de nóminas',
+      attendance_reminder: 'recordatorios de asistencia',
+      attendance_warning: 'avisos de asistencia',
+      approval_digest: 'resúmenes de aprobaciones',
+    },
+  },
   incidentReply: {
     title: 'Nueva respuesta a tu incidencia',
     body: 'Un administrador ha respondido: {{message}}',
