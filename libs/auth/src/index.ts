@@ -1,5 +1,5 @@
 export { loadKeyRing, generateKeyPairFiles, type KeyRing } from './keys.ts';
-export { createTokenSigner, createTokenVerifier, ALGORITHM, MAX_TOKEN_LENGTH, type AccessClaims, type TokenOptions, type VerifierOptions, type TokenSigner, type TokenVerifier } from './tokens.ts';
+export { createTokenSigner, createTokenVerifier, ALGORITHM, MAX_TOKEN_LENGTH, type AccessClaims, type VerifiedClaims, type TokenOptions, type VerifierOptions, type TokenSigner, type TokenVerifier } from './tokens.ts';
 export { requireAuth, requireRole, requireOwnerOrAdmin, currentUser, bearerToken, type AuthenticatedUser, type AuthFailure } from './middleware.ts';
 export { actorOf, type Actor } from './actor.ts';
 export { safeEqual, requireApiKey } from './api-key.ts';

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError } from '@academy/kit';
-import type { AccessClaims, TokenVerifier } from './tokens.ts';
+import type { TokenVerifier, VerifiedClaims } from './tokens.ts';
 
-export interface AuthenticatedUser extends AccessClaims {
+export interface AuthenticatedUser extends VerifiedClaims {
   userId: number;
 }
 
@@ -48,7 +48,7 @@ export function currentUser(res: { locals: Record<string, unknown> }): Authentic
  * Only the given roles pass. `status` 401 fits routes whose spec answers 401 to a non-admin
  * (blocks review); elsewhere 403.
  */
-export function requireRole(role: AccessClaims['role'] | AccessClaims['role'][], failure: AuthFailure & { status?: 401 | 403 } = {}): RequestHandler {
+export function requireRole(role: VerifiedClaims['role'] | VerifiedClaims['role'][], failure: AuthFailure & { status?: 401 | 403 } = {}): RequestHandler {
   const allowed = Array.isArray(role) ? role : [role];
   return (_req, res, next) => {
     const user = res.locals.user as AuthenticatedUser | undefined;

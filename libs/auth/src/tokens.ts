@@ -44,9 +44,9 @@ export interface TokenSigner {
 
 export interface TokenVerifier {
   /** The claims of a validly signed, well-formed, unexpired token, or null (never throws). Revocation is not checked. */
-  verify(token: string): AccessClaims | null;
+  verify(token: string): VerifiedClaims | null;
   /** `verify`, then the session is checked against the revocations: null when ended (never throws). */
-  authenticate(token: string): Promise<AccessClaims | null>;
+  authenticate(token: string): Promise<VerifiedClaims | null>;
   /** These sessions were ended (an announced revocation): their remembered tokens are refused from now on. */
   sessionsEnded(sessionIds: string[]): void;
   /** Revocations may have been missed (announcements lost): every remembered token is checked again on its next use. */
@@ -72,10 +72,15 @@ export function createTokenSigner(ring: KeyRing, options: TokenOptions): TokenSi
 /** Longer than any token we sign; a bigger one is refused before it is parsed. */
 export const MAX_TOKEN_LENGTH = 4096;
 
-interface Verified {
-  claims: AccessClaims;
-  iat: number;
+/** The claims of a verified token, with its expiry (what holds a session open, such as a socket, ends with it). */
+export interface VerifiedClaims extends AccessClaims {
+  /** Expiry, epoch seconds. */
   exp: number;
+}
+
+interface Verified {
+  claims: VerifiedClaims;
+  iat: number;
 }
 
 interface CachedToken extends Verified {
@@ -106,7 +111,7 @@ export function createTokenVerifier(ring: KeyRing, options: VerifierOptions): To
       const parsed = AccessTokenPayload.safeParse(verified);
       if (!parsed.success || !checkTimes(parsed.data, options.maxTtlSeconds ?? DEFAULT_MAX_TTL_SECONDS)) return null;
       const { sub, role, employeeId, studentId, sid, iat, exp } = parsed.data;
-      return { claims: { sub, role, employeeId, studentId, sid }, iat, exp };
+      return { claims: { sub, role, employeeId, studentId, sid, exp }, iat };
     } catch {
       return null;
     }
@@ -126,7 +131,7 @@ export function createTokenVerifier(ring: KeyRing, options: VerifierOptions): To
     }
     const verified = verifyOnce(token);
     if (!verified) return null;
-    const entry: CachedToken = { ...verified, expiresAt: Math.min(verified.exp * 1000, now + (cacheOptions?.maxAgeMs ?? 0)), checkedUntil: 0, revoked: false };
+    const entry: CachedToken = { ...verified, expiresAt: Math.min(verified.claims.exp * 1000, now + (cacheOptions?.maxAgeMs ?? 0)), checkedUntil: 0, revoked: false };
     if (cacheOptions) {
       if (cache.size >= cacheOptions.maxEntries) cache.delete(cache.keys().next().value as string);
       cache.set(token, entry);

@@ -17,9 +17,10 @@ const ringK1 = loadKeyRing(dir, ['k1'], 'k1');
 const verifier = createTokenVerifier(loadKeyRing(dir, ['k1']), options);
 
 describe('createTokenVerifier', () => {
-  test('accepts a token signed by the current key and returns its claims', () => {
+  test('accepts a token signed by the current key and returns its claims with its expiry', () => {
     const token = createTokenSigner(ringK1, options).sign({ sub: '7', role: 'user', employeeId: 3 }, 60);
-    expect(verifier.verify(token)).toEqual({ sub: '7', role: 'user', employeeId: 3, studentId: undefined });
+    const { iat } = jwt.decode(token) as { iat: number };
+    expect(verifier.verify(token)).toEqual({ sub: '7', role: 'user', employeeId: 3, studentId: undefined, exp: iat + 60 });
   });
 
   test.each(Object.entries(forgedTokens(ringK1, options)))('refuses a token that is %s, without throwing', (_flaw, token) => {

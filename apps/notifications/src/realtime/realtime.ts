@@ -1,5 +1,4 @@
 import type { Server as HttpServer } from 'node:http';
-import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
@@ -110,9 +109,8 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     const token = handshakeToken(socket.handshake);
     // authenticate: signature, claims, expiry, and the session not ended (logout) in Redis.
     const claims = token ? await verifier.authenticate(token) : null;
-    const exp = claims && token ? (jwt.decode(token) as { exp?: number } | null)?.exp : undefined;
-    if (!claims || !exp) return next(new Error('Unauthorized'));
-    socket.data.user = { userId: Number(claims.sub), role: claims.role, exp } satisfies SocketUser;
+    if (!claims) return next(new Error('Unauthorized'));
+    socket.data.user = { userId: Number(claims.sub), role: claims.role, exp: claims.exp } satisfies SocketUser;
     sessionOf.set(socket, claims.sid);
     next();
   });
