@@ -1,3 +1,4 @@
+import { schoolCoursesApi } from './http/academic.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
 import { payslipsApi } from './http/payslips.ts';
@@ -21,7 +22,7 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   family('/api/v2/blocks', 'academic'),
   family('/api/v2/attendance', 'academic'),
   family('/api/v2/registration', 'academic', eventAssignment),
-  family('/api/v2/school-courses', 'academic'),
+  schoolCoursesApi,
   // the academic directory (admin): users, employees, students, guardians, subjects, centers, …
   ...['users', 'employees', 'students', 'guardians', 'subjects', 'centers', 'registrations', 'calendar-events'].map((resource) => family(`/api/v2/${resource}`, 'academic')),
   family('/api/v1/registration/update', 'academic', eventAssignment),

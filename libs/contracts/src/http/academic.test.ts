@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import {
+  academicFamilies,
   AdministrativeListingQuery,
   AssignStudentsBody,
   SchoolCourseCreateBody,
@@ -9,6 +10,7 @@ import {
   isPlaceholderEmail,
   placeholderEmail,
   registerAcademicDocs,
+  registerRoutes,
 } from '../index.ts';
 
 describe('AdministrativeListingQuery (spec rule 1 of the listing)', () => {
@@ -70,10 +72,11 @@ describe('placeholder e-mails', () => {
   });
 });
 
-describe('registerAcademicDocs', () => {
-  test('registers every academic route in an OpenAPI document', () => {
+describe('registerAcademicDocs and academicFamilies', () => {
+  test('register every academic route in an OpenAPI document', () => {
     const registry = new OpenAPIRegistry();
     registerAcademicDocs(registry);
+    registerRoutes(registry, academicFamilies);
     const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({ openapi: '3.0.3', info: { title: 'academic', version: '1' } });
     expect(Object.keys(document.paths ?? {}).sort()).toEqual(
       [

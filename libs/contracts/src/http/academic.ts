@@ -2,7 +2,8 @@
 // OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody, Id, IdText, PageMeta, StatusErrorBody, errorResponses, queryObject } from './common.ts';
+import { ErrorBody, Id, IdPathParam, IdText, PageMeta, StatusErrorBody, errorResponses, jsonContent, queryObject } from './common.ts';
+import { routeFamily, type DeclaredFamily } from '../routes.ts';
 import { isValidSpanishTaxId, normalizeTaxId } from '../tax-id.ts';
 
 /** Ids are positive integers below 2^31 (`0`, `-1`, `1.5`, `abc`, huge values are refused): the shared id schemas. */
@@ -201,6 +202,40 @@ export const SchoolCourseItem = z.object({
 });
 export const SchoolCourseList = z.object({ data: z.array(SchoolCourseItem), latestSchoolCourseId: z.number().int().nullable() });
 
+/** `/api/v2/school-courses`: any signed-in user reads the courses; admins create and delete them. */
+export const schoolCoursesApi = routeFamily({ prefix: '/api/v2/school-courses', service: 'academic', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['School courses'] });
+
+export const listSchoolCoursesRoute = schoolCoursesApi.route({
+  method: 'get',
+  path: '/api/v2/school-courses',
+  summary: 'List school courses, newest first, marking the latest',
+  responses: { 200: jsonContent(SchoolCourseList, 'Courses'), ...errorResponses({ 400: 'Invalid input', 403: 'Not allowed for this role' }) },
+});
+
+export const createSchoolCourseRoute = schoolCoursesApi.route({
+  method: 'post',
+  path: '/api/v2/school-courses',
+  summary: 'Create a school course (admin); publishes school-course.created',
+  role: 'admin',
+  request: { body: SchoolCourseCreateBody },
+  responses: { 201: jsonContent(SchoolCourseItem, 'Created'), ...errorResponses({ 400: 'Invalid input', 403: 'Not allowed for this role', 409: 'Name already used' }) },
+});
+
+export const deleteSchoolCourseRoute = schoolCoursesApi.route({
+  method: 'delete',
+  path: '/api/v2/school-courses/{id}',
+  summary: 'Delete a school course (admin); 409 while it has registrations',
+  role: 'admin',
+  request: { params: IdPathParam('id') },
+  responses: {
+    200: jsonContent(SchoolCourseItem, 'Deleted'),
+    ...errorResponses({ 400: 'Invalid input', 403: 'Not allowed for this role', 404: 'Not found', 409: 'The course still has registrations' }),
+  },
+});
+
+/** The families of this file's routes declared with `family.route` (the OpenAPI document registers them). */
+export const academicFamilies: DeclaredFamily[] = [schoolCoursesApi];
+
 // ---------------------------------------------------------------- registrations and calendar
 
 export const REGISTRATION_STATUS_VALUES = ['pending', 'active', 'cancelled'] as const;
@@ -380,10 +415,6 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
   const filters = (...names: string[]) => listQueryDoc.omit({ search: true }).extend(Object.fromEntries(names.map((name) => [name, z.string().optional()])));
   crud('Registrations', '/api/v2/registrations', RegistrationItem, RegistrationCreateBody, RegistrationUpdateBody, 'Delete a registration (admin)', filters('studentId', 'schoolCourseId', 'subjectId', 'status'));
   crud('Calendar events', '/api/v2/calendar-events', CalendarEventItem, CalendarEventCreateBody, CalendarEventUpdateBody, 'Delete a calendar event and its assignments (admin)', filters('subjectId', 'centerId', 'employeeId'));
-
-  registry.registerPath({ method: 'get', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'List school courses, newest first, marking the latest', responses: { 200: { description: 'Courses', ...json(SchoolCourseList) }, ...errors() } });
-  registry.registerPath({ method: 'post', path: '/api/v2/school-courses', tags: ['School courses'], security, summary: 'Create a school course (admin); publishes school-course.created', request: { body: json(SchoolCourseCreateBody) }, responses: { 201: { description: 'Created', ...json(SchoolCourseItem) }, 409: { description: 'Name already used', ...json(ErrorBody) }, ...errors() } });
-  registry.registerPath({ method: 'delete', path: '/api/v2/school-courses/{id}', tags: ['School courses'], security, summary: 'Delete a school course (admin); 409 while it has registrations', request: { params: idPath }, responses: { 200: { description: 'Deleted', ...json(SchoolCourseItem) }, 404: { description: 'Not found', ...json(ErrorBody) }, 409: { description: 'The course still has registrations', ...json(ErrorBody) }, ...errors() } });
 
   registry.registerPath({ method: 'put', path: '/api/v2/registration/assign-students-to-event', tags: ['Event assignment'], security, summary: 'Make the set of students of an event the given one (admin: any event; user: only events they teach, only themselves as employeeId)', request: { body: json(AssignStudentsBody) }, responses: { 200: { description: 'Applied; pending registrations come back in rejectedStudents', ...json(AssignStudentsResponse) }, 404: { description: 'Event or employee not found', ...json(StatusErrorBody) }, ...errors('status'), 403: { description: "NOT_EVENT_TEACHER: a user who does not teach the event; NOT_OWN_EMPLOYEE_ID: a user naming another employee", ...json(StatusErrorBody) } } });
   registry.registerPath({ method: 'get', path: '/api/v2/registration/students-by-subject-and-center', tags: ['Event assignment'], security, summary: 'Students registered in a subject at a center (latest course by default)', request: { query: z.object({ subjectId: z.string(), centerId: z.string(), schoolCourseId: z.string().optional() }) }, responses: { 200: { description: 'Students', ...json(StudentsBySubjectAndCenterResponse) }, ...errors('status') } });

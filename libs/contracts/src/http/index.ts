@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { registerAcademicDocs } from './academic.ts';
+import { academicFamilies, registerAcademicDocs } from './academic.ts';
 import { registerAttendanceDocs } from './attendance.ts';
 import { registerAuthDocs } from './auth.ts';
 import { registerBlocksDocs } from './blocks.ts';
@@ -30,4 +30,4 @@ export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAuthDo
  * document registers their routes, the gateway's table is derived from them, and each service binds
  * its handlers to them (`routeBinder` in @academy/service). A service's families are added here.
  */
-export const declaredFamilies: DeclaredFamily[] = [hoursBankApi, timeRecordsApi, incidentsApi, payslipsApi];
+export const declaredFamilies: DeclaredFamily[] = [...academicFamilies, hoursBankApi, timeRecordsApi, incidentsApi, payslipsApi];
