@@ -1,9 +1,10 @@
 // Component tests every service passes: readiness of its own dependencies, its first migration,
-// fail-fast configuration and a clean SIGTERM. A separate entry point (`@academy/testing/service-basics`)
+// fail-fast configuration and a clean SIGTERM (the last two, `describeProcessBasics`, the gateway too). A separate entry point (`@academy/testing/service-basics`)
 // because it imports Jest, which scripts that use `@academy/testing` must not load.
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
+import { generateKeyPairFiles } from '@academy/auth';
 import type { BaseConfig, ServiceDefinition } from '@academy/service';
 import { startTestService, useService } from './harness.ts';
 import { createTestDatabase, dropTestDatabase, testConfig, testUrls, TEST_KEYS_DIR, TEST_KID } from './index.ts';
@@ -44,33 +45,55 @@ export function describeServiceBasics<C extends BaseConfig>({ definition, readCo
       expect(rows.map((r) => r.table_name)).toEqual(['inbox', 'outbox']);
     });
 
-    test('a bad environment variable stops the start, naming it', () => {
-      const result = spawnSync(process.execPath, [main], {
-        env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: 'nope' },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
-      expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/PORT is invalid/);
-      expect(result.stderr).toMatch(/DATABASE_URL is invalid/);
+    let database = '';
+    describeProcessBasics({
+      name,
+      main,
+      invalidEnv: { PORT: 'not-a-port', DATABASE_URL: 'nope' },
+      env: async () => {
+        database = await createTestDatabase(`${name}_sigterm`);
+        return { DATABASE_URL: database, RABBITMQ_URL: testUrls.rabbitmq };
+      },
+      cleanUp: () => dropTestDatabase(database),
     });
+  });
+}
 
-    test('SIGTERM stops a running process cleanly (exit 0) after it logged "stopped"', async () => {
-      const database = await createTestDatabase(`${name}_sigterm`);
-      const child = spawn(process.execPath, [main], {
-        env: { ...process.env, PORT: '0', DATABASE_URL: database, RABBITMQ_URL: testUrls.rabbitmq, REDIS_URL: testUrls.redis, JWT_KEYS_DIR: TEST_KEYS_DIR, JWT_KEY_IDS: TEST_KID, LOG_LEVEL: 'info' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (chunk) => (output += chunk));
-      const deadline = Date.now() + 20_000;
-      while (!output.includes(`${name} listening`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(output).toContain(`${name} listening`);
-      child.kill('SIGTERM');
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      expect(code).toBe(0);
-      expect(output).toContain('"msg":"stopped"');
-      await dropTestDatabase(database);
+export interface ProcessBasics {
+  /** As it logs `<name> listening`. */
+  name: string;
+  /** Path of its entry point, from the repository root. */
+  main: string;
+  /** Variables that must each stop the start, named in its error. */
+  invalidEnv: Record<string, string>;
+  /** What the process needs to start on the test servers, beyond port 0, the test Redis and the test keys. */
+  env?: () => Promise<Record<string, string>>;
+  cleanUp?: () => Promise<void>;
+}
+
+/** The process-level start-up tests of a service or the gateway: fail-fast configuration and a clean SIGTERM. */
+export function describeProcessBasics({ name, main, invalidEnv, env, cleanUp }: ProcessBasics): void {
+  test('a bad environment variable stops the start, naming it', () => {
+    const result = spawnSync(process.execPath, [main], { env: { ...process.env, ...invalidEnv }, encoding: 'utf8', timeout: 20_000 });
+    expect(result.status).toBe(1);
+    for (const variable of Object.keys(invalidEnv)) expect(result.stderr).toMatch(new RegExp(`${variable} is invalid`));
+  });
+
+  test('SIGTERM stops a running process cleanly (exit 0) after it logged "stopped"', async () => {
+    generateKeyPairFiles(TEST_KEYS_DIR, TEST_KID);
+    const child = spawn(process.execPath, [main], {
+      env: { ...process.env, PORT: '0', REDIS_URL: testUrls.redis, JWT_KEYS_DIR: TEST_KEYS_DIR, JWT_KEY_IDS: TEST_KID, LOG_LEVEL: 'info', ...(await env?.()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const deadline = Date.now() + 20_000;
+    while (!output.includes(`${name} listening`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(output).toContain(`${name} listening`);
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(output).toContain('"msg":"stopped"');
+    await cleanUp?.();
   });
 }
