@@ -1,4 +1,4 @@
-import { schoolCoursesApi } from './http/academic.ts';
+import { registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
 import { payslipsApi } from './http/payslips.ts';
@@ -11,7 +11,6 @@ export { SERVICES, type ServiceName, type RouteRule } from './routes.ts';
 // from its family's (the public auth routes), it is a family of its own until its routes are declared.
 const family = (prefix: string, service: RouteFamily['service'], extra: Partial<RouteFamily> = {}) =>
   routeFamily({ prefix, service, access: 'bearer', errorStyle: service === 'notifications' ? 'success' : 'default', unauthorizedMessage: 'Unauthorized', tags: [], ...extra });
-const eventAssignment = { errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token' } as const;
 
 /** Every family of paths behind the gateway, in the order the gateway tries them. */
 export const ROUTE_FAMILIES: DeclaredFamily[] = [
@@ -21,11 +20,11 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   family('/api/v2/auth', 'academic'),
   family('/api/v2/blocks', 'academic'),
   family('/api/v2/attendance', 'academic'),
-  family('/api/v2/registration', 'academic', eventAssignment),
+  registrationApi,
   schoolCoursesApi,
   // the academic directory (admin): users, employees, students, guardians, subjects, centers, …
   ...['users', 'employees', 'students', 'guardians', 'subjects', 'centers', 'registrations', 'calendar-events'].map((resource) => family(`/api/v2/${resource}`, 'academic')),
-  family('/api/v1/registration/update', 'academic', eventAssignment),
+  registrationV1Api,
   family('/api/students/administrative', 'academic'),
   hoursBankApi,
   incidentsApi,

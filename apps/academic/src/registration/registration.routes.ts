@@ -1,45 +1,44 @@
-import { Router, type Express, type NextFunction, type Request, type Response } from 'express';
-import { AssignStudentsBody, StudentsAssignedToEventQuery, StudentsBySubjectAndCenterQuery } from '@academy/contracts';
-import { currentUser, requireAuth, requireRole } from '@academy/auth';
-import { AppError, BadRequestError, errorStyle, noQuery } from '@academy/kit';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { ASSIGNMENT_PATH, assignStudentsToEventRoute, retiredRegistrationUpdateRoute, studentsAssignedToEventRoute, studentsBySubjectAndCenterRoute } from '@academy/contracts';
+import { currentUser } from '@academy/auth';
+import { AppError, BadRequestError, errorStyle } from '@academy/kit';
+import { expressPath, routeBinder } from '@academy/service';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { assignStudentsToEvent } from './assign-students-to-event.ts';
 import { studentsAssignedToEvent, studentsBySubjectAndCenter } from './registration-queries.ts';
 
-const ASSIGNMENT_PATH = '/api/v2/registration/assign-students-to-event';
+/** The spec's `eventId is required` comes before the body's other fields. */
+function eventIdFirst(body: unknown): void {
+  const eventId = body !== null && typeof body === 'object' ? (body as { eventId?: unknown }).eventId : undefined;
+  if (eventId === undefined || eventId === null) throw new BadRequestError('EVENT_ID_REQUIRED', 'eventId is required');
+}
 
 /** Event assignment (spec): error bodies are `{ status: 'error', message }`; roles admin or user. */
 export function registerRegistrationRoutes(app: Express, ctx: AcademicContext): void {
+  const bind = routeBinder(app, ctx);
   const em = () => ctx.orm.em;
-  const router = Router();
-  router.use(requireAuth(ctx.verifier, { message: 'Invalid or expired token' }), requireRole(['admin', 'user']));
 
-  // A user (teacher) assigns and reads the students of the events they teach only; admins of any event.
-  router.put('/assign-students-to-event', noQuery, async (req, res) => {
-    const body = req.body as Record<string, unknown> | undefined;
-    if (body === undefined || body === null || typeof body !== 'object' || body.eventId === undefined || body.eventId === null) {
-      throw new BadRequestError('EVENT_ID_REQUIRED', 'eventId is required');
-    }
-    const data = await assignStudentsToEvent(em(), AssignStudentsBody.parse(body), currentUser(res));
-    res.json({ status: 'success', data });
-  });
-  router.get('/students-by-subject-and-center', async (req, res) => {
-    const data = await studentsBySubjectAndCenter(em(), StudentsBySubjectAndCenterQuery.parse(req.query));
-    res.json({ status: 'success', data });
-  });
-  router.get('/students-assigned-to-event', async (req, res) => {
-    const { eventId } = StudentsAssignedToEventQuery.parse(req.query);
-    res.json({ status: 'success', data: await studentsAssignedToEvent(em(), eventId, currentUser(res)) });
-  });
-
-  app.use('/api/v2/registration', errorStyle('status'), router);
+  // Unknown paths below the family answer in its style too.
+  app.use('/api/v2/registration', errorStyle('status'));
   // A body that is not JSON fails in the body parser, before the routes set their style: give it theirs.
   app.use(['/api/v2/registration', '/api/v1/registration'], (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     res.locals.errorStyle = 'status';
     next(error);
   });
-  // The v1 update is retired: clients are pointed at its v2 replacement.
-  app.put('/api/v1/registration/update', errorStyle('status'), () => {
+
+  // A user (teacher) assigns and reads the students of the events they teach only; admins of any event.
+  bind(assignStudentsToEventRoute, { checkBody: eventIdFirst }, async ({ body, res }) => {
+    res.json({ status: 'success', data: await assignStudentsToEvent(em(), body, currentUser(res)) });
+  });
+  bind(studentsBySubjectAndCenterRoute, async ({ query, res }) => {
+    res.json({ status: 'success', data: await studentsBySubjectAndCenter(em(), query) });
+  });
+  bind(studentsAssignedToEventRoute, async ({ query, res }) => {
+    res.json({ status: 'success', data: await studentsAssignedToEvent(em(), query.eventId, currentUser(res)) });
+  });
+
+  // The v1 update is retired: clients are pointed at its v2 replacement, whatever they send (so not bound: no token or input is read).
+  app.put(expressPath(retiredRegistrationUpdateRoute.path), errorStyle('status'), () => {
     throw new AppError(410, 'GONE', `PUT /api/v1/registration/update is gone; use PUT ${ASSIGNMENT_PATH}`, {
       details: { replacement: { method: 'PUT', path: ASSIGNMENT_PATH } },
       headers: { Link: `<${ASSIGNMENT_PATH}>; rel="successor-version"` },

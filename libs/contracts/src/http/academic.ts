@@ -233,9 +233,6 @@ export const deleteSchoolCourseRoute = schoolCoursesApi.route({
   },
 });
 
-/** The families of this file's routes declared with `family.route` (the OpenAPI document registers them). */
-export const academicFamilies: DeclaredFamily[] = [schoolCoursesApi];
-
 // ---------------------------------------------------------------- registrations and calendar
 
 export const REGISTRATION_STATUS_VALUES = ['pending', 'active', 'cancelled'] as const;
@@ -363,6 +360,54 @@ export const StudentsAssignedToEventResponse = z.object({
   data: z.object({ eventId: z.number().int(), employeeId: z.number().int().nullable(), students: z.array(AssignedStudentItem) }),
 });
 
+/** `/api/v2/registration` (spec): error bodies are `{ status: 'error', message }`; a user (teacher) acts on the events they teach only, admins on any. */
+export const registrationApi = routeFamily({ prefix: '/api/v2/registration', service: 'academic', access: 'bearer', errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token', tags: ['Event assignment'] });
+const statusErrors = (descriptions: Record<number, string>) => errorResponses(descriptions, 'status');
+
+export const ASSIGNMENT_PATH = '/api/v2/registration/assign-students-to-event';
+export const assignStudentsToEventRoute = registrationApi.route({
+  method: 'put',
+  path: ASSIGNMENT_PATH,
+  summary: 'Make the set of students of an event the given one (admin: any event; user: only events they teach, only themselves as employeeId)',
+  request: { body: AssignStudentsBody },
+  responses: {
+    200: jsonContent(AssignStudentsResponse, 'Applied; pending registrations come back in rejectedStudents'),
+    ...statusErrors({
+      400: 'Invalid input (EVENT_ID_REQUIRED: `eventId is required`)',
+      403: 'NOT_EVENT_TEACHER: a user who does not teach the event; NOT_OWN_EMPLOYEE_ID: a user naming another employee',
+      404: 'Event or employee not found',
+    }),
+  },
+});
+
+export const studentsBySubjectAndCenterRoute = registrationApi.route({
+  method: 'get',
+  path: '/api/v2/registration/students-by-subject-and-center',
+  summary: 'Students registered in a subject at a center (latest course by default)',
+  request: { query: StudentsBySubjectAndCenterQuery },
+  responses: { 200: jsonContent(StudentsBySubjectAndCenterResponse, 'Students'), ...statusErrors({ 400: 'Invalid input', 403: 'Not allowed for this role' }) },
+});
+
+export const studentsAssignedToEventRoute = registrationApi.route({
+  method: 'get',
+  path: '/api/v2/registration/students-assigned-to-event',
+  summary: 'Students assigned to an event (admin, or the teacher of the event)',
+  request: { query: StudentsAssignedToEventQuery },
+  responses: {
+    200: jsonContent(StudentsAssignedToEventResponse, 'Students'),
+    ...statusErrors({ 400: 'Invalid input', 403: 'NOT_EVENT_TEACHER: a user who does not teach the event', 404: 'Event not found' }),
+  },
+});
+
+/** The retired v1 update: gone whatever is sent (its handler answers 410 before reading the request). */
+export const registrationV1Api = routeFamily({ prefix: '/api/v1/registration/update', service: 'academic', access: 'bearer', errorStyle: 'status', unauthorizedMessage: 'Invalid or expired token', tags: ['Event assignment'] });
+export const retiredRegistrationUpdateRoute = registrationV1Api.route({
+  method: 'put',
+  path: '/api/v1/registration/update',
+  summary: `Gone: replaced by PUT ${ASSIGNMENT_PATH}`,
+  responses: { 410: jsonContent(StatusErrorBody, 'Gone') },
+});
+
 // ---------------------------------------------------------------- administrative listing (spec)
 
 /** `page` and `limit` coerced as spec rule 1 says; an unknown parameter is a 400 as everywhere. */
@@ -416,11 +461,6 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
   crud('Registrations', '/api/v2/registrations', RegistrationItem, RegistrationCreateBody, RegistrationUpdateBody, 'Delete a registration (admin)', filters('studentId', 'schoolCourseId', 'subjectId', 'status'));
   crud('Calendar events', '/api/v2/calendar-events', CalendarEventItem, CalendarEventCreateBody, CalendarEventUpdateBody, 'Delete a calendar event and its assignments (admin)', filters('subjectId', 'centerId', 'employeeId'));
 
-  registry.registerPath({ method: 'put', path: '/api/v2/registration/assign-students-to-event', tags: ['Event assignment'], security, summary: 'Make the set of students of an event the given one (admin: any event; user: only events they teach, only themselves as employeeId)', request: { body: json(AssignStudentsBody) }, responses: { 200: { description: 'Applied; pending registrations come back in rejectedStudents', ...json(AssignStudentsResponse) }, 404: { description: 'Event or employee not found', ...json(StatusErrorBody) }, ...errors('status'), 403: { description: "NOT_EVENT_TEACHER: a user who does not teach the event; NOT_OWN_EMPLOYEE_ID: a user naming another employee", ...json(StatusErrorBody) } } });
-  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-by-subject-and-center', tags: ['Event assignment'], security, summary: 'Students registered in a subject at a center (latest course by default)', request: { query: z.object({ subjectId: z.string(), centerId: z.string(), schoolCourseId: z.string().optional() }) }, responses: { 200: { description: 'Students', ...json(StudentsBySubjectAndCenterResponse) }, ...errors('status') } });
-  registry.registerPath({ method: 'get', path: '/api/v2/registration/students-assigned-to-event', tags: ['Event assignment'], security, summary: 'Students assigned to an event (admin, or the teacher of the event)', request: { query: z.object({ eventId: z.string() }) }, responses: { 200: { description: 'Students', ...json(StudentsAssignedToEventResponse) }, 404: { description: 'Event not found', ...json(StatusErrorBody) }, ...errors('status'), 403: { description: 'NOT_EVENT_TEACHER: a user who does not teach the event', ...json(StatusErrorBody) } } });
-  registry.registerPath({ method: 'put', path: '/api/v1/registration/update', tags: ['Event assignment'], summary: 'Gone: replaced by PUT /api/v2/registration/assign-students-to-event', responses: { 410: { description: 'Gone', ...json(StatusErrorBody) } } });
-
   registry.registerPath({
     method: 'get',
     path: '/api/students/administrative',
@@ -440,3 +480,6 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
     responses: { 200: { description: 'A page of students', ...json(AdministrativeListingResponse) }, ...errors(), 403: { description: 'Not an admin', ...json(ErrorBody) } },
   });
 }
+
+/** The families of this file's routes declared with `family.route` (the OpenAPI document registers them). */
+export const academicFamilies: DeclaredFamily[] = [registrationApi, schoolCoursesApi, registrationV1Api];
