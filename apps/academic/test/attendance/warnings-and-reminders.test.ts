@@ -36,7 +36,8 @@ describe('attendance.threshold-crossed: once per crossing, after 4 counted sessi
     await s.session('P'); // 75% over 4
     const [warning] = await s.warnings();
     expect(warning).toMatchObject({ studentId: s.studentId, percentage: 75, sessions: 4, thresholdPercent: 80, guardian: { name: 'Ana Tutor', email: 'ana.tutor@example.com' } });
-    expect(warning!.admins).toContainEqual({ name: 'boss@example.com', email: 'boss@example.com' });
+    // a user who chose no language carries locale null (notifications mails them in ACADEMY_LOCALE)
+    expect(warning!.admins).toContainEqual({ name: 'boss@example.com', email: 'boss@example.com', locale: null });
     await s.session('A'); // 60%
     expect(await s.warnings()).toHaveLength(1);
   });
