@@ -25,9 +25,9 @@ const INSTANTS: { name: string; at: string }[] = [
  * fits six instants in the 4 minutes CI gives this step.
  */
 const FILES = [
-  'apps/incidents/test/scheduled-check.test.ts',
-  'apps/incidents/test/time-records.test.ts',
-  'apps/incidents/test/incidents.test.ts',
+  'apps/incidents/test/checks/scheduled-check.test.ts',
+  'apps/incidents/test/time-records/time-records.test.ts',
+  'apps/incidents/test/incidents/incidents.test.ts',
   'apps/incidents/src/shared/time.test.ts',
   'apps/academic/test/auth/sessions.test.ts',
   'apps/academic/test/blocks/student-blocks.test.ts',

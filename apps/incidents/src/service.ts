@@ -1,11 +1,11 @@
 import type { ServiceDefinition } from '@academy/service';
 import type { Config } from './config.ts';
-import { entities } from './data/entities.ts';
+import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
-import { registerRoutes } from './http/routes.ts';
+import { registerRoutes } from './routes.ts';
 import { createIncidentsContext, type IncidentsContext } from './shared/incidents-context.ts';
 import { scheduleChecks } from './checks/scheduled-check.ts';
-import { subscriptions } from './messaging/subscriptions.ts';
+import { subscriptions } from './subscriptions.ts';
 
 export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
   name: 'incidents',
@@ -18,9 +18,9 @@ export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
     return {
       deps,
       routes: (app) => registerRoutes(app, deps),
-      subscriptions: () => subscriptions(ctx),
+      subscriptions: () => subscriptions(deps),
       listening: () => {
-        stopChecks = scheduleChecks(deps, ctx.config.CHECK_INTERVAL_MS);
+        stopChecks = scheduleChecks(deps, deps.config.CHECK_INTERVAL_MS);
       },
       stop: async () => {
         await stopChecks();

@@ -34,10 +34,8 @@ export const stopIncidents = (service: IncidentsService, options: { keepDatabase
 /** Starts the service before the tests of the enclosing `describe` and stops it after them. */
 export const useIncidents = (overrides: Partial<Config> = {}, options: StartOptions = {}) => useService(() => startIncidents(overrides, options));
 
-export const incidentsOfService = (service: IncidentsService): IncidentsContext => service.deps;
-
 export async function sql<T = Record<string, unknown>>(service: IncidentsService, text: string, params: unknown[] = []): Promise<T[]> {
-  return incidentsOfService(service).db.query<T>(text, params);
+  return service.deps.db.query<T>(text, params);
 }
 
 let nextId = 1000;

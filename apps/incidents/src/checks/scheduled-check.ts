@@ -1,8 +1,8 @@
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { isoSql } from '../shared/db.ts';
-import { describe } from '../incidents/incident-rules.ts';
-import { nextIncidentIdSql, recordIncident, type NewIncident } from '../incidents/incident-store.ts';
-import { ABSENCES_EVERY_WORKING_DAY, ABSENCES_FROM_TIMETABLE, EMPLOYEE_USER_ID_OF_RECORD_SQL, LATE_CLOCK_INS } from './check-sql.ts';
+import { describe } from '../shared/incident-rules.ts';
+import { nextIncidentIdSql, recordIncident, type NewIncident } from '../shared/record-incident.ts';
+import { ABSENCES_EVERY_WORKING_DAY, ABSENCES_FROM_TIMETABLE, EMPLOYEE_USER_ID_OF_RECORD_SQL, LATE_CLOCK_INS } from './checks.store.ts';
 
 export interface CheckResult {
   openTooLong: number;
@@ -26,14 +26,14 @@ order by r.clock_in_at limit ${BATCH}`;
  * (clock-in + the usual shift, never past now); the record itself is left as it is. One incident
  * per record, however many days it stays open and however many instances run the check.
  */
-async function flagOpenRecords(incidents: IncidentsContext, now: Date): Promise<number> {
-  const { db, config } = incidents;
+async function flagOpenRecords(deps: IncidentsContext, now: Date): Promise<number> {
+  const { db, config } = deps;
   const rows = await db.query<{ id: number; employeeId: number; employeeUserId: number | null; clockInAt: string; proposedEndAt: string; incidentId: number }>(
     OPEN_TOO_LONG,
     [now.toISOString(), config.OPEN_RECORD_LIMIT_HOURS, config.PROPOSED_SHIFT_HOURS],
   );
   return recordEach(
-    incidents,
+    deps,
     rows.map((row) => ({
       id: row.incidentId,
       employeeId: row.employeeId,
@@ -56,8 +56,8 @@ async function flagOpenRecords(incidents: IncidentsContext, now: Date): Promise<
  * grace. Never for a day before the employee (or the class) was known to the service. It blocks
  * nothing: a later clock-in works as usual (spec 1.1.2).
  */
-async function flagAbsences(incidents: IncidentsContext, now: Date): Promise<number> {
-  const { db, config } = incidents;
+async function flagAbsences(deps: IncidentsContext, now: Date): Promise<number> {
+  const { db, config } = deps;
   const timeZone = config.ACADEMY_TIME_ZONE;
   const fromTimetable = config.ABSENCE_RULE === 'timetable';
   const rows = await db.query<{ employeeId: number; employeeUserId: number | null; day: string; expectedAt: string; incidentId: number }>(
@@ -67,7 +67,7 @@ async function flagAbsences(incidents: IncidentsContext, now: Date): Promise<num
       : [now.toISOString(), timeZone, config.WORKING_DAYS, config.ABSENCE_DEADLINE, config.ABSENCE_GRACE_MINUTES, BATCH],
   );
   return recordEach(
-    incidents,
+    deps,
     rows.map((row) => ({
       id: row.incidentId,
       employeeId: row.employeeId,
@@ -89,8 +89,8 @@ async function flagAbsences(incidents: IncidentsContext, now: Date): Promise<num
  * it needs a class). Judged here rather than at the clock-in, so a class that reaches the replica
  * after the clock-in is judged the same.
  */
-async function flagLateClockIns(incidents: IncidentsContext, now: Date): Promise<number> {
-  const { db, config } = incidents;
+async function flagLateClockIns(deps: IncidentsContext, now: Date): Promise<number> {
+  const { db, config } = deps;
   const timeZone = config.ACADEMY_TIME_ZONE;
   const rows = await db.query<{
     employeeId: number;
@@ -103,7 +103,7 @@ async function flagLateClockIns(incidents: IncidentsContext, now: Date): Promise
     incidentId: number;
   }>(LATE_CLOCK_INS, [now.toISOString(), timeZone, config.ABSENCE_GRACE_MINUTES, BATCH]);
   return recordEach(
-    incidents,
+    deps,
     rows.map((row) => ({
       id: row.incidentId,
       employeeId: row.employeeId,
@@ -120,9 +120,9 @@ async function flagLateClockIns(incidents: IncidentsContext, now: Date): Promise
 }
 
 /** Records each candidate (a no-op for one another instance recorded first); answers how many were new. */
-async function recordEach(incidents: IncidentsContext, candidates: NewIncident[]): Promise<number> {
+async function recordEach(deps: IncidentsContext, candidates: NewIncident[]): Promise<number> {
   let created = 0;
-  for (const candidate of candidates) if (await recordIncident(incidents, candidate, null)) created += 1;
+  for (const candidate of candidates) if (await recordIncident(deps, candidate, null)) created += 1;
   return created;
 }
 
@@ -131,24 +131,24 @@ async function recordEach(incidents: IncidentsContext, candidates: NewIncident[]
  * its unique key and is inserted with ON CONFLICT DO NOTHING together with its event, so a
  * concurrent run's insert is a no-op (no duplicate incident, no duplicate event).
  */
-export async function runScheduledCheck(incidents: IncidentsContext, now = incidents.clock.now()): Promise<CheckResult> {
+export async function runScheduledCheck(deps: IncidentsContext, now = deps.clock.now()): Promise<CheckResult> {
   return {
-    openTooLong: await flagOpenRecords(incidents, now),
-    absences: await flagAbsences(incidents, now),
-    lateClockIns: await flagLateClockIns(incidents, now),
+    openTooLong: await flagOpenRecords(deps, now),
+    absences: await flagAbsences(deps, now),
+    lateClockIns: await flagLateClockIns(deps, now),
   };
 }
 
 /** Runs the check every `intervalMs` (never two runs of one instance at once); the returned stop waits for a run in flight. */
-export function scheduleChecks(incidents: IncidentsContext, intervalMs: number): () => Promise<void> {
+export function scheduleChecks(deps: IncidentsContext, intervalMs: number): () => Promise<void> {
   if (intervalMs <= 0) return async () => undefined;
   let current: Promise<void> | null = null;
   const tick = () => {
-    current ??= runScheduledCheck(incidents)
+    current ??= runScheduledCheck(deps)
       .then((result) => {
-        if (result.openTooLong || result.absences || result.lateClockIns) incidents.logger.info(result, 'scheduled check created incidents');
+        if (result.openTooLong || result.absences || result.lateClockIns) deps.logger.info(result, 'scheduled check created incidents');
       })
-      .catch((error: unknown) => incidents.logger.warn({ err: error }, 'scheduled check failed; the next run retries'))
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'scheduled check failed; the next run retries'))
       .finally(() => {
         current = null;
       });

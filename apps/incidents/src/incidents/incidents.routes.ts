@@ -18,7 +18,7 @@ import {
 import { parseMultipart, removeFiles, type MultipartOptions, type StoredUpload } from '@academy/files';
 import { routeBinder } from '@academy/service';
 import { actorOf, ownEmployee, type Actor } from '../shared/actor.ts';
-import { adminUsesAdminThread, unsupportedMediaType } from '../shared/errors.ts';
+import { adminUsesAdminThread, unsupportedMediaType } from './incidents.errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { listIncidents, listMyIncidents, openIncidentFile, readIncident, readThreads } from './read-incidents.ts';
 import { closeIncident, deleteIncident, postMessage } from './write-incidents.ts';

@@ -3,10 +3,15 @@ import type { IncidentDetail, IncidentListQuery, IncidentSummary, MyIncidentsQue
 import { pageMeta } from '@academy/kit';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
-import { fileNotFound, incidentNotFound } from '../shared/errors.ts';
+import { fileNotFound, incidentNotFound } from './incidents.errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
-import { EMPLOYEE_NAME_SQL } from './employee-names.ts';
-import { SUMMARY_COLUMNS } from './incident-store.ts';
+import { EMPLOYEE_NAME_SQL } from '../shared/employee-names.ts';
+
+/** Columns of an incident summary (`i` = incidents); `employees e` may be left-joined for the name. */
+export const SUMMARY_COLUMNS = `i.id, i.employee_id as "employeeId", i.kind, i.severity, i.status, i.description, i.source,
+  i.device_id as "deviceId", i.time_record_id as "timeRecordId", i.day::text as day, ${isoSql('i.proposed_end_at')} as "proposedEndAt",
+  (select count(*)::int from incident_messages m where m.incident_id = i.id) as "messageCount",
+  ${isoSql('i.created_at')} as "createdAt", ${isoSql('i.updated_at')} as "updatedAt", ${isoSql('i.closed_at')} as "closedAt"`;
 
 const fileUrl = (incidentId: number, fileId: number) => `/api/v2/incident/${incidentId}/files/${fileId}`;
 
@@ -40,23 +45,23 @@ export function canRead(actor: Actor, incident: { employeeId: number }): boolean
 }
 
 /** A missing incident is not cached (its id may be created later); the entry is per incident, the check per reader. */
-function cachedDetail(incidents: IncidentsContext, incidentId: number): Promise<IncidentDetail> {
-  return incidents.cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
-    const detail = await loadDetail(incidents.db.query, incidentId);
+function cachedDetail(deps: IncidentsContext, incidentId: number): Promise<IncidentDetail> {
+  return deps.cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
+    const detail = await loadDetail(deps.db.query, incidentId);
     if (!detail) throw incidentNotFound();
     return detail;
   });
 }
 
-export async function readIncident(incidents: IncidentsContext, actor: Actor, incidentId: number): Promise<IncidentDetail> {
-  const detail = await cachedDetail(incidents, incidentId);
+export async function readIncident(deps: IncidentsContext, actor: Actor, incidentId: number): Promise<IncidentDetail> {
+  const detail = await cachedDetail(deps, incidentId);
   if (!canRead(actor, detail)) throw incidentNotFound();
   return detail;
 }
 
-export async function readThreads(incidents: IncidentsContext, actor: Actor, incidentId: number) {
-  const threads = await incidents.cache.read({ incident: incidentId }, `threads:${incidentId}`, async () => {
-    const detail = await loadDetail(incidents.db.query, incidentId);
+export async function readThreads(deps: IncidentsContext, actor: Actor, incidentId: number) {
+  const threads = await deps.cache.read({ incident: incidentId }, `threads:${incidentId}`, async () => {
+    const detail = await loadDetail(deps.db.query, incidentId);
     if (!detail) throw incidentNotFound();
     return { incidentId, employeeId: detail.employeeId, data: detail.messages };
   });
@@ -95,20 +100,20 @@ async function listPage(query: Query, where: string, values: unknown[], order: s
 }
 
 /** `GET /incident/my`: the employee's own, newest first; cached per employee, status and page. */
-export async function listMyIncidents(incidents: IncidentsContext, employeeId: number, input: MyIncidentsQuery) {
+export async function listMyIncidents(deps: IncidentsContext, employeeId: number, input: MyIncidentsQuery) {
   const status = input.status ?? null;
-  return incidents.cache.read({ employee: employeeId }, `my:${employeeId}:${status ?? 'all'}:${input.page}:${input.limit}`, () =>
-    listPage(incidents.db.query, `i.employee_id = $1 and ($2::text is null or i.status = $2)`, [employeeId, status], ORDER.newest, input.page, input.limit),
+  return deps.cache.read({ employee: employeeId }, `my:${employeeId}:${status ?? 'all'}:${input.page}:${input.limit}`, () =>
+    listPage(deps.db.query, `i.employee_id = $1 and ($2::text is null or i.status = $2)`, [employeeId, status], ORDER.newest, input.page, input.limit),
   );
 }
 
 /** `GET /incident/` (admin): filters, most severe first by default. Not cached: its filters are open-ended. */
-export async function listIncidents(incidents: IncidentsContext, input: IncidentListQuery) {
+export async function listIncidents(deps: IncidentsContext, input: IncidentListQuery) {
   const where = `($1::text is null or i.status = $1) and ($2::int is null or i.employee_id = $2) and ($3::text is null or i.kind = $3)
     and ($4::text is null or i.severity = $4) and ($5::date is null or i.created_at >= ($5::date::timestamp at time zone 'UTC'))
     and ($6::date is null or i.created_at < (($6::date + 1)::timestamp at time zone 'UTC'))`;
   const values = [input.status ?? null, input.employeeId ?? null, input.kind ?? null, input.severity ?? null, input.from ?? null, input.to ?? null];
-  return listPage(incidents.db.query, where, values, ORDER[input.sort], input.page, input.limit);
+  return listPage(deps.db.query, where, values, ORDER[input.sort], input.page, input.limit);
 }
 
 export interface IncidentFileContent {
@@ -117,14 +122,14 @@ export interface IncidentFileContent {
 }
 
 /** An attachment, for whoever may read its incident: its metadata and its bytes from storage. */
-export async function openIncidentFile(incidents: IncidentsContext, actor: Actor, incidentId: number, fileId: number): Promise<IncidentFileContent> {
-  await readIncident(incidents, actor, incidentId);
-  const [file] = await incidents.db.query<IncidentFileContent['file'] & { storageKey: string }>(
+export async function openIncidentFile(deps: IncidentsContext, actor: Actor, incidentId: number, fileId: number): Promise<IncidentFileContent> {
+  await readIncident(deps, actor, incidentId);
+  const [file] = await deps.db.query<IncidentFileContent['file'] & { storageKey: string }>(
     `select storage_key as "storageKey", content_type as "contentType", size_bytes as "sizeBytes", file_name as "fileName"
      from incident_files where id = $1 and incident_id = $2`,
     [fileId, incidentId],
   );
-  const content = file ? await incidents.storage.open(file.storageKey) : null;
+  const content = file ? await deps.storage.open(file.storageKey) : null;
   if (!file || !content) throw fileNotFound();
   return { file, content };
 }

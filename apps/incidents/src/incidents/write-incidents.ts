@@ -4,10 +4,10 @@ import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import { onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
-import { incidentClosed, incidentNotFound } from '../shared/errors.ts';
+import { incidentClosed, incidentNotFound } from './incidents.errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
-import { EMPLOYEE_USER_ID_SQL } from './employee-names.ts';
-import { incidentEnvelope } from './incident-store.ts';
+import { EMPLOYEE_USER_ID_SQL } from '../shared/employee-names.ts';
+import { incidentEnvelope } from '../shared/record-incident.ts';
 import { readIncident } from './read-incidents.ts';
 
 interface LockedIncident {
@@ -54,8 +54,8 @@ async function insertMessage(query: Query, incidentId: number, role: 'employee' 
  * `incident.updated` event commit together; then the cache is invalidated. Stored files of a
  * message that is not written are removed again.
  */
-export async function postMessage(incidents: IncidentsContext, actor: Actor, incidentId: number, role: 'employee' | 'admin', body: string, files: StoredUpload[]) {
-  const { db, cache, relay, storage } = incidents;
+export async function postMessage(deps: IncidentsContext, actor: Actor, incidentId: number, role: 'employee' | 'admin', body: string, files: StoredUpload[]) {
+  const { db, cache, relay, storage } = deps;
   let employeeId: number;
   let messageId: number;
   try {
@@ -90,13 +90,13 @@ export async function postMessage(incidents: IncidentsContext, actor: Actor, inc
   if (files.length) onRollback(() => removeFiles(storage, files.map((file) => file.storageKey)));
   relay.nudge();
   await cache.invalidate({ incident: incidentId }, { employee: employeeId });
-  const detail = await readIncident(incidents, actor, incidentId);
+  const detail = await readIncident(deps, actor, incidentId);
   return detail.messages.find((message) => message.id === messageId)!;
 }
 
 /** Admin: closes an open incident, with an optional closing note on the thread. */
-export async function closeIncident(incidents: IncidentsContext, actor: Actor, incidentId: number, note: string | undefined) {
-  const { db, cache, relay } = incidents;
+export async function closeIncident(deps: IncidentsContext, actor: Actor, incidentId: number, note: string | undefined) {
+  const { db, cache, relay } = deps;
   const employeeId = await db.transaction(async (query) => {
     const incident = await lockIncident(query, incidentId);
     if (!incident) throw incidentNotFound();
@@ -123,7 +123,7 @@ export async function closeIncident(incidents: IncidentsContext, actor: Actor, i
   });
   relay.nudge();
   await cache.invalidate({ incident: incidentId }, { employee: employeeId });
-  const { messages: _messages, files: _files, ...summary } = await readIncident(incidents, actor, incidentId);
+  const { messages: _messages, files: _files, ...summary } = await readIncident(deps, actor, incidentId);
   return summary;
 }
 
@@ -131,9 +131,9 @@ export async function closeIncident(incidents: IncidentsContext, actor: Actor, i
  * Admin: deletes an incident. Soft: the row keeps its key (so the scheduled check does not create
  * it again) and is never shown again; its files stay stored for the record.
  */
-export async function deleteIncident(incidents: IncidentsContext, actor: Actor, incidentId: number) {
-  const { db, cache, relay } = incidents;
-  const { messages: _messages, files: _files, ...before } = await readIncident(incidents, actor, incidentId);
+export async function deleteIncident(deps: IncidentsContext, actor: Actor, incidentId: number) {
+  const { db, cache, relay } = deps;
+  const { messages: _messages, files: _files, ...before } = await readIncident(deps, actor, incidentId);
   const employeeId = await db.transaction(async (query) => {
     const incident = await lockIncident(query, incidentId);
     if (!incident) throw incidentNotFound();

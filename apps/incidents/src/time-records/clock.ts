@@ -1,10 +1,10 @@
 import type { ClockBody, TimeRecord } from '@academy/contracts';
 import type { Actor } from '../shared/actor.ts';
-import { alreadyClockedOut, employeeInactive, noOpenRecord, recordAlreadyOpen } from '../shared/errors.ts';
+import { alreadyClockedOut, employeeInactive, noOpenRecord, recordAlreadyOpen } from './time-records.errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
-import { describe } from '../incidents/incident-rules.ts';
-import { incidentIdByKey, nextIncidentIdSql, recordIncident } from '../incidents/incident-store.ts';
-import { recordColumns } from './time-record-sql.ts';
+import { describe } from '../shared/incident-rules.ts';
+import { incidentIdByKey, nextIncidentIdSql, recordIncident } from '../shared/record-incident.ts';
+import { recordColumns } from './time-records.store.ts';
 import { isoSql } from '../shared/db.ts';
 
 /**
@@ -31,21 +31,21 @@ const OPEN_RECORD = `select ${recordColumns('$2')}, ${isoSql('$2::timestamptz')}
  * second open record would overlap the first and count its time twice, and closing the first
  * would invent its end. The partial unique index on open records decides races.
  */
-export async function clockIn(incidents: IncidentsContext, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
-  const { db } = incidents;
+export async function clockIn(deps: IncidentsContext, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
+  const { db } = deps;
   const deviceId = input.deviceId ?? null;
   // Twice at most: the open record that refused us may be clocked out before we read it.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [result] = await db.query<TimeRecord & { gone: boolean }>(CLOCK_IN, [employeeId, input.source, deviceId, incidents.clock.now().toISOString()]);
+    const [result] = await db.query<TimeRecord & { gone: boolean }>(CLOCK_IN, [employeeId, input.source, deviceId, deps.clock.now().toISOString()]);
     const { gone, ...created } = result!;
     if (gone) throw employeeInactive();
     if (created.id !== null) return created;
-    const [open] = await db.query<TimeRecord & { now: string; incidentId: number }>(OPEN_RECORD, [employeeId, incidents.clock.now().toISOString()]);
+    const [open] = await db.query<TimeRecord & { now: string; incidentId: number }>(OPEN_RECORD, [employeeId, deps.clock.now().toISOString()]);
     if (!open) continue;
     const { now, incidentId, ...record } = open;
     const key = { timeRecordId: record.id, kind: 'CLOCK_IN_WHILE_OPEN' as const };
     const inserted = await recordIncident(
-      incidents,
+      deps,
       {
         id: incidentId,
         employeeId,
@@ -84,10 +84,10 @@ select ${isoSql('$4::timestamptz')} as now, ($4::timestamptz at time zone $2)::d
  * CLOCK_OUT_WITHOUT_OPEN incident is recorded for the employee's day (once per day) with the time,
  * so an administrator can complete the record.
  */
-export async function clockOut(incidents: IncidentsContext, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
-  const { db, config } = incidents;
+export async function clockOut(deps: IncidentsContext, employeeId: number, input: ClockBody, actor: Actor): Promise<TimeRecord> {
+  const { db, config } = deps;
   const deviceId = input.deviceId ?? null;
-  const now = incidents.clock.now().toISOString();
+  const now = deps.clock.now().toISOString();
   const [closed] = await db.query<TimeRecord>(CLOCK_OUT, [employeeId, input.source, deviceId, now]);
   if (closed) return closed;
   const [state] = await db.query<{ now: string; day: string; incidentId: number; recentClockOutAt: string | null }>(LAST_CLOCK_OUT, [
@@ -100,7 +100,7 @@ export async function clockOut(incidents: IncidentsContext, employeeId: number, 
   if (recentClockOutAt) throw alreadyClockedOut({ lastClockOutAt: recentClockOutAt });
   const key = { employeeId, day, kind: 'CLOCK_OUT_WITHOUT_OPEN' as const };
   const inserted = await recordIncident(
-    incidents,
+    deps,
     {
       id: incidentId,
       employeeId,
@@ -120,10 +120,10 @@ export async function clockOut(incidents: IncidentsContext, employeeId: number, 
 }
 
 /** `GET /timerecord/open`: the open record, if any. */
-export async function openRecord(incidents: IncidentsContext, employeeId: number) {
-  const [record] = await incidents.db.query<TimeRecord>(`select ${recordColumns('$2')} from time_records r where r.employee_id = $1 and r.clock_out_at is null`, [
+export async function openRecord(deps: IncidentsContext, employeeId: number) {
+  const [record] = await deps.db.query<TimeRecord>(`select ${recordColumns('$2')} from time_records r where r.employee_id = $1 and r.clock_out_at is null`, [
     employeeId,
-    incidents.clock.now().toISOString(),
+    deps.clock.now().toISOString(),
   ]);
   return { hasOpenRecord: record !== undefined, record: record ?? null };
 }

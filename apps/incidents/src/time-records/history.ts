@@ -2,10 +2,11 @@ import { BadRequestError, ForbiddenError, pageMeta } from '@academy/kit';
 import { HISTORY_MAX_DAYS, type HistoryQuery, type TimeRecord } from '@academy/contracts';
 import type { Actor } from '../shared/actor.ts';
 import type { Query } from '../shared/db.ts';
-import { employeeIdRequired, employeeNotFound, notAnEmployee } from '../shared/errors.ts';
+import { notAnEmployee } from '../shared/errors.ts';
+import { employeeIdRequired, employeeNotFound } from './time-records.errors.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { addDays, dayIn, daysBetween, formatMinutes } from '../shared/time.ts';
-import { recordColumns } from './time-record-sql.ts';
+import { recordColumns } from './time-records.store.ts';
 
 /** Whose records: a user only their own; an admin whoever they name (or their own). */
 export function targetEmployee(actor: Actor, requested: number | undefined): number {
@@ -24,9 +25,9 @@ export function targetEmployee(actor: Actor, requested: number | undefined): num
  * employees replica (deactivated and deleted ones stay there) nor on any time record. An unknown
  * id answers "not found", not an empty history or report.
  */
-export async function knownTargetEmployee(incidents: IncidentsContext, actor: Actor, requested: number | undefined): Promise<number> {
+export async function knownTargetEmployee(deps: IncidentsContext, actor: Actor, requested: number | undefined): Promise<number> {
   const employeeId = targetEmployee(actor, requested);
-  const [known] = await incidents.db.query(
+  const [known] = await deps.db.query(
     'select 1 from employees where id = $1 union all select 1 from time_records where employee_id = $1 limit 1',
     [employeeId],
   );
@@ -100,15 +101,15 @@ export async function workedDays(query: Query, now: Date, employeeId: number, fr
 }
 
 /** `GET /timerecord/history`. */
-export async function readHistory(incidents: IncidentsContext, actor: Actor, input: HistoryQuery) {
-  const employeeId = await knownTargetEmployee(incidents, actor, input.employeeId);
-  const timeZone = incidents.config.ACADEMY_TIME_ZONE;
-  const now = incidents.clock.now();
+export async function readHistory(deps: IncidentsContext, actor: Actor, input: HistoryQuery) {
+  const employeeId = await knownTargetEmployee(deps, actor, input.employeeId);
+  const timeZone = deps.config.ACADEMY_TIME_ZONE;
+  const now = deps.clock.now();
   const to = input.to ?? dayIn(now, timeZone);
   const from = input.from ?? addDays(to, -30);
   if (daysBetween(from, to) > HISTORY_MAX_DAYS)
     throw new BadRequestError('VALIDATION_ERROR', `Invalid request: the range may span at most ${HISTORY_MAX_DAYS} days`, [{ path: 'from', message: `at most ${HISTORY_MAX_DAYS} days before to` }]);
-  const { days, totalDays, totalMinutes } = await workedDays(incidents.db.query, now, employeeId, from, to, timeZone, {
+  const { days, totalDays, totalMinutes } = await workedDays(deps.db.query, now, employeeId, from, to, timeZone, {
     limit: input.limit,
     offset: (input.page - 1) * input.limit,
   });

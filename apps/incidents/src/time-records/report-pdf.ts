@@ -5,7 +5,7 @@ import type { Query } from '../shared/db.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { addDays, monthBounds } from '../shared/time.ts';
 import { knownTargetEmployee } from './history.ts';
-import { employeeNameOf } from '../incidents/employee-names.ts';
+import { employeeNameOf } from '../shared/employee-names.ts';
 
 /** One line of the report: a record, or its part within one local day when it crosses midnight. */
 export interface ReportLine {
@@ -75,15 +75,15 @@ async function reportLines(query: Query, employeeId: number, from: string, to: s
 }
 
 /** The month's records, totals and incidents of one employee, in the academy's time zone. */
-export async function monthlyReport(incidents: IncidentsContext, actor: Actor, input: ReportQuery): Promise<MonthlyReport> {
-  const employeeId = await knownTargetEmployee(incidents, actor, input.employeeId);
+export async function monthlyReport(deps: IncidentsContext, actor: Actor, input: ReportQuery): Promise<MonthlyReport> {
+  const employeeId = await knownTargetEmployee(deps, actor, input.employeeId);
   const { from, to } = monthBounds(input.month);
-  const timeZone = incidents.config.ACADEMY_TIME_ZONE;
-  const now = incidents.clock.now();
+  const timeZone = deps.config.ACADEMY_TIME_ZONE;
+  const now = deps.clock.now();
   const [lines, monthIncidents, employeeName] = await Promise.all([
-    reportLines(incidents.db.query, employeeId, from, to, timeZone, now),
-    incidents.db.query<ReportIncident>(INCIDENTS, [employeeId, from, to, timeZone]),
-    employeeNameOf(incidents.db.query, employeeId),
+    reportLines(deps.db.query, employeeId, from, to, timeZone, now),
+    deps.db.query<ReportIncident>(INCIDENTS, [employeeId, from, to, timeZone]),
+    employeeNameOf(deps.db.query, employeeId),
   ]);
   const totalMinutes = lines.reduce((sum, line) => sum + line.minutes, 0);
   return { employeeId, employeeName, month: input.month, timeZone, lines, incidents: monthIncidents, totalMinutes, generatedAt: now };

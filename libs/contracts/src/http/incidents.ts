@@ -9,7 +9,8 @@ const id = z.number().int().positive();
 const isoDateTime = z.iso.datetime({ offset: true });
 
 /** Where a clock-in or clock-out was made (spec 1.2.2). */
-export const ClockSource = z.enum(['App', 'Web'], { error: 'must be "App" or "Web"' });
+export const CLOCK_SOURCES = ['App', 'Web'] as const;
+export const ClockSource = z.enum(CLOCK_SOURCES, { error: 'must be "App" or "Web"' });
 export type ClockSource = z.infer<typeof ClockSource>;
 
 /** Stored as PostgreSQL text, which cannot hold a NUL character. */

@@ -5,7 +5,7 @@ import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { IncidentDetail, IncidentPage, ThreadsResponse } from '@academy/contracts';
 import { clockFrom } from '@academy/kit';
-import { adminAuth, outboxEvents, seedEmployee, sql, useIncidents, type IncidentsService } from './support.ts';
+import { adminAuth, outboxEvents, seedEmployee, sql, useIncidents, type IncidentsService } from '../support.ts';
 
 const base = '/api/v2/incident';
 

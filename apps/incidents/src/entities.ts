@@ -1,6 +1,6 @@
 import { replicaEntities, timetableReplicaEntities } from '@academy/replicas';
-import { Incident, IncidentFile, IncidentMessage } from './incident.entity.ts';
-import { TimeRecord } from './time-record.entity.ts';
+import { Incident, IncidentFile, IncidentMessage } from './incidents/incidents.entities.ts';
+import { TimeRecord } from './time-records/time-records.entities.ts';
 
 /** Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging; employees, school courses and the timetable are replicas). */
 export const entities = [...replicaEntities, ...timetableReplicaEntities, TimeRecord, Incident, IncidentMessage, IncidentFile];

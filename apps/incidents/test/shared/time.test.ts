@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { addDays, dayIn, daysBetween, formatMinutes, monthBounds } from './time.ts';
+import { addDays, dayIn, daysBetween, formatMinutes, monthBounds } from '../../src/shared/time.ts';
 
 describe('time helpers', () => {
   test('formatMinutes writes hours and minutes, zero as 0h', () => {

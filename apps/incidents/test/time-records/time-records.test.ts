@@ -4,7 +4,7 @@ import { PDFParse } from 'pdf-parse';
 import { ClockInResponse, HistoryResponse, OpenRecordResponse } from '@academy/contracts';
 import { clockFrom } from '@academy/kit';
 import { bearer } from '@academy/testing';
-import { adminAuth, insertRecord, outboxEvents, seedEmployee, sql, startIncidents, stopIncidents, useIncidents } from './support.ts';
+import { adminAuth, insertRecord, outboxEvents, seedEmployee, sql, startIncidents, stopIncidents, useIncidents } from '../support.ts';
 
 const base = '/api/v2/timerecord';
 

@@ -1,6 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-
-export const CLOCK_SOURCES = ['App', 'Web'] as const;
+import { CLOCK_SOURCES } from '@academy/contracts';
 
 /**
  * One stretch of work: a clock-in and, once the employee clocks out, its clock-out. At most one

@@ -4,7 +4,7 @@ import type { IncidentDetail } from '@academy/contracts';
 import { startFaultRedis } from '@academy/infra';
 import { createRedis } from '@academy/kit';
 import { testUrls } from '@academy/testing';
-import { adminAuth, incidentsOfService, seedEmployee, sql, startIncidents, stopIncidents, useIncidents, type IncidentsService } from './support.ts';
+import { adminAuth, seedEmployee, sql, startIncidents, stopIncidents, useIncidents, type IncidentsService } from '../support.ts';
 
 const base = '/api/v2/incident';
 
@@ -54,14 +54,14 @@ describe('the incident cache', () => {
 
   test('a reader that loaded before a write and stores after it (forced pause) leaves no stale entry behind', async () => {
     const { auth, incidentId } = await employeeWithIncident(service());
-    const incidents = incidentsOfService(service());
+    const { cache } = service().deps;
     let writerDone!: () => void;
     const writerAnswered = new Promise<void>((resolve) => (writerDone = resolve));
     let loadedBeforeWrite!: () => void;
     const readerLoaded = new Promise<void>((resolve) => (loadedBeforeWrite = resolve));
     // The reader: a cache miss whose database read happens before the write, and whose store
     // happens after the writer has committed, invalidated and answered.
-    const reader = incidents.cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
+    const reader = cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
       const [row] = await sql<{ messages: number }>(service(), 'select count(*)::int as messages from incident_messages where incident_id = $1', [incidentId]);
       loadedBeforeWrite();
       await writerAnswered;
@@ -126,8 +126,8 @@ describe('with Redis paused or stopped', () => {
 
       redis.resume();
       // Until the missed invalidation lands, this instance does not read the entry cached before the pause.
-      await eventually(() => service.ctx.redis.status === 'ready' && incidentsOfService(service).cache.pendingInvalidations === 0, 10_000);
-      expect(incidentsOfService(service).cache.pendingInvalidations).toBe(0);
+      await eventually(() => service.ctx.redis.status === 'ready' && service.deps.cache.pendingInvalidations === 0, 10_000);
+      expect(service.deps.cache.pendingInvalidations).toBe(0);
       for (let i = 0; i < 2; i++) {
         const res = await api().get(`${base}/${incidentId}`).set(auth);
         expect(res.body.data.messages.map((m: { message: string }) => m.message)).toEqual(['while Redis hangs']);

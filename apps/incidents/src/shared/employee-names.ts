@@ -1,4 +1,4 @@
-import type { Query } from '../shared/db.ts';
+import type { Query } from './db.ts';
 
 // What this service knows of employees comes from the employees replica (@academy/replicas).
 

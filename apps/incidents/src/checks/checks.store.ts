@@ -1,5 +1,5 @@
 // SQL of the scheduled check that reads the employees and timetable replicas.
-import { nextIncidentIdSql } from '../incidents/incident-store.ts';
+import { nextIncidentIdSql } from '../shared/record-incident.ts';
 
 /** The login of a record's employee (`r` = time_records), from the employees replica. */
 export const EMPLOYEE_USER_ID_OF_RECORD_SQL = `(select e.user_id from employees e where e.id = r.employee_id and not e.deleted)`;

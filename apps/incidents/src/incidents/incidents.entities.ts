@@ -1,6 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { INCIDENT_KINDS } from '@academy/contracts';
-import { CLOCK_SOURCES } from './time-record.entity.ts';
+import { CLOCK_SOURCES, INCIDENT_KINDS } from '@academy/contracts';
 
 export const SEVERITIES = ['low', 'medium', 'high'] as const;
 export const INCIDENT_STATUSES = ['open', 'closed'] as const;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { multipartBody, multipartFuzzCases, sendRaw, type MultipartPart } from '@academy/testing/multipart';
-import { seedEmployee, sql, useIncidents } from './support.ts';
+import { seedEmployee, sql, useIncidents } from '../support.ts';
 
 /** A 1×1 PNG of 68 bytes, as in issue 18's probe, and a PDF padded to 32 KB (so cuts fall mid-file too). */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');

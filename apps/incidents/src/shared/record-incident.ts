@@ -1,7 +1,9 @@
+// Every feature that finds an incident (a refused clock, the scheduled check) records it here: one
+// writer of new incidents and their `incident.created` events.
 import { createEnvelope, type ClockSource, type EventData, type IncidentKind } from '@academy/contracts';
 import { outboxInsertSql, outboxRow } from '@academy/messaging';
-import { isoSql, type Query } from '../shared/db.ts';
-import type { IncidentsContext } from '../shared/incidents-context.ts';
+import type { Query } from './db.ts';
+import type { IncidentsContext } from './incidents-context.ts';
 import { SEVERITY } from './incident-rules.ts';
 
 export const SOURCE = 'incidents';
@@ -86,21 +88,15 @@ export async function incidentIdByKey(query: Query, key: { timeRecordId: number;
 
 export const nextIncidentIdSql = `nextval('incidents_id_seq')::int`;
 
-/** Columns of an incident summary (`i` = incidents); `employees e` may be left-joined for the name. */
-export const SUMMARY_COLUMNS = `i.id, i.employee_id as "employeeId", i.kind, i.severity, i.status, i.description, i.source,
-  i.device_id as "deviceId", i.time_record_id as "timeRecordId", i.day::text as day, ${isoSql('i.proposed_end_at')} as "proposedEndAt",
-  (select count(*)::int from incident_messages m where m.incident_id = i.id) as "messageCount",
-  ${isoSql('i.created_at')} as "createdAt", ${isoSql('i.updated_at')} as "updatedAt", ${isoSql('i.closed_at')} as "closedAt"`;
-
 /**
  * Records an incident with its `incident.created` event (a no-op when its key exists) and, when it
  * is new, wakes the relay and drops the employee's cached lists. Answers whether it was new.
  */
-export async function recordIncident(incidents: IncidentsContext, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
-  const inserted = await insertIncident(incidents.db.query, incidents.clock.now(), incident, byUserId, correlationId);
+export async function recordIncident(deps: IncidentsContext, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
+  const inserted = await insertIncident(deps.db.query, deps.clock.now(), incident, byUserId, correlationId);
   if (inserted) {
-    incidents.relay.nudge();
-    await incidents.cache.invalidate({ employee: incident.employeeId });
+    deps.relay.nudge();
+    await deps.cache.invalidate({ employee: incident.employeeId });
   }
   return inserted;
 }
