@@ -1,19 +1,14 @@
-import type { Express, Request, Response } from 'express';
+import type { Express } from 'express';
 import type { ServiceContext } from '@academy/service';
 import { routeBinder } from '@academy/service';
-import { currentUser, requireAuth, requireOwnerOrAdmin, requireRole } from '@academy/auth';
+import { actorOf, requireAuth, requireOwnerOrAdmin, requireRole } from '@academy/auth';
 import { addCompletedHoursRoute, addPendingHoursRoute, deleteTransactionRoute, editTransactionRoute, hoursBankApi, readHoursBankRoute } from '@academy/contracts';
-import { readId, requestId } from '@academy/kit';
+import { readId } from '@academy/kit';
 import type { Config } from '../config.ts';
 import { employeeIdRequired, transactionIdRequired } from '../domain/hours-bank.errors.ts';
-import { addHours, addedDetails, deleteTransaction, editTransaction, type Actor } from '../domain/hours-bank.use-cases.ts';
+import { addHours, addedDetails, deleteTransaction, editTransaction } from '../domain/hours-bank.use-cases.ts';
 import { readHoursBank } from '../domain/read-hours-bank.ts';
 import { parseTime } from '../domain/time-string.ts';
-
-function actorOf(req: Request, res: Response): Actor {
-  const user = currentUser(res);
-  return { userId: Number.isInteger(user.userId) && user.userId > 0 ? user.userId : null, correlationId: requestId(req) };
-}
 
 /** The spec's `Time is required` and time-format errors come before the body's other fields. */
 const timeFirst = (body: unknown) => void parseTime((body as { time?: unknown } | undefined)?.time);
