@@ -39,6 +39,8 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   UNSUBSCRIBE_SECRET: z.string().min(32).default('dev-unsubscribe-secret-change-me-0123456789'),
   /** How long an unsubscribe link stays valid after its mail was written. */
   UNSUBSCRIBE_TOKEN_DAYS: positive(90),
+  /** How often pushes held for quiet hours are looked for (and sent once theirs end); 0 turns the sender off (tests run it by hand). */
+  HELD_PUSH_POLL_MS: z.coerce.number().int().min(0).default(60_000),
   PUSH_NOTIFICATIONS_API_KEY: z.string().min(16).default('dev-push-api-key-change-me'),
   /** Path of a Firebase service-account JSON; without it push messages are recorded, not sent. */
   FIREBASE_CREDENTIALS_FILE: z.string().min(1).optional(),

@@ -4,6 +4,7 @@ import { pruneStaleTokens } from './devices/device-tokens.ts';
 import { smtpTransport, startMailWorker, type MailTransport, type MailWorker } from './email/mail-worker.ts';
 import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './push/push-provider.ts';
 import { pruneIdempotencyKeys } from './push/send-push.ts';
+import { startHeldPushSender } from './push/held-pushes.ts';
 import { createRealtime, type Realtime } from './realtime/realtime.ts';
 
 /** What notifications' features work with: the service's context and what its `setup` builds once per instance (push provider, mail worker, Socket.IO). */
@@ -45,6 +46,8 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
 
   const realtime = createRealtime({ redisUrl: config.REDIS_URL, stream: config.SOCKET_STREAM, streamBlockMs: config.SOCKET_STREAM_BLOCK_MS, sessionCheckMs: config.SOCKET_SESSION_CHECK_MS, verifier: ctx.verifier, revocationFeed: ctx.revocationFeed, logger });
 
+  const stopHeldPushes = startHeldPushSender({ orm, push, clock: ctx.clock, logger }, config.HELD_PUSH_POLL_MS);
+
   const maintain = async () => {
     try {
       const pruned = await pruneStaleTokens(orm.em.fork(), ctx.clock.now(), config.TOKEN_RETENTION_DAYS);
@@ -65,6 +68,7 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
     realtime,
     async close() {
       clearInterval(maintenance);
+      await stopHeldPushes();
       await mailWorker.stop();
       await realtime.close();
       await push.close();

@@ -95,7 +95,7 @@ describe('attendance notices: the teacher reminder (mail + push) and the thresho
     await publish('again', 1, event, event, event);
     const sends: string[][] = [];
     const push = { kind: 'recording' as const, send: async (_message: unknown, tokens: string[]) => (sends.push(tokens), tokens.map(() => ({ ok: true as const }))), close: async () => undefined };
-    await service.ctx.orm.em.fork().transactional((em) => onAttendanceMissing({ orm: service.ctx.orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
+    await service.ctx.orm.em.fork().transactional((em) => onAttendanceMissing({ orm: service.ctx.orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' }, clock: service.ctx.clock })(em, event));
     expect(sends).toEqual([]);
     await sleep(600);
     expect(mailsTo('again')).toHaveLength(1);

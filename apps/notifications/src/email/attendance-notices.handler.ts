@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '@academy/kit';
 import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
 import type { PushProvider } from '../push/push-provider.ts';
@@ -17,6 +18,8 @@ export interface AttendanceNoticeDeps {
   appUrl: string;
   /** The academy's language and time zone: the guardian's and admins' mails, and a teacher whose login chose none. */
   academy: Language;
+  /** The service clock: a push during the teacher's quiet hours is held until they end. */
+  clock: Clock;
   /** The guardian's unsubscribe link, in the footer of their warning. */
   unsubscribeLink?: GuardianLink;
 }
@@ -77,7 +80,7 @@ export function onAttendanceMissing(deps: AttendanceNoticeDeps): EventHandler<'a
           data: { type: 'attendance_missing', day: data.day, missingCount: String(data.missingCount) },
           idempotencyKey: `attendance-missing:${event.id}`,
         },
-        { eventType: event.type },
+        { eventType: event.type, now: deps.clock.now() },
       );
     }
   };

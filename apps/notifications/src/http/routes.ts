@@ -6,7 +6,7 @@ import { errorStyle, noQuery } from '@academy/kit';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { listDeliveries } from '../deliveries/list-deliveries.ts';
 import { registerDeviceToken, removeDeviceToken } from '../devices/device-tokens.ts';
-import { readPreferences, updatePreferences } from '../preferences/preferences.ts';
+import { readAll, updatePreferences } from '../preferences/preferences.ts';
 import { unsubscribe, unsubscribeSettings } from '../preferences/unsubscribes.ts';
 import { unsubscribePage } from '../email/unsubscribe-page.ts';
 import { sendPush } from '../push/send-push.ts';
@@ -44,11 +44,11 @@ export function registerRoutes(app: Express, ctx: NotificationsContext): void {
     res.json({ success: true, ...(await listDeliveries(em(), query)) });
   });
   notifications.get('/preferences', noQuery, async (_req, res) => {
-    res.json({ success: true, data: { preferences: await readPreferences(em(), currentUser(res).userId) } });
+    res.json({ success: true, data: await readAll(em(), currentUser(res).userId) });
   });
   notifications.put('/preferences', noQuery, async (req, res) => {
     const input = PreferencesBody.parse(req.body);
-    res.json({ success: true, data: { preferences: await updatePreferences(em(), currentUser(res).userId, input, ctx.clock.now()) } });
+    res.json({ success: true, data: await updatePreferences(em().fork(), currentUser(res).userId, input, ctx.clock.now()) });
   });
   app.use('/api/v2/notifications', notifications);
 

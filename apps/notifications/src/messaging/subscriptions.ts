@@ -24,7 +24,7 @@ export async function subscriptions(ctx: NotificationsContext): Promise<void> {
     handlers: {
       'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy, unsubscribeLink),
       ...payslipHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
-      ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy, unsubscribeLink }),
+      ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy, unsubscribeLink, clock: ctx.clock }),
       'blocks.pending-digest': onPendingDigest({ wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
     },
   });

@@ -13,7 +13,7 @@ export const readSettings = (em: EntityManager, userId: number) =>
   em.getConnection().execute<PreferenceRow[]>(`select type, channel, enabled from notification_preferences where user_id = ?`, [userId], 'all', em.getTransactionContext());
 
 /** Writes the given settings in one statement (the request's transaction when it has one). */
-export async function writeSettings(em: EntityManager, userId: number, settings: PreferencesBody['preferences'], now: Date): Promise<void> {
+export async function writeSettings(em: EntityManager, userId: number, settings: NonNullable<PreferencesBody['preferences']>, now: Date): Promise<void> {
   await em.getConnection().execute(
     `insert into notification_preferences (user_id, type, channel, enabled, updated_at)
      values ${settings.map(() => '(?, ?, ?, ?, ?)').join(', ')}

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '@academy/kit';
-import { NOTIFICATION_CHANNELS, NOTIFICATION_TYPES, type NotificationPreference, type PreferencesBody } from '@academy/contracts';
+import { NOTIFICATION_CHANNELS, NOTIFICATION_TYPES, type NotificationPreference, type PreferencesBody, type QuietHours } from '@academy/contracts';
 import { isCritical } from './notification-types.ts';
 import { readSettings, writeSettings } from './preferences.store.ts';
+import { readQuietHours, writeQuietHours } from './quiet-hours.ts';
 
 /** Every type on every channel for the user: what they set, on where they set nothing; critical ones always on. */
 export async function readPreferences(em: EntityManager, userId: number): Promise<NotificationPreference[]> {
@@ -12,20 +13,27 @@ export async function readPreferences(em: EntityManager, userId: number): Promis
   );
 }
 
+/** What GET answers: every setting, and the quiet hours (null when none). */
+export async function readAll(em: EntityManager, userId: number): Promise<{ preferences: NotificationPreference[]; quietHours: QuietHours | null }> {
+  const [preferences, quietHours] = await Promise.all([readPreferences(em.fork(), userId), readQuietHours(em.fork(), userId)]);
+  return { preferences, quietHours };
+}
+
 /**
- * Applies the caller's settings. Switching a critical type off is refused as a whole (400 naming
+ * Applies the caller's settings and quiet hours (absent: unchanged; null: removed), in one transaction. Switching a critical type off is refused as a whole (400 naming
  * each), and so is a setting named twice with two values; nothing is written then.
  */
-export async function updatePreferences(em: EntityManager, userId: number, input: PreferencesBody, now: Date): Promise<NotificationPreference[]> {
-  const critical = input.preferences.filter((setting) => !setting.enabled && isCritical(setting.type));
+export async function updatePreferences(em: EntityManager, userId: number, input: PreferencesBody, now: Date): Promise<{ preferences: NotificationPreference[]; quietHours: QuietHours | null }> {
+  const settings = input.preferences ?? [];
+  const critical = settings.filter((setting) => !setting.enabled && isCritical(setting.type));
   if (critical.length) {
     const named = critical.map((setting) => `${setting.type} (${setting.channel})`).join(', ');
     throw new BadRequestError('CRITICAL_NOTIFICATION_TYPE', `preferences: critical notifications cannot be switched off: ${named}`, {
-      fields: critical.map((setting) => `preferences.${input.preferences.indexOf(setting)}.enabled`),
+      fields: critical.map((setting) => `preferences.${settings.indexOf(setting)}.enabled`),
     });
   }
-  const byKey = new Map<string, PreferencesBody['preferences'][number]>();
-  for (const [index, setting] of input.preferences.entries()) {
+  const byKey = new Map<string, NonNullable<PreferencesBody['preferences']>[number]>();
+  for (const [index, setting] of settings.entries()) {
     const key = `${setting.type}:${setting.channel}`;
     const earlier = byKey.get(key);
     if (earlier && earlier.enabled !== setting.enabled) {
@@ -33,6 +41,9 @@ export async function updatePreferences(em: EntityManager, userId: number, input
     }
     byKey.set(key, setting);
   }
-  await writeSettings(em, userId, [...byKey.values()], now);
-  return readPreferences(em, userId);
+  await em.transactional(async (tx) => {
+    if (byKey.size) await writeSettings(tx, userId, [...byKey.values()], now);
+    if (input.quietHours !== undefined) await writeQuietHours(tx, userId, input.quietHours, now);
+  });
+  return readAll(em, userId);
 }

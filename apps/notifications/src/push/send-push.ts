@@ -5,6 +5,8 @@ import { pgArray } from '@academy/db';
 import { idempotencyKeyInProgress, idempotencyKeyReused } from '../notifications.errors.ts';
 import { isOptional, notificationTypeOf } from '../preferences/notification-types.ts';
 import { switchedOff } from '../preferences/preferences.store.ts';
+import { inQuietHours } from '../preferences/quiet-hours.ts';
+import { holdPushes } from './held-pushes.ts';
 import { DEAD_TOKEN_CODES, type PushProvider } from './push-provider.ts';
 
 interface TokenRow {
@@ -25,6 +27,10 @@ const IN_PROGRESS_TAKEOVER = '2 minutes';
 export interface SendPushOptions {
   /** Recorded on the deliveries rows: `push.send` for the API, the event type when an event caused it. */
   eventType?: string;
+  /** The service clock's now: with an optional `eventType`, a recipient in their quiet hours gets the push held until they end. */
+  now?: Date;
+  /** The held-push sender's own send (the quiet hours are over): not held again. */
+  quietHoursChecked?: boolean;
 }
 
 /**
@@ -46,7 +52,13 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
 
   const skippedUserIds = await switchedOffUsers(em, requestedUserIds, options.eventType);
   if (skippedUserIds.length) await recordSkipped(em, sendId, options.eventType!, input, skippedUserIds);
-  const recipients = requestedUserIds.filter((userId) => !skippedUserIds.includes(userId));
+  const allowed = requestedUserIds.filter((userId) => !skippedUserIds.includes(userId));
+  const held = options.now && !options.quietHoursChecked && options.eventType && isOptional(options.eventType) ? await inQuietHours(em, allowed, options.now) : new Map<number, Date>();
+  if (held.size) {
+    const { userIds: _userIds, idempotencyKey: _key, ...message } = input;
+    await holdPushes(em, options.eventType!, message, held, options.now!);
+  }
+  const recipients = allowed.filter((userId) => !held.has(userId));
 
   const tokens = await connection.execute<TokenRow[]>(
     `select user_id, device_id, token from device_tokens where user_id = any(?::int[])${input.platform ? ' and platform = ?' : ''} order by user_id, id`,

@@ -175,8 +175,30 @@ export const NotificationPreference = z
   .meta({ id: 'NotificationPreference' });
 export type NotificationPreference = z.infer<typeof NotificationPreference>;
 
-/** PUT: the settings to change (the others stay as they are). */
+const isTimeZone = (value: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const timeOfDay = z.string({ error: 'must be a time of day as HH:MM' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day as HH:MM, such as 22:00' });
+
+/** Non-critical pushes during them are held and sent once when they end (e-mail is unaffected). `start` after `end` spans midnight. */
+export const QuietHours = z
+  .strictObject({
+    start: timeOfDay,
+    end: timeOfDay,
+    timeZone: z.string({ error: 'must be an IANA time zone such as Europe/Madrid' }).max(64).refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  })
+  .refine((quiet) => quiet.start !== quiet.end, { error: 'must differ from start', path: ['end'] })
+  .meta({ id: 'QuietHours', example: { start: '22:00', end: '07:00', timeZone: 'Europe/Madrid' } });
+export type QuietHours = z.infer<typeof QuietHours>;
+
+/** PUT: the settings to change (the others stay as they are); `quietHours` null removes them. */
 export const PreferencesBody = z.strictObject({
+  quietHours: QuietHours.nullable().optional(),
   preferences: z
     .array(
       z.strictObject({
@@ -186,13 +208,17 @@ export const PreferencesBody = z.strictObject({
       }),
     )
     .min(1, { error: 'must name at least one setting' })
-    .max(NOTIFICATION_TYPES.length * NOTIFICATION_CHANNELS.length * 2, { error: 'has too many settings' }),
-});
+    .max(NOTIFICATION_TYPES.length * NOTIFICATION_CHANNELS.length * 2, { error: 'has too many settings' })
+    .optional(),
+}).refine((body) => body.preferences !== undefined || body.quietHours !== undefined, { error: 'is required (or quietHours)', path: ['preferences'] });
 export type PreferencesBody = z.infer<typeof PreferencesBody>;
 
 export const PreferencesResponse = z.object({
   success: z.literal(true),
-  data: z.object({ preferences: z.array(NotificationPreference).meta({ description: 'Every type × channel; defaults all on' }) }),
+  data: z.object({
+    preferences: z.array(NotificationPreference).meta({ description: 'Every type × channel; defaults all on' }),
+    quietHours: QuietHours.nullable().meta({ description: 'null: none set' }),
+  }),
 });
 export type PreferencesResponse = z.infer<typeof PreferencesResponse>;
 
