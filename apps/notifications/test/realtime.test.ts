@@ -84,7 +84,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
 
     const data = incidentChange({ change: 'status_changed', status: 'closed', byUserId: 1, kind: 'CLOCK_IN_WHILE_OPEN', description: 'Clock-in while a record was open' });
     const event = await publish(data);
-    await until(async () => employee.received.length > 0 && admin.received.length > 0, 5_000, 'both received');
+    await until(async () => employee.received.length > 0 && admin.received.length > 0, 15_000, 'both received');
     const expected: IncidentNotification = {
       eventId: event.id,
       incidentId: data.incidentId,
@@ -107,7 +107,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     await connected(employee);
     const data = incidentChange({ change: 'created', byUserId: null });
     await publish(data, 'incident.created');
-    await until(async () => employee.received.length > 0, 5_000, 'received');
+    await until(async () => employee.received.length > 0, 15_000, 'received');
     expect(employee.received[0]).toMatchObject({ incidentId: data.incidentId, change: 'created' });
   });
 
@@ -116,7 +116,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     await connected(employee);
     const data = incidentChange();
     await publish(data);
-    await until(async () => employee.received.length > 0, 5_000, 'received');
+    await until(async () => employee.received.length > 0, 15_000, 'received');
     expect(employee.received[0]).toMatchObject({ incidentId: data.incidentId });
     const expired = client(gateway.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }, -60), via: 'auth' });
     expect(await refused(expired)).toBe('Unauthorized');
@@ -192,7 +192,7 @@ describe('incident_notification over Socket.IO, through the gateway', () => {
     await sql(service, 'delete from inbox where event_id = ?', [event.id]);
     await service.ctx.broker.publish([event]);
     await handled(service, event.id, service.ctx.config.REALTIME_QUEUE);
-    await until(async () => employee.received.length > 0, 5_000, 'socket notification');
+    await until(async () => employee.received.length > 0, 15_000, 'socket notification');
     expect(employee.received[0]).toMatchObject({ change: 'admin_message', messageId: 77, message: 'Please add the missing clock-out', fileCount: 0 });
     const pushes = await sql<{ tokens: string[]; message: { notification: { title: string; body: string }; data: Record<string, string> } }>(
       service,
@@ -257,7 +257,7 @@ describe('two notifications instances sharing Redis (Streams adapter)', () => {
     await connected(employee);
     await sleep(300);
     await first.ctx.broker.publish([envelope('incident.updated', incidentChange())]);
-    await until(async () => employee.received.length === 1, 5_000, 'first notification');
+    await until(async () => employee.received.length === 1, 15_000, 'first notification');
 
     // the connection drops; the client comes back to the second instance (another node behind the gateway)
     employee.socket.io.opts.reconnectionDelay = 500;
@@ -269,7 +269,7 @@ describe('two notifications instances sharing Redis (Streams adapter)', () => {
     await first.ctx.broker.publish([missed]);
     await reconnected;
     expect(employee.socket.recovered).toBe(true);
-    await until(async () => employee.received.some((n) => n.eventId === missed.id), 5_000, 'the missed notification');
+    await until(async () => employee.received.some((n) => n.eventId === missed.id), 15_000, 'the missed notification');
   });
 });
 

@@ -42,7 +42,7 @@ describe('createRedis: a hung or stopped Redis costs a caller milliseconds, neve
 
   test('paused (SIGSTOP): a command fails within its timeout, which drops the connection, and the next ones fail at once; back when resumed', async () => {
     const redis = client(() => createRedis(server.url));
-    await waitFor('ready', () => redis.status === 'ready', 5_000);
+    await waitFor('ready', () => redis.status === 'ready', 15_000);
     await redis.set('k', 'v');
     const readiness = [redisReadiness(redis)];
     server.pause();
@@ -70,10 +70,10 @@ describe('createRedis: a hung or stopped Redis costs a caller milliseconds, neve
 
   test('stopped: commands fail at once; started again, the client reconnects by itself', async () => {
     const redis = client(() => createRedis(server.url));
-    await waitFor('ready', () => redis.status === 'ready', 5_000);
+    await waitFor('ready', () => redis.status === 'ready', 15_000);
     await server.stop();
     try {
-      await waitFor('the loss to be seen', () => redis.status !== 'ready', 3_000);
+      await waitFor('the loss to be seen', () => redis.status !== 'ready', 10_000);
       const results = await Promise.all(Array.from({ length: 20 }, () => timed(() => redis.incr('n'))));
       expect(results.every((result) => !result.ok)).toBe(true);
       expect(Math.max(...results.map((result) => result.ms))).toBeLessThan(20);
@@ -87,7 +87,7 @@ describe('createRedis: a hung or stopped Redis costs a caller milliseconds, neve
   test("createSocketIoRedis: publishing fails fast, while its duplicates' blocking reads are not cut by the command timeout", async () => {
     const redis = client(() => createSocketIoRedis(server.url));
     const reader = client(() => redis.duplicate());
-    await waitFor('ready', () => redis.status === 'ready' && reader.status === 'ready', 5_000);
+    await waitFor('ready', () => redis.status === 'ready' && reader.status === 'ready', 15_000);
     // A blocking read of 400 ms waits its 400 ms and returns null (a 100 ms command timeout would have cut it).
     const read = await timed(() => reader.xread('BLOCK', 400, 'STREAMS', 'sio-test', '$'));
     expect(read.ok).toBe(true);

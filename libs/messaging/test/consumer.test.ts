@@ -308,7 +308,7 @@ describe('consumer and relay on the shared test broker', () => {
       const [id] = await writeEvents(db.orm, 1);
       const row = async () =>
         (await db.orm.em.fork().getConnection().execute<{ published_at: Date | null; attempts: number; last_error: string | null }[]>(`select published_at, attempts, last_error from outbox where event_id = ?`, [id]))[0];
-      await waitUntil('first failed attempt', async () => (await row()).attempts >= 1, 5_000);
+      await waitUntil('first failed attempt', async () => (await row()).attempts >= 1, 15_000);
       expect(await row()).toMatchObject({ published_at: null, last_error: 'no queue is bound for "employee.deleted"' });
       consumers.push(await consume(legacyBroker, { orm: db.orm, queue: topology.queue, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, topology.queue) } }));
       await waitUntil('published once a queue is bound', async () => (await counts(db.orm)).inbox === 1, 10_000);
@@ -343,7 +343,7 @@ describe('consumer and relay on the shared test broker', () => {
     });
     const envelopes = Array.from({ length: 20 }, (_, i) => validEnvelope(i + 1));
     await publishRaw(url, topology.exchange, envelopes.map((envelope) => ({ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id })));
-    await waitUntil('5 in flight', () => started === 5, 5_000);
+    await waitUntil('5 in flight', () => started === 5, 15_000);
     const stopping = consumer.stop();
     setTimeout(release, 300);
     await stopping;
@@ -360,10 +360,10 @@ describe('consumer and relay on the shared test broker', () => {
     const outcomes = await broker.publishEach(envelopes, { exchange: `${topology.exchange}.missing` });
     expect(outcomes).toHaveLength(200);
     expect(outcomes.every((outcome) => outcome?.reason === 'channel_closed')).toBe(true);
-    await waitUntil('the publish channel to reopen', () => broker.connected, 5_000);
+    await waitUntil('the publish channel to reopen', () => broker.connected, 15_000);
     await expect(broker.publish(envelopes.slice(0, 10))).resolves.toBeUndefined();
-    await waitUntil('10 handled', async () => (await counts(db.orm)).inbox === 10, 5_000);
-  });
+    await waitUntil('10 handled', async () => (await counts(db.orm)).inbox === 10, 15_000);
+  }, 45_000);
 
   test('published outbox rows are pruned after the retention period', async () => {
     await start('prune');
@@ -372,7 +372,7 @@ describe('consumer and relay on the shared test broker', () => {
     await db.orm.em.getConnection().execute(`update outbox set published_at = now() - interval '2 hours' where id in (select id from outbox order by id limit 5)`);
     relay = startOutboxRelay({ orm: db.orm, broker, retentionMs: 3600_000, pruneIntervalMs: 100 });
     await waitUntil('15 handled', async () => (await counts(db.orm)).inbox === 15, 10_000);
-    await waitUntil('5 pruned', async () => Number((await db.orm.em.fork().getConnection().execute<{ count: string }[]>('select count(*) as count from outbox'))[0].count) === 15, 5_000);
+    await waitUntil('5 pruned', async () => Number((await db.orm.em.fork().getConnection().execute<{ count: string }[]>('select count(*) as count from outbox'))[0].count) === 15, 15_000);
   });
 
   test('queues declared earlier with other arguments are kept and consumed (no PRECONDITION_FAILED loop)', async () => {
@@ -424,11 +424,11 @@ describe('consumer and relay on the shared test broker', () => {
     const envelopes = Array.from({ length: 1000 }, (_, i) => validEnvelope(i + 1));
     await publishRaw(url, topology.exchange, [...envelopes, ...envelopes.slice(0, 100)].map((envelope) => ({ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id })));
     await waitUntil('1,000 handled', async () => (await counts(db.orm)).inbox === 1000, 20_000);
-    await waitUntil('all settled', async () => (await queueDepth(url, topology.queue)) === 0 && consumers[0].inFlight === 0, 5_000);
+    await waitUntil('all settled', async () => (await queueDepth(url, topology.queue)) === 0 && consumers[0].inFlight === 0, 15_000);
     expect(failures).toBe(3);
     expect(await counts(db.orm)).toMatchObject({ inbox: 1000, effects: 1000, distinctEffects: 1000 });
     const [{ transactions }] = await db.orm.em.fork().getConnection().execute<{ transactions: string }[]>(`select count(distinct consumer) as transactions from handler_effects`);
     expect(Number(transactions)).toBeLessThan(500);
     expect(await queueDepth(url, dlqName(topology.queue))).toBe(0);
-  });
+  }, 60_000);
 });

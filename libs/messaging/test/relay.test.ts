@@ -93,7 +93,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     const em = db.orm.em.fork();
     for (let i = 1; i <= 3; i++) recordEvent(em, UNBOUND, unboundData(i), { source: 'test' });
     await em.flush();
-    await waitUntil('3 kept', async () => (await queueDepth(url, unroutedName(exchange))) === 3, 5_000, 20);
+    await waitUntil('3 kept', async () => (await queueDepth(url, unroutedName(exchange))) === 3, 15_000, 20);
     const depth = (await registry.getMetricsAsJSON()).find((metric) => metric.name === 'messaging_unrouted_depth');
     expect(depth?.values[0]?.value).toBe(3);
 
@@ -141,7 +141,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
   test('rows inserted by raw SQL (as hours-bank writes them) wake the relay through NOTIFY, not the poll', async () => {
     const started = relay({ intervalMs: 60_000 });
     expect(await started.listening).toBe(true);
-    await waitUntil('the first pass to end', async () => (await unsent()) === 0, 2_000, 10);
+    await waitUntil('the first pass to end', async () => (await unsent()) === 0, 10_000, 10);
     const envelope = createEnvelope(UNBOUND, unboundData(6), { source: 'test' });
     const insertedAt = Date.now();
     await db.orm.em
@@ -183,7 +183,7 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     const started = relay({ intervalMs: 50 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await unsent()).toBe(5);
-    await waitUntil('published after the lease', async () => (await unsent()) === 0, 5_000, 20);
+    await waitUntil('published after the lease', async () => (await unsent()) === 0, 15_000, 20);
     expect(await started.stats()).toEqual({ unsent: 0, oldestUnsentSeconds: 0 });
   });
 
