@@ -1,4 +1,5 @@
 import { registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
+import { blocksApi } from './http/blocks.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
 import { payslipsApi } from './http/payslips.ts';
@@ -18,7 +19,7 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   family('/api/v2/auth/refresh', 'academic', { access: 'public' }),
   family('/api/v2/auth/logout', 'academic', { access: 'public' }),
   family('/api/v2/auth', 'academic'),
-  family('/api/v2/blocks', 'academic'),
+  blocksApi,
   family('/api/v2/attendance', 'academic'),
   registrationApi,
   schoolCoursesApi,

@@ -1,10 +1,10 @@
 // HTTP contracts of content blocks (academic): request bodies, queries, responses, error codes and
-// their OpenAPI registration (`registerBlocksDocs`). The spec fixes the pending listing and the
-// review; the other payloads are ours. Bodies are strict: unknown fields are a 400.
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+// their routes (`blocksApi`). The spec fixes the pending listing and the review; the other payloads
+// are ours. Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
 import { DirectoryPageQuery } from './academic.ts';
-import { ErrorBody, Id, IdText, PageMeta, jsonContent, queryObject } from './common.ts';
+import { ErrorBody, Id, IdPathParam, IdText, PageMeta, jsonContent, queryObject } from './common.ts';
+import { routeFamily } from '../routes.ts';
 
 export const STUDENT_BLOCK_STATUS_VALUES = ['open', 'blocked', 'pending', 'closed'] as const;
 export type StudentBlockStatus = (typeof STUDENT_BLOCK_STATUS_VALUES)[number];
@@ -297,143 +297,134 @@ export const BlockGradesResponse = z.object({
   average: z.number().nullable().describe('mean of the graded blocks, two decimals; null when none is graded'),
 });
 
-// ---------------------------------------------------------------- OpenAPI
+// ---------------------------------------------------------------- routes
 
-/** Content blocks (academic). */
-export function registerBlocksDocs(registry: OpenAPIRegistry): void {
-  const tags = ['Blocks'];
-  const security = [{ bearerAuth: [] as string[] }];
-  const error = (description: string) => jsonContent(ErrorBody, description);
-  const body = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-  const path = (...names: string[]) => z.object(Object.fromEntries(names.map((name) => [name, z.string().describe('positive integer, in digits')])));
-  const unauthorized = error('UNAUTHORIZED: token missing or expired');
-  const unauthorizedAdmin = error('UNAUTHORIZED: token missing, expired, or caller not an administrator');
-  const forbidden = error("FORBIDDEN: neither an administrator nor the student's teacher");
+/** `/api/v2/blocks`: every route needs a token; the review and the admin listings answer 401 to a non-admin, as the spec's review table says. */
+export const blocksApi = routeFamily({ prefix: '/api/v2/blocks', service: 'academic', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['Blocks'] });
 
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/blocks/{blockId}/close',
-    tags,
-    security,
-    summary: "Close an open block for a student (the teacher of the student's registration in the subject, or an admin); records block.closed",
-    request: { params: path('blockId'), body: body(CloseBlockBody) },
-    responses: {
-      200: jsonContent(CloseBlockResponse, 'Closed: now pending review'),
-      400: error('BLOCK_ID_REQUIRED, VALIDATION_ERROR (studentId, grade 0–10 with two decimals at most), INVALID_STATUS_FOR_CLOSE (naming the current status)'),
-      401: unauthorized,
-      403: forbidden,
-      404: error('BLOCK_NOT_FOUND, STUDENT_BLOCK_NOT_FOUND (the student has no such block)'),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/blocks/pending',
-    tags,
-    security,
-    summary: 'Blocks awaiting review, grouped by student, oldest close first (admin)',
-    request: { query: PendingBlocksQuery },
-    responses: { 200: jsonContent(PendingBlocksResponse, 'Pending blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/blocks/student-block/{studentBlockId}/review',
-    tags,
-    security,
-    summary: 'Approve (records block.approved, unlocks the next block) or reject (back to open; the reason goes to the thread) a pending block (admin)',
-    request: { params: path('studentBlockId'), body: body(ReviewBody) },
-    responses: {
-      200: jsonContent(ReviewResponse, 'Review applied'),
-      400: error('STUDENT_BLOCK_ID_REQUIRED, INVALID_ACTION, INVALID_STATUS_FOR_REVIEW, VALIDATION_ERROR (reason)'),
-      401: unauthorizedAdmin,
-      404: error('STUDENT_BLOCK_NOT_FOUND'),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/blocks/review',
-    tags,
-    security,
-    summary: 'Approve or reject up to 100 pending blocks, each with the single review’s rules and its own event (admin)',
-    description:
-      'Each item is reviewed on its own (its own transaction; under an Idempotency-Key one transaction with a savepoint per item), so one failing item leaves the others applied. 200 even when some fail: `results` gives each item’s outcome in order.',
-    request: { body: body(BulkReviewBody) },
-    responses: {
-      200: jsonContent(BulkReviewResponse, 'Each item’s outcome'),
-      400: error('VALIDATION_ERROR (items: 0 or more than 100, a duplicate studentBlockId, an unknown action, grade with reject, reason)'),
-      401: unauthorizedAdmin,
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/blocks/pending/count',
-    tags,
-    security,
-    summary: 'How many blocks await review: the badge (admin)',
-    request: { query: PendingCountQuery },
-    responses: { 200: jsonContent(PendingCountResponse, 'The count'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/blocks/pending-rejected',
-    tags,
-    security,
-    summary: 'Blocks pending review and blocks rejected and not closed again yet (admin)',
-    request: { query: PendingRejectedQuery },
-    responses: { 200: jsonContent(PendingRejectedResponse, 'Pending and rejected blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/blocks/completed',
-    tags,
-    security,
-    summary: 'Closed (approved) blocks of the students registered in a school course, the latest by default, newest approval first; a teacher sees those of their registrations',
-    request: { query: CompletedBlocksQuery },
-    responses: {
-      200: jsonContent(CompletedBlocksResponse, 'A page of completed blocks'),
-      400: error('VALIDATION_ERROR'),
-      401: unauthorized,
-      403: error('FORBIDDEN: a user who is not an employee'),
-      404: error('SCHOOL_COURSE_NOT_FOUND'),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/blocks/student-block/{studentBlockId}/thread',
-    tags,
-    security,
-    summary: "Messages between the student's teacher and the administration about one student block",
-    request: { params: path('studentBlockId') },
-    responses: { 200: jsonContent(ThreadResponse, 'The thread'), 400: error('STUDENT_BLOCK_ID_REQUIRED'), 401: unauthorized, 403: forbidden, 404: error('STUDENT_BLOCK_NOT_FOUND') },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/blocks/student-block/{studentBlockId}/thread',
-    tags,
-    security,
-    summary: "Add a message to a student block's thread (the student's teacher or an admin)",
-    request: { params: path('studentBlockId'), body: body(ThreadMessageBody) },
-    responses: {
-      201: jsonContent(ThreadMessageCreated, 'Added'),
-      400: error(`STUDENT_BLOCK_ID_REQUIRED, VALIDATION_ERROR (message: 1–${BLOCK_MESSAGE_MAX_LENGTH} characters)`),
-      401: unauthorized,
-      403: forbidden,
-      404: error('STUDENT_BLOCK_NOT_FOUND'),
-      413: error('PAYLOAD_TOO_LARGE'),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/blocks/grades/{studentId}/{subjectId}',
-    tags,
-    security,
-    summary: "Each block of a subject for a student, in order, with status and grade, and the average of the graded ones (admin or the student's teacher)",
-    request: { params: path('studentId', 'subjectId') },
-    responses: {
-      200: jsonContent(BlockGradesResponse, 'Grades'),
-      400: error('STUDENT_ID_REQUIRED, SUBJECT_ID_REQUIRED'),
-      401: unauthorized,
-      403: forbidden,
-      404: error('STUDENT_NOT_FOUND, SUBJECT_NOT_FOUND, STUDENT_BLOCK_NOT_FOUND (the student has no blocks in the subject)'),
-    },
-  });
-}
+const error = (description: string) => jsonContent(ErrorBody, description);
+const unauthorized = error('UNAUTHORIZED: token missing or expired');
+const unauthorizedAdmin = error('UNAUTHORIZED: token missing, expired, or caller not an administrator');
+const forbidden = error("FORBIDDEN: neither an administrator nor the student's teacher");
+const adminOnly = { role: 'admin', roleRefusal: { status: 401 } } as const;
+
+export const closeBlockRoute = blocksApi.route({
+  method: 'post',
+  path: '/api/v2/blocks/{blockId}/close',
+  summary: "Close an open block for a student (the teacher of the student's registration in the subject, or an admin); records block.closed",
+  request: { params: IdPathParam('blockId'), body: CloseBlockBody },
+  responses: {
+    200: jsonContent(CloseBlockResponse, 'Closed: now pending review'),
+    400: error('BLOCK_ID_REQUIRED, VALIDATION_ERROR (studentId, grade 0–10 with two decimals at most), INVALID_STATUS_FOR_CLOSE (naming the current status)'),
+    401: unauthorized,
+    403: forbidden,
+    404: error('BLOCK_NOT_FOUND, STUDENT_BLOCK_NOT_FOUND (the student has no such block)'),
+  },
+});
+
+export const pendingBlocksRoute = blocksApi.route({
+  method: 'get',
+  path: '/api/v2/blocks/pending',
+  summary: 'Blocks awaiting review, grouped by student, oldest close first (admin)',
+  ...adminOnly,
+  request: { query: PendingBlocksQuery },
+  responses: { 200: jsonContent(PendingBlocksResponse, 'Pending blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
+});
+
+export const reviewBlockRoute = blocksApi.route({
+  method: 'post',
+  path: '/api/v2/blocks/student-block/{studentBlockId}/review',
+  summary: 'Approve (records block.approved, unlocks the next block) or reject (back to open; the reason goes to the thread) a pending block (admin)',
+  ...adminOnly,
+  request: { params: IdPathParam('studentBlockId'), body: ReviewBody },
+  responses: {
+    200: jsonContent(ReviewResponse, 'Review applied'),
+    400: error('STUDENT_BLOCK_ID_REQUIRED, INVALID_ACTION, INVALID_STATUS_FOR_REVIEW, VALIDATION_ERROR (reason)'),
+    401: unauthorizedAdmin,
+    404: error('STUDENT_BLOCK_NOT_FOUND'),
+  },
+});
+
+export const bulkReviewRoute = blocksApi.route({
+  method: 'post',
+  path: '/api/v2/blocks/review',
+  summary: 'Approve or reject up to 100 pending blocks, each with the single review’s rules and its own event (admin)',
+  description:
+    'Each item is reviewed on its own (its own transaction; under an Idempotency-Key one transaction with a savepoint per item), so one failing item leaves the others applied. 200 even when some fail: `results` gives each item’s outcome in order.',
+  ...adminOnly,
+  request: { body: BulkReviewBody },
+  responses: {
+    200: jsonContent(BulkReviewResponse, 'Each item’s outcome'),
+    400: error('VALIDATION_ERROR (items: 0 or more than 100, a duplicate studentBlockId, an unknown action, grade with reject, reason)'),
+    401: unauthorizedAdmin,
+  },
+});
+
+export const pendingCountRoute = blocksApi.route({
+  method: 'get',
+  path: '/api/v2/blocks/pending/count',
+  summary: 'How many blocks await review: the badge (admin)',
+  ...adminOnly,
+  request: { query: PendingCountQuery },
+  responses: { 200: jsonContent(PendingCountResponse, 'The count'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
+});
+
+export const pendingRejectedRoute = blocksApi.route({
+  method: 'get',
+  path: '/api/v2/blocks/pending-rejected',
+  summary: 'Blocks pending review and blocks rejected and not closed again yet (admin)',
+  ...adminOnly,
+  request: { query: PendingRejectedQuery },
+  responses: { 200: jsonContent(PendingRejectedResponse, 'Pending and rejected blocks'), 400: error('VALIDATION_ERROR'), 401: unauthorizedAdmin },
+});
+
+export const completedBlocksRoute = blocksApi.route({
+  method: 'get',
+  path: '/api/v2/blocks/completed',
+  summary: 'Closed (approved) blocks of the students registered in a school course, the latest by default, newest approval first; a teacher sees those of their registrations',
+  request: { query: CompletedBlocksQuery },
+  responses: {
+    200: jsonContent(CompletedBlocksResponse, 'A page of completed blocks'),
+    400: error('VALIDATION_ERROR'),
+    401: unauthorized,
+    403: error('FORBIDDEN: a user who is not an employee'),
+    404: error('SCHOOL_COURSE_NOT_FOUND'),
+  },
+});
+
+export const readThreadRoute = blocksApi.route({
+  method: 'get',
+  path: '/api/v2/blocks/student-block/{studentBlockId}/thread',
+  summary: "Messages between the student's teacher and the administration about one student block",
+  request: { params: IdPathParam('studentBlockId') },
+  responses: { 200: jsonContent(ThreadResponse, 'The thread'), 400: error('STUDENT_BLOCK_ID_REQUIRED'), 401: unauthorized, 403: forbidden, 404: error('STUDENT_BLOCK_NOT_FOUND') },
+});
+
+export const addThreadMessageRoute = blocksApi.route({
+  method: 'post',
+  path: '/api/v2/blocks/student-block/{studentBlockId}/thread',
+  summary: "Add a message to a student block's thread (the student's teacher or an admin)",
+  request: { params: IdPathParam('studentBlockId'), body: ThreadMessageBody },
+  responses: {
+    201: jsonContent(ThreadMessageCreated, 'Added'),
+    400: error(`STUDENT_BLOCK_ID_REQUIRED, VALIDATION_ERROR (message: 1–${BLOCK_MESSAGE_MAX_LENGTH} characters)`),
+    401: unauthorized,
+    403: forbidden,
+    404: error('STUDENT_BLOCK_NOT_FOUND'),
+    413: error('PAYLOAD_TOO_LARGE'),
+  },
+});
+
+export const blockGradesRoute = blocksApi.route({
+  method: 'get',
+  path: '/api/v2/blocks/grades/{studentId}/{subjectId}',
+  summary: "Each block of a subject for a student, in order, with status and grade, and the average of the graded ones (admin or the student's teacher)",
+  request: { params: z.object({ studentId: IdText, subjectId: IdText }) },
+  responses: {
+    200: jsonContent(BlockGradesResponse, 'Grades'),
+    400: error('STUDENT_ID_REQUIRED, SUBJECT_ID_REQUIRED'),
+    401: unauthorized,
+    403: forbidden,
+    404: error('STUDENT_NOT_FOUND, SUBJECT_NOT_FOUND, STUDENT_BLOCK_NOT_FOUND (the student has no blocks in the subject)'),
+  },
+});
