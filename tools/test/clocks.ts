@@ -1,16 +1,26 @@
-// `npm run test:clocks`: the test files whose rules depend on the date, run with the whole run's clock
-// (Node, PostgreSQL, RabbitMQ; Redis keeps the real one, see libs/infra) set by libfaketime to each instant below, on a throwaway test
-// profile (data under .local/clocks/, its own free ports), so that Node and PostgreSQL agree.
-// Each instant runs in a child process started under libfaketime: it starts the servers (which
-// inherit the fake clock), runs Jest, stops the servers. `-- <instant name>…` runs only those.
+// `npm run test:clocks`: the test files whose rules depend on the date, run with the whole run's clock (Node,
+// PostgreSQL, RabbitMQ; Redis keeps the real one, see libs/infra) set by libfaketime to each instant below, on throwaway
+// test profiles, so that Node and PostgreSQL agree.
+//
+// The instants are dealt to `--lanes` lanes (2: this machine's cores) that run at once. A lane is a child process with
+// servers of its own (data under .local/clocks/lane-<n>/, free ports), started once: libfaketime reads the clock's
+// offset from the lane's timestamp file, so for each of its instants (in chronological order: time only moves forward)
+// the lane writes the offset, waits for every process to read it, and runs Jest (files in a random order within them,
+// the seed printed; `--workers` workers). Each instant's output goes to .local/clocks/<instant>.log and is printed
+// when it fails. `-- <instant name>…` runs only those; `--seed <n>` replays an order.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureInfra, freePort, repoRoot, stopInfra } from '@academy/infra';
 
-/** In chronological order: the servers' data directory is kept from one instant to the next, and time only moves forward. */
-const INSTANTS: { name: string; at: string }[] = [
+interface Instant {
+  name: string;
+  at: string;
+}
+
+/** In chronological order. */
+const INSTANTS: Instant[] = [
   { name: 'new-year', at: '2026-12-31T23:59:59Z' },
   { name: 'monday-0005', at: '2027-01-04T00:05:00Z' },
   { name: 'wednesday-1345', at: '2027-01-06T13:45:00Z' },
@@ -21,101 +31,213 @@ const INSTANTS: { name: string; at: string }[] = [
 ];
 
 /**
- * The test files whose rules read the date or the hour (a full `npm test` runs the rest); kept to what
- * fits six instants in the 4 minutes CI gives this step.
+ * The test files whose rules read the date or the hour (`npm test` runs every file at the real time). Left out
+ * because their outcome does not depend on the date: bulk-review (outcomes and events only; the review's
+ * date is student-blocks' closedAt), demo-attendance (its seed is given a fixed instant and reads no clock),
+ * device-tokens (registration; the 270-day pruning is push-send's), payslips' batches (its one date rule,
+ * issuedOn's default, is upload's `dayIn(clock)`; the rest is PDF reading), incidents' test/shared/time.test.ts
+ * (pure day arithmetic on given instants), notifications' preferences (no quiet hours or digest schedule yet).
  */
 const FILES = [
+  // incidents: the scheduled check (absences, late clock-ins, open records), time records and their day, the history and the monthly PDF
   'apps/incidents/test/checks/scheduled-check.test.ts',
+  'apps/incidents/test/checks/timetable-check.test.ts',
   'apps/incidents/test/time-records/time-records.test.ts',
+  'apps/incidents/test/time-records/report-pdf.test.ts',
   'apps/incidents/test/incidents/incidents.test.ts',
-  'apps/incidents/src/shared/time.test.ts',
+  // academic: sessions and refresh tokens, a block's closedAt, attendance windows (DST), missing sheets, warnings and reminders
   'apps/academic/test/auth/sessions.test.ts',
   'apps/academic/test/blocks/student-blocks.test.ts',
-  'apps/notifications/test/device-tokens.test.ts',
+  'apps/academic/test/attendance/take-attendance.test.ts',
+  'apps/academic/test/attendance/reading-attendance.test.ts',
+  'apps/academic/test/attendance/warnings-and-reminders.test.ts',
+  // notifications: device tokens unseen for 270 days pruned
   'apps/notifications/test/push-send.test.ts',
+  // hours-bank: a transaction's day
   'apps/hours-bank/test/hours-bank.test.ts',
+  // payslips: the retention purge, issuedOn's default
+  'apps/payslips/test/payslips/lifecycle.test.ts',
+  'apps/payslips/test/payslips/upload.test.ts',
 ];
 const PROJECTS = [...new Set(FILES.map((file) => file.split('/').slice(0, 2).join('/')))];
 
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 const LOCAL_DIR = path.join(repoRoot, '.local', 'clocks');
-/** Seconds the fake clock starts before the instant, for the servers to start: the tests themselves start at the instant. */
-const LEAD_SECONDS = 10;
+/** Seconds libfaketime keeps the offset it read from the timestamp file before reading it again. */
+const CACHE_SECONDS = 1;
+/** Seconds from starting Jest to its first test: the clock is set that far before the instant. */
+const JEST_BOOT_SECONDS = 2;
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { instant: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    lane: { type: 'string' },
+    seed: { type: 'string' },
+    lanes: { type: 'string', default: '2' },
+    workers: { type: 'string', default: '2' },
+  },
+});
 
-if (values.instant) await runInstant(values.instant);
+interface Result extends Instant {
+  ok: boolean;
+  seed: string;
+  summary: string;
+  seconds: number;
+  log: string;
+}
+
+if (values.lane) await runLane(JSON.parse(values.lane) as Instant[]);
 else await runAll(positionals);
 
-/** Parent, on the real clock: one child per instant, then a summary. */
+/** Parent, on the real clock: the instants dealt to the lanes, one child each, then a summary. */
 async function runAll(only: string[]): Promise<void> {
   if (!existsSync(LIBFAKETIME)) {
     console.error(`test:clocks needs libfaketime (${LIBFAKETIME}): apt-get install faketime`);
     process.exit(1);
   }
+  const unknown = only.filter((name) => !INSTANTS.some((instant) => instant.name === name));
+  if (unknown.length) {
+    console.error(`test:clocks: no instant named ${unknown.join(', ')} (known: ${INSTANTS.map((instant) => instant.name).join(', ')})`);
+    process.exit(2);
+  }
   const instants = only.length ? INSTANTS.filter((instant) => only.includes(instant.name)) : INSTANTS;
+  const laneCount = Math.min(Math.max(1, Number(values.lanes)), instants.length);
+  const lanes = Array.from({ length: laneCount }, (_, lane) => instants.filter((_, index) => index % laneCount === lane));
   const started = Date.now();
   rmSync(LOCAL_DIR, { recursive: true, force: true });
-  const ports = { postgres: await freePort(), rabbitmq: await freePort(), rabbitmqDist: await freePort(), redis: await freePort() };
-  console.log(`test:clocks: ${instants.length} instants, servers on ${JSON.stringify(ports)}, data in ${path.relative(repoRoot, LOCAL_DIR)}/`);
+  mkdirSync(LOCAL_DIR, { recursive: true });
+  console.log(`test:clocks: ${instants.length} instants in ${laneCount} lanes at once, ${values.workers} Jest worker(s) each; logs in ${path.relative(repoRoot, LOCAL_DIR)}/`);
   console.log(`test files:\n  ${FILES.join('\n  ')}`);
-  const results: { name: string; at: string; ok: boolean; summary: string; seconds: number }[] = [];
-  for (const instant of instants) {
-    const instantStarted = Date.now();
-    const offsetSeconds = Math.round((Date.parse(instant.at) - Date.now()) / 1000) - LEAD_SECONDS;
-    console.log(`\n=== ${instant.name}: ${instant.at}`);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ACADEMY_LOCAL_DIR: LOCAL_DIR,
-      ACADEMY_TEST_PORTS: JSON.stringify(ports),
-      LD_PRELOAD: LIBFAKETIME,
-      FAKETIME: `${offsetSeconds >= 0 ? '+' : ''}${offsetSeconds}`,
-      // timers and timeouts keep real durations; only the wall clock moves
-      FAKETIME_DONT_FAKE_MONOTONIC: '1',
-      NX_DAEMON: 'false',
-    };
-    const { code, output } = await run(process.execPath, [process.argv[1], '--instant', instant.at], env);
-    const summary = /Tests:\s+(.*total)/.exec(output.replace(/\u001b\[[0-9;]*m/g, ''))?.[1] ?? 'no Jest summary';
-    results.push({ ...instant, ok: code === 0, summary, seconds: Math.round((Date.now() - instantStarted) / 1000) });
+  const results = (await Promise.all(lanes.map((lane, index) => startLane(index, lane)))).flat();
+  results.sort((a, b) => instants.findIndex((i) => i.name === a.name) - instants.findIndex((i) => i.name === b.name));
+  const missing = instants.filter((instant) => !results.some((result) => result.name === instant.name));
+  const failed = [...results.filter((result) => !result.ok).map((result) => result.name), ...missing.map((instant) => instant.name)];
+  for (const result of results.filter((r) => !r.ok)) {
+    console.log(`\n=== ${result.name} (${result.at}) failed; from ${path.relative(repoRoot, result.log)}:\n${failureReport(result.log)}`);
   }
-  rmSync(LOCAL_DIR, { recursive: true, force: true });
-  console.log(`\ntest:clocks summary (${Math.round((Date.now() - started) / 1000)} s):`);
-  for (const result of results) console.log(`  ${result.ok ? 'PASS' : 'FAIL'}  ${result.name.padEnd(15)} ${result.at}  ${result.summary} (${result.seconds} s)`);
-  const failed = results.filter((result) => !result.ok);
-  console.log(failed.length ? `test:clocks: FAILED at ${failed.map((result) => result.name).join(', ')}` : 'test:clocks: PASSED at every instant');
+  console.log(`\ntest:clocks summary (${Math.round((Date.now() - started) / 1000)} s in total):`);
+  for (const result of results) {
+    console.log(`  ${result.ok ? 'PASS' : 'FAIL'}  ${result.name.padEnd(15)} ${result.at}  seed ${result.seed.padEnd(10)}  ${result.summary} (${result.seconds} s)`);
+  }
+  for (const instant of missing) console.log(`  FAIL  ${instant.name.padEnd(15)} ${instant.at}  not run: its lane stopped (see ${path.relative(repoRoot, LOCAL_DIR)}/lane-*.log)`);
+  console.log(failed.length ? `test:clocks: FAILED at ${failed.join(', ')} (replay one: npm run test:clocks -- <instant> --seed <seed>)` : 'test:clocks: PASSED at every instant');
+  if (!failed.length) rmSync(LOCAL_DIR, { recursive: true, force: true });
   process.exit(failed.length ? 1 : 0);
 }
 
-/** Child, under libfaketime: the servers, then Jest once the fake clock reaches the instant. */
-async function runInstant(at: string): Promise<void> {
+/** A lane's child: its own profile and ports; it reports each instant's result as a `RESULT {…}` line. */
+async function startLane(index: number, instants: Instant[]): Promise<Result[]> {
+  const ports = { postgres: await freePort(), rabbitmq: await freePort(), rabbitmqDist: await freePort(), redis: await freePort() };
+  console.log(`[lane ${index + 1}] ${instants.map((instant) => instant.name).join(', ')}; servers on ${JSON.stringify(ports)}`);
+  const env: NodeJS.ProcessEnv = { ...process.env, ACADEMY_LOCAL_DIR: path.join(LOCAL_DIR, `lane-${index + 1}`), ACADEMY_TEST_PORTS: JSON.stringify(ports), NX_DAEMON: 'false' };
+  const args = [process.argv[1]!, '--lane', JSON.stringify(instants), '--workers', values.workers!, ...(values.seed ? ['--seed', values.seed] : [])];
+  const { output } = await run(process.execPath, args, env, path.join(LOCAL_DIR, `lane-${index + 1}.log`), (line) => {
+    if (line.startsWith('RESULT ')) {
+      const result = JSON.parse(line.slice('RESULT '.length)) as Result;
+      console.log(`[lane ${index + 1}] ${result.ok ? 'PASS' : 'FAIL'} ${result.name} (seed ${result.seed}): ${result.summary} (${result.seconds} s)`);
+    }
+  });
+  return output.split('\n').flatMap((line) => (line.startsWith('RESULT ') ? [JSON.parse(line.slice('RESULT '.length)) as Result] : []));
+}
+
+/**
+ * A lane, on the real clock itself: its servers and each Jest run get libfaketime with the lane's timestamp file
+ * (FAKETIME itself unset: it would take precedence over the file), so one write moves every clock of the lane.
+ */
+async function runLane(instants: Instant[]): Promise<void> {
+  const timestampFile = path.join(process.env.ACADEMY_LOCAL_DIR!, 'faketime.rc');
+  mkdirSync(path.dirname(timestampFile), { recursive: true });
+  const setClock = async (at: number) => {
+    const offset = Math.round((at - Date.now()) / 1000);
+    writeFileSync(timestampFile, `${offset >= 0 ? '+' : ''}${offset}\n`);
+    // every process of the lane reads it again within CACHE_SECONDS
+    await new Promise((resolve) => setTimeout(resolve, CACHE_SECONDS * 1000 + 200));
+  };
+  writeFileSync(timestampFile, '+0\n');
+  delete process.env.FAKETIME;
+  Object.assign(process.env, {
+    LD_PRELOAD: LIBFAKETIME,
+    FAKETIME_TIMESTAMP_FILE: timestampFile,
+    FAKETIME_CACHE_DURATION: String(CACHE_SECONDS),
+    // timers and timeouts keep real durations; only the wall clock moves
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+  });
   const starting = Date.now();
   const infra = await ensureInfra('test', (line) => console.log(`[clocks infra] ${line}`));
   console.log(`servers started in ${((Date.now() - starting) / 1000).toFixed(1)} s`);
-  let code = 1;
   try {
-    const early = Date.parse(at) - Date.now();
-    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
-    console.log(`tests start at ${new Date().toISOString()} (fake clock)`);
-    const jest = path.join(repoRoot, 'node_modules/jest/bin/jest.js');
-    const args = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, '--maxWorkers=2', '--projects', ...PROJECTS.map((project) => path.join(repoRoot, project)), '--runTestsByPath', ...FILES];
-    ({ code } = await run(process.execPath, args, process.env));
+    for (const instant of instants) {
+      const started = Date.now();
+      const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
+      await setClock(Date.parse(instant.at) - JEST_BOOT_SECONDS * 1000);
+      const log = path.join(LOCAL_DIR, `${instant.name}.log`);
+      console.log(`${instant.name}: clock set to ${instant.at} - ${JEST_BOOT_SECONDS} s, seed ${seed}, output in ${log}`);
+      const { code, output } = await run(process.execPath, jestArgs(seed), process.env, log);
+      const summary = /Tests:\s+(.*total)/.exec(stripColours(output))?.[1] ?? 'no Jest summary';
+      const result: Result = { ...instant, ok: code === 0, seed, summary, seconds: Math.round((Date.now() - started) / 1000), log };
+      console.log(`RESULT ${JSON.stringify(result)}`);
+    }
   } finally {
     await stopInfra('test', infra.started);
   }
-  process.exit(code);
+  process.exit(0);
 }
 
-/** Runs a command, echoing its output, and returns its exit code and output. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+function jestArgs(seed: string): string[] {
+  return [
+    '--experimental-vm-modules',
+    '--no-warnings=ExperimentalWarning',
+    path.join(repoRoot, 'node_modules/jest/bin/jest.js'),
+    `--maxWorkers=${values.workers}`,
+    // the projects' `randomize` and `showSeed` are root options: with --projects they are given here
+    '--randomize',
+    `--seed=${seed}`,
+    '--showSeed',
+    '--projects',
+    ...PROJECTS.map((project) => path.join(repoRoot, project)),
+    '--runTestsByPath',
+    ...FILES,
+  ];
+}
+
+function stripColours(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
+/** What failed, from an instant's log: from the first failing file on, without the passing files' lines. */
+function failureReport(log: string): string {
+  const lines = stripColours(readText(log)).split('\n');
+  const first = lines.findIndex((line) => line.startsWith('FAIL ') || line.includes('●'));
+  return (first === -1 ? lines.slice(-40) : lines.slice(first)).filter((line) => !line.startsWith('PASS ')).join('\n');
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Runs a command, its output to `log`; `onLine` sees each line of its stdout. Returns its exit code and output. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: string, onLine?: (line: string) => void): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const file = createWriteStream(log);
     let output = '';
-    const echo = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
-      stream.write(chunk);
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      file.write(chunk);
       output += chunk.toString('utf8');
-    };
-    child.stdout.on('data', echo(process.stdout));
-    child.stderr.on('data', echo(process.stderr));
-    child.on('exit', (exitCode, signal) => resolve({ code: exitCode ?? (signal ? 1 : 0), output }));
+      if (!onLine) return;
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop()!;
+      lines.forEach(onLine);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      file.write(chunk);
+      output += chunk.toString('utf8');
+    });
+    child.on('close', (exitCode, signal) => file.end(() => resolve({ code: exitCode ?? (signal ? 1 : 0), output })));
   });
 }
