@@ -22,7 +22,7 @@ const schemas: Record<string, z.ZodObject> = {};
 for (const app of APPS) schemas[app] = ((await import(`../../apps/${app}/src/config.ts`)) as { ConfigSchema: z.ZodObject }).ConfigSchema;
 
 /** Values that hold credentials: only ever from a Secret. */
-const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY', 'PAYSLIP_FILE_KEYS'];
+const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY', 'PAYSLIP_FILE_KEYS', 'UNSUBSCRIBE_SECRET'];
 
 /** How long a service may take to stop after SIGTERM: closeServer's 10 s for in-flight requests, then consumers, relay, connections. */
 const SHUTDOWN_SECONDS = 15;
