@@ -1,4 +1,4 @@
-import { registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
+import { directoryApis, registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
 import { blocksApi } from './http/blocks.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
@@ -24,7 +24,7 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   registrationApi,
   schoolCoursesApi,
   // the academic directory (admin): users, employees, students, guardians, subjects, centers, …
-  ...['users', 'employees', 'students', 'guardians', 'subjects', 'centers', 'registrations', 'calendar-events'].map((resource) => family(`/api/v2/${resource}`, 'academic')),
+  ...directoryApis.map((api) => api.family),
   registrationV1Api,
   family('/api/students/administrative', 'academic'),
   hoursBankApi,

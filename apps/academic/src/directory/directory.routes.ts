@@ -2,31 +2,11 @@
 // by registrations and history), except registrations and calendar events, which are deleted.
 import type { Express, Request } from 'express';
 import type { z } from 'zod';
-import {
-  CalendarEventCreateBody,
-  CalendarEventListQuery,
-  CalendarEventUpdateBody,
-  CenterCreateBody,
-  CenterUpdateBody,
-  DirectoryPageQuery,
-  EmployeeCreateBody,
-  EmployeeUpdateBody,
-  GuardianCreateBody,
-  GuardianUpdateBody,
-  RegistrationCreateBody,
-  RegistrationListQuery,
-  RegistrationUpdateBody,
-  StudentCreateBody,
-  StudentUpdateBody,
-  SubjectCreateBody,
-  SubjectUpdateBody,
-  UserCreateBody,
-  UserUpdateBody,
-} from '@academy/contracts';
-import { requireAuth, requireRole } from '@academy/auth';
+import { calendarEventsApi, centersApi, employeesApi, guardiansApi, registrationsApi, studentsApi, subjectsApi, usersApi, type UserUpdateBody } from '@academy/contracts';
 import { requestId } from '@academy/kit';
+import { routeBinder } from '@academy/service';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { directoryResource, itemOf, resourceRouter, type Resource, type Schemas } from './resource-router.ts';
+import { bindResource, directoryResource, itemOf } from './resource-router.ts';
 import { users } from './users.ts';
 import { employees } from './employees.ts';
 import { students } from './students.ts';
@@ -40,9 +20,8 @@ const meta = (req: Request) => ({ correlationId: requestId(req) });
 
 /** Admin directory: users, employees, students, guardians, subjects, centers, registrations, calendar events. */
 export function registerDirectoryRoutes(app: Express, ctx: AcademicContext): void {
+  const bind = routeBinder(app, ctx);
   const em = () => ctx.orm.em;
-  const admin = [requireAuth(ctx.verifier), requireRole('admin')];
-  const page = { query: DirectoryPageQuery };
   /** Wraps a write that may record events: once it has committed, the relay publishes them now. */
   const announced =
     <A extends unknown[]>(write: (...args: A) => Promise<unknown>) =>
@@ -52,14 +31,12 @@ export function registerDirectoryRoutes(app: Express, ctx: AcademicContext): voi
       return result;
     };
 
-  const mount = <Q, C, U>(path: string, schemas: Schemas<Q, C, U>, resource: Resource<Q, C, U>) => app.use(`/api/v2/${path}`, admin, resourceRouter(em, schemas, resource));
-
   // A deactivated user, or one whose token claims (role, employee, student) or password change, is
   // logged out everywhere: their sessions end, and every verifier refuses their access tokens within seconds.
   const { sessions } = ctx;
   const endsSessions = (input: z.infer<typeof UserUpdateBody>) =>
     input.active === false || input.role !== undefined || input.employeeId !== undefined || input.studentId !== undefined || input.password !== undefined;
-  mount('users', { ...page, create: UserCreateBody, update: UserUpdateBody }, {
+  bindResource(bind, em, usersApi, {
     list: users.list,
     get: itemOf(users),
     create: announced((e, input, req) => users.create(e, input, meta(req))),
@@ -74,19 +51,19 @@ export function registerDirectoryRoutes(app: Express, ctx: AcademicContext): voi
       return item;
     },
   });
-  mount('employees', { ...page, create: EmployeeCreateBody, update: EmployeeUpdateBody }, {
+  bindResource(bind, em, employeesApi, {
     list: employees.list,
     get: itemOf(employees),
     create: announced((e, input, req) => employees.create(e, input, meta(req))),
     update: announced((e, id, input, req) => employees.update(e, id, input, meta(req))),
     remove: announced((e, id, req) => employees.deactivate(e, id, meta(req))),
   });
-  mount('students', { ...page, create: StudentCreateBody, update: StudentUpdateBody }, directoryResource(students));
-  mount('guardians', { ...page, create: GuardianCreateBody, update: GuardianUpdateBody }, directoryResource(guardians));
-  mount('subjects', { ...page, create: SubjectCreateBody, update: SubjectUpdateBody }, { ...subjects, remove: subjects.deactivate });
-  mount('centers', { ...page, create: CenterCreateBody, update: CenterUpdateBody }, directoryResource(centers));
-  mount('registrations', { query: RegistrationListQuery, create: RegistrationCreateBody, update: RegistrationUpdateBody }, registrations);
-  mount('calendar-events', { query: CalendarEventListQuery, create: CalendarEventCreateBody, update: CalendarEventUpdateBody }, {
+  bindResource(bind, em, studentsApi, directoryResource(students));
+  bindResource(bind, em, guardiansApi, directoryResource(guardians));
+  bindResource(bind, em, subjectsApi, { ...subjects, remove: subjects.deactivate });
+  bindResource(bind, em, centersApi, directoryResource(centers));
+  bindResource(bind, em, registrationsApi, registrations);
+  bindResource(bind, em, calendarEventsApi, {
     list: calendarEvents.list,
     get: calendarEvents.get,
     create: announced((e, input, req) => calendarEvents.create(e, input, meta(req))),

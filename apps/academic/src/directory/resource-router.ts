@@ -1,7 +1,8 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import type { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { idParam, noQuery } from '@academy/kit';
+import type { DirectoryApi } from '@academy/contracts';
+import type { routeBinder } from '@academy/service';
 
 /** The five operations of a directory resource, as the routes call them. */
 export interface Resource<Q, C, U> {
@@ -11,8 +12,6 @@ export interface Resource<Q, C, U> {
   update: (em: EntityManager, id: number, input: U, req: Request) => Promise<unknown>;
   remove: (em: EntityManager, id: number, req: Request) => Promise<unknown>;
 }
-
-export type Schemas<Q, C, U> = { query: z.ZodType<Q>; create: z.ZodType<C>; update: z.ZodType<U> };
 
 /** A directory domain object: `get` finds the row (404 otherwise), `item` is its response body. */
 interface DirectoryDomain<Q, C, U, T> {
@@ -38,23 +37,26 @@ export const directoryResource = <Q, C, U, T>(domain: DirectoryDomain<Q, C, U, T
   remove: domain.deactivate,
 });
 
-export function resourceRouter<Q, C, U>(em: () => EntityManager, schemas: Schemas<Q, C, U>, resource: Resource<Q, C, U>) {
-  const router = Router();
-  router.get('/', async (req, res) => {
-    res.json(await resource.list(em(), schemas.query.parse(req.query)));
+/** Binds the five declared routes of a directory resource to its operations. */
+export function bindResource<Q extends z.ZodType, C extends z.ZodType, U extends z.ZodType>(
+  bind: ReturnType<typeof routeBinder>,
+  em: () => EntityManager,
+  api: DirectoryApi<Q, C, U>,
+  resource: Resource<z.output<Q>, z.output<C>, z.output<U>>,
+): void {
+  bind(api.list, async ({ query, res }) => {
+    res.json(await resource.list(em(), query));
   });
-  router.post('/', noQuery, async (req, res) => {
-    res.status(201).json(await resource.create(em(), schemas.create.parse(req.body), req));
+  bind(api.create, async ({ body, req, res }) => {
+    res.status(201).json(await resource.create(em(), body, req));
   });
-  router.get('/:id', noQuery, async (req, res) => {
-    res.json(await resource.get(em(), idParam(req.params, 'id')));
+  bind(api.get, async ({ params, res }) => {
+    res.json(await resource.get(em(), params.id));
   });
-  router.patch('/:id', noQuery, async (req, res) => {
-    const id = idParam(req.params, 'id');
-    res.json(await resource.update(em(), id, schemas.update.parse(req.body), req));
+  bind(api.update, async ({ params, body, req, res }) => {
+    res.json(await resource.update(em(), params.id, body, req));
   });
-  router.delete('/:id', noQuery, async (req, res) => {
-    res.json(await resource.remove(em(), idParam(req.params, 'id'), req));
+  bind(api.remove, async ({ params, req, res }) => {
+    res.json(await resource.remove(em(), params.id, req));
   });
-  return router;
 }

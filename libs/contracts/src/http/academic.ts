@@ -186,6 +186,36 @@ export const CenterItem = z.object({
   createdAt: timestamp,
 });
 
+/** The admin CRUD of one directory resource: its family `/api/v2/<resource>` and five routes. */
+function directoryApi<Q extends z.ZodType, C extends z.ZodType, U extends z.ZodType>(
+  resource: string,
+  tag: string,
+  schemas: { item: z.ZodType; query: Q; create: C; update: U },
+  deleteSummary: string,
+) {
+  const family = routeFamily({ prefix: `/api/v2/${resource}`, service: 'academic', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: [tag] });
+  const path = `/api/v2/${resource}`;
+  const byId = { path: `${path}/{id}`, role: 'admin' } as const;
+  const params = IdPathParam('id');
+  const errors = (extra: Record<number, string> = {}) => errorResponses({ 400: 'Invalid input', 403: 'Not allowed for this role', ...extra });
+  return {
+    family,
+    list: family.route({ method: 'get', path, role: 'admin', summary: `List ${tag} (admin)`, request: { query: schemas.query }, responses: { 200: jsonContent(page(schemas.item), 'A page'), ...errors() } }),
+    create: family.route({ method: 'post', path, role: 'admin', summary: 'Create (admin)', request: { body: schemas.create }, responses: { 201: jsonContent(schemas.item, 'Created'), ...errors({ 409: 'Conflict' }) } }),
+    get: family.route({ method: 'get', ...byId, summary: 'Read one (admin)', request: { params }, responses: { 200: jsonContent(schemas.item, 'Found'), ...errors({ 404: 'Not found' }) } }),
+    update: family.route({ method: 'patch', ...byId, summary: 'Update (admin)', request: { params, body: schemas.update }, responses: { 200: jsonContent(schemas.item, 'Updated'), ...errors({ 404: 'Not found' }) } }),
+    remove: family.route({ method: 'delete', ...byId, summary: deleteSummary, request: { params }, responses: { 200: jsonContent(schemas.item, 'Done'), ...errors({ 404: 'Not found' }) } }),
+  };
+}
+export type DirectoryApi<Q extends z.ZodType, C extends z.ZodType, U extends z.ZodType> = ReturnType<typeof directoryApi<Q, C, U>>;
+
+export const usersApi = directoryApi('users', 'Users', { item: UserItem, query: DirectoryPageQuery, create: UserCreateBody, update: UserUpdateBody }, 'Deactivate a user (admin)');
+export const employeesApi = directoryApi('employees', 'Employees', { item: EmployeeItem, query: DirectoryPageQuery, create: EmployeeCreateBody, update: EmployeeUpdateBody }, 'Deactivate an employee; publishes employee.deleted (admin)');
+export const studentsApi = directoryApi('students', 'Students', { item: StudentItem, query: DirectoryPageQuery, create: StudentCreateBody, update: StudentUpdateBody }, 'Set a student inactive (admin)');
+export const guardiansApi = directoryApi('guardians', 'Guardians', { item: GuardianItem, query: DirectoryPageQuery, create: GuardianCreateBody, update: GuardianUpdateBody }, 'Deactivate a guardian (admin)');
+export const subjectsApi = directoryApi('subjects', 'Subjects', { item: SubjectItem, query: DirectoryPageQuery, create: SubjectCreateBody, update: SubjectUpdateBody }, 'Deactivate a subject (admin)');
+export const centersApi = directoryApi('centers', 'Centers', { item: CenterItem, query: DirectoryPageQuery, create: CenterCreateBody, update: CenterUpdateBody }, 'Deactivate a center (admin)');
+
 // ---------------------------------------------------------------- school courses
 
 export const SchoolCourseCreateBody = z
@@ -301,6 +331,11 @@ export const CalendarEventItem = z.object({
   endsAt: timestamp,
   studentCount: z.number().int(),
 });
+
+export const registrationsApi = directoryApi('registrations', 'Registrations', { item: RegistrationItem, query: RegistrationListQuery, create: RegistrationCreateBody, update: RegistrationUpdateBody }, 'Delete a registration (admin)');
+export const calendarEventsApi = directoryApi('calendar-events', 'Calendar events', { item: CalendarEventItem, query: CalendarEventListQuery, create: CalendarEventCreateBody, update: CalendarEventUpdateBody }, 'Delete a calendar event and its assignments (admin)');
+/** The admin directory, in the gateway's order. */
+export const directoryApis = [usersApi, employeesApi, studentsApi, guardiansApi, subjectsApi, centersApi, registrationsApi, calendarEventsApi];
 
 // ---------------------------------------------------------------- event assignment (spec)
 
@@ -432,34 +467,12 @@ export const AdministrativeListingResponse = page(AdministrativeStudentItem);
 // ---------------------------------------------------------------- OpenAPI
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const idPath = z.object({ id: z.string().describe('positive integer id') });
-const listQueryDoc = z.object({
-  page: z.string().optional().describe('page number, default 1'),
-  limit: z.string().optional().describe(`page size, default ${ACADEMIC_DEFAULT_PAGE_SIZE}, at most ${ACADEMIC_MAX_PAGE_SIZE}`),
-  search: z.string().optional(),
-});
 const errors = (style: 'default' | 'status' = 'default') =>
   errorResponses({ 400: 'Invalid input', 401: 'Missing or invalid token', 403: 'Not allowed for this role' }, style);
 
 /** Registers every academic route (except /api/v2/auth/*) on the gateway's OpenAPI registry. */
 export function registerAcademicDocs(registry: OpenAPIRegistry): void {
   const security = [{ bearerAuth: [] as string[] }];
-  const crud = (tag: string, path: string, item: z.ZodType, create: z.ZodType, update: z.ZodType, deleteText: string, query: z.ZodObject = listQueryDoc) => {
-    registry.registerPath({ method: 'get', path, tags: [tag], security, summary: `List ${tag} (admin)`, request: { query }, responses: { 200: { description: 'A page', ...json(page(item)) }, ...errors() } });
-    registry.registerPath({ method: 'post', path, tags: [tag], security, summary: `Create (admin)`, request: { body: json(create) }, responses: { 201: { description: 'Created', ...json(item) }, 409: { description: 'Conflict', ...json(ErrorBody) }, ...errors() } });
-    registry.registerPath({ method: 'get', path: `${path}/{id}`, tags: [tag], security, summary: 'Read one (admin)', request: { params: idPath }, responses: { 200: { description: 'Found', ...json(item) }, 404: { description: 'Not found', ...json(ErrorBody) }, ...errors() } });
-    registry.registerPath({ method: 'patch', path: `${path}/{id}`, tags: [tag], security, summary: 'Update (admin)', request: { params: idPath, body: json(update) }, responses: { 200: { description: 'Updated', ...json(item) }, 404: { description: 'Not found', ...json(ErrorBody) }, ...errors() } });
-    registry.registerPath({ method: 'delete', path: `${path}/{id}`, tags: [tag], security, summary: deleteText, request: { params: idPath }, responses: { 200: { description: 'Done', ...json(item) }, 404: { description: 'Not found', ...json(ErrorBody) }, ...errors() } });
-  };
-  crud('Users', '/api/v2/users', UserItem, UserCreateBody, UserUpdateBody, 'Deactivate a user (admin)');
-  crud('Employees', '/api/v2/employees', EmployeeItem, EmployeeCreateBody, EmployeeUpdateBody, 'Deactivate an employee; publishes employee.deleted (admin)');
-  crud('Students', '/api/v2/students', StudentItem, StudentCreateBody, StudentUpdateBody, 'Set a student inactive (admin)');
-  crud('Guardians', '/api/v2/guardians', GuardianItem, GuardianCreateBody, GuardianUpdateBody, 'Deactivate a guardian (admin)');
-  crud('Subjects', '/api/v2/subjects', SubjectItem, SubjectCreateBody, SubjectUpdateBody, 'Deactivate a subject (admin)');
-  crud('Centers', '/api/v2/centers', CenterItem, CenterCreateBody, CenterUpdateBody, 'Deactivate a center (admin)');
-  const filters = (...names: string[]) => listQueryDoc.omit({ search: true }).extend(Object.fromEntries(names.map((name) => [name, z.string().optional()])));
-  crud('Registrations', '/api/v2/registrations', RegistrationItem, RegistrationCreateBody, RegistrationUpdateBody, 'Delete a registration (admin)', filters('studentId', 'schoolCourseId', 'subjectId', 'status'));
-  crud('Calendar events', '/api/v2/calendar-events', CalendarEventItem, CalendarEventCreateBody, CalendarEventUpdateBody, 'Delete a calendar event and its assignments (admin)', filters('subjectId', 'centerId', 'employeeId'));
 
   registry.registerPath({
     method: 'get',
@@ -482,4 +495,4 @@ export function registerAcademicDocs(registry: OpenAPIRegistry): void {
 }
 
 /** The families of this file's routes declared with `family.route` (the OpenAPI document registers them). */
-export const academicFamilies: DeclaredFamily[] = [registrationApi, schoolCoursesApi, registrationV1Api];
+export const academicFamilies: DeclaredFamily[] = [registrationApi, schoolCoursesApi, ...directoryApis.map((api) => api.family), registrationV1Api];
