@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM, PostgreSqlConnection as Connection } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@academy/contracts';
 import { pgArray } from '@academy/db';
 import { ReadinessError, type Logger, type ReadinessCheck } from '@academy/kit';
@@ -56,6 +56,137 @@ interface ClaimedRow {
   envelope: EventEnvelope;
 }
 
+type RelaySettings = Required<Omit<RelayOptions, 'orm' | 'broker' | 'listen'>>;
+
+function settingsOf(options: RelayOptions): RelaySettings {
+  return {
+    batchSize: options.batchSize ?? 500,
+    concurrency: options.concurrency ?? 4,
+    intervalMs: options.intervalMs ?? 250,
+    leaseMs: options.leaseMs ?? options.broker.confirmTimeoutMs + 15_000,
+    retentionMs: options.retentionMs ?? 7 * 24 * 3600 * 1000,
+    pruneIntervalMs: options.pruneIntervalMs ?? 60_000,
+    retryBaseMs: options.retryBaseMs ?? 250,
+    retryMaxMs: options.retryMaxMs ?? 5_000,
+    staleAfterMs: options.staleAfterMs ?? 60_000,
+  };
+}
+
+/** Claims up to a batch of due rows in one committed statement, hiding them for the lease. */
+async function claimDueRows(connection: Connection, leaseMs: number, batchSize: number): Promise<ClaimedRow[]> {
+  const rows = await connection.execute<ClaimedRow[]>(
+    `update outbox o set available_at = now() + ? * interval '1 millisecond'
+     from (select id from outbox where published_at is null and available_at <= now() order by id limit ? for update skip locked) due
+     where o.id = due.id
+     returning o.id, o.envelope`,
+    [leaseMs, batchSize],
+  );
+  return rows.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** The claimed rows the broker confirmed, and those it did not with the reason. */
+function splitByOutcome(rows: ClaimedRow[], outcomes: (PublishError | null)[]): { sent: string[]; failed: { id: string; error: PublishError }[] } {
+  const sent: string[] = [];
+  const failed: { id: string; error: PublishError }[] = [];
+  rows.forEach((row, index) => {
+    const outcome = outcomes[index];
+    if (outcome) failed.push({ id: row.id, error: outcome });
+    else sent.push(row.id);
+  });
+  return { sent, failed };
+}
+
+async function markSent(connection: Connection, ids: string[]): Promise<void> {
+  // Arrays go as one literal parameter (the driver would expand a JS array into a list).
+  await connection.execute(`update outbox set published_at = now() where id = any(?::bigint[])`, [pgArray(ids)], 'run');
+}
+
+/** Counts the failed attempt and moves each row's next try back by `retryBaseMs` × 2^attempts, at most `retryMaxMs`. */
+async function rescheduleWithBackoff(connection: Connection, failed: { id: string; error: PublishError }[], retryBaseMs: number, retryMaxMs: number): Promise<void> {
+  await connection.execute(
+    `update outbox o set attempts = o.attempts + 1, last_error = f.error,
+       available_at = now() + least(? * power(2, least(o.attempts, 20)), ?) * interval '1 millisecond'
+     from json_to_recordset(?::json) as f(id bigint, error text) where o.id = f.id and o.published_at is null`,
+    [retryBaseMs, retryMaxMs, JSON.stringify(failed.map((row) => ({ id: row.id, error: row.error.message.slice(0, 500) })))],
+    'run',
+  );
+}
+
+/** Deletes up to 10,000 rows published more than `retentionMs` ago; returns how many. */
+async function deletePublishedBefore(connection: Connection, retentionMs: number): Promise<number> {
+  const result = await connection.execute<{ affectedRows: number }>(
+    `delete from outbox where id in (select id from outbox where published_at < now() - ? * interval '1 millisecond' limit 10000)`,
+    [retentionMs],
+    'run',
+  );
+  return result.affectedRows;
+}
+
+async function unsentStats(connection: Connection): Promise<OutboxStats> {
+  const [row] = await connection.execute<{ unsent: number; oldest: number }[]>(
+    `select count(*)::int as unsent, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest from outbox where published_at is null`,
+  );
+  return { unsent: row?.unsent ?? 0, oldestUnsentSeconds: Math.max(0, Math.round((row?.oldest ?? 0) * 1000) / 1000) };
+}
+
+/**
+ * Commits through `recordEvent` in this process wake the relay directly too: no wait for the
+ * notification's round trip through PostgreSQL (tens of ms on a busy machine), and no dependence on it.
+ */
+function wakeOnLocalCommits(orm: MikroORM, wake: () => void, stopped: () => boolean): void {
+  let outboxWritten = false;
+  orm.em.getEventManager().registerSubscriber({
+    getSubscribedEntities: () => [OutboxMessage],
+    afterCreate: () => {
+      outboxWritten = true;
+    },
+    afterTransactionCommit: () => {
+      if (!outboxWritten || stopped()) return;
+      outboxWritten = false;
+      wake();
+    },
+  });
+}
+
+/** Ensures the outbox's notify trigger, then LISTENs for commits; `listening` says whether it does (false: poll only). */
+function wakeOnNotify(orm: MikroORM, enabled: boolean, wake: () => void, stopped: () => boolean, log: Logger): { listening: Promise<boolean>; stop(): Promise<void> } {
+  let listener: OutboxListener | null = null;
+  const listening = (async (): Promise<boolean> => {
+    if (!enabled) return false;
+    try {
+      await ensureOutboxNotify(orm);
+    } catch (error) {
+      log.warn({ err: error }, 'could not install the outbox notify trigger: the relay polls only');
+      return false;
+    }
+    if (stopped()) return false;
+    listener = listenForOutbox({ clientUrl: orm.config.get('clientUrl') as string, channel: OUTBOX_CHANNEL, onNotify: wake, logger: log });
+    return listener.firstConnect;
+  })();
+  return {
+    listening,
+    async stop() {
+      await listening;
+      await listener?.stop();
+    },
+  };
+}
+
+/** Non-critical `outbox` check: degraded when the oldest unsent row is older than `staleAfterMs`. */
+function outboxReadiness(stats: () => Promise<OutboxStats>, staleAfterMs: number): ReadinessCheck {
+  return {
+    name: 'outbox',
+    critical: false,
+    check: async () => {
+      const current = await stats();
+      if (current.oldestUnsentSeconds * 1000 > staleAfterMs) {
+        throw new ReadinessError(`the oldest unsent event is ${Math.round(current.oldestUnsentSeconds)} s old`, { ...current });
+      }
+      return { ...current };
+    },
+  };
+}
+
 /**
  * Publishes pending outbox rows in batches, with publisher confirms and the mandatory flag.
  *
@@ -71,57 +202,22 @@ interface ClaimedRow {
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { orm, broker } = options;
-  const batchSize = options.batchSize ?? 500;
-  const concurrency = options.concurrency ?? 4;
-  const intervalMs = options.intervalMs ?? 250;
-  const leaseMs = options.leaseMs ?? broker.confirmTimeoutMs + 15_000;
-  const retentionMs = options.retentionMs ?? 7 * 24 * 3600 * 1000;
-  const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
-  const retryBaseMs = options.retryBaseMs ?? 250;
-  const retryMaxMs = options.retryMaxMs ?? 5_000;
-  const staleAfterMs = options.staleAfterMs ?? 60_000;
+  const { batchSize, concurrency, intervalMs, leaseMs, retentionMs, pruneIntervalMs, retryBaseMs, retryMaxMs, staleAfterMs } = settingsOf(options);
   const log: Logger = broker.logger.child({ component: 'outbox-relay' });
   const connection = () => orm.em.fork().getConnection();
   let stopped = false;
   let again = false;
   let lastPrune = 0;
-  let outboxWritten = false;
-  let listener: OutboxListener | null = null;
 
-  /** Claims up to a batch of due rows in one committed statement, hiding them for the lease. */
-  const claim = async (): Promise<ClaimedRow[]> => {
-    const rows = await connection().execute<ClaimedRow[]>(
-      `update outbox o set available_at = now() + ? * interval '1 millisecond'
-       from (select id from outbox where published_at is null and available_at <= now() order by id limit ? for update skip locked) due
-       where o.id = due.id
-       returning o.id, o.envelope`,
-      [leaseMs, batchSize],
-    );
-    return rows.sort((a, b) => Number(a.id) - Number(b.id));
-  };
-
+  /** Claims a batch, publishes it, marks what was confirmed and reschedules the rest; returns the rows claimed. */
   const publishBatch = async (): Promise<number> => {
     if (!broker.connected) return 0;
-    const rows = await claim();
+    const rows = await claimDueRows(connection(), leaseMs, batchSize);
     if (rows.length === 0) return 0;
-    const outcomes = await broker.publishEach(rows.map((row) => row.envelope));
-    const sent: string[] = [];
-    const failed: { id: string; error: PublishError }[] = [];
-    rows.forEach((row, index) => {
-      const outcome = outcomes[index];
-      if (outcome) failed.push({ id: row.id, error: outcome });
-      else sent.push(row.id);
-    });
-    // Arrays go as one literal parameter (the driver would expand a JS array into a list).
-    if (sent.length) await connection().execute(`update outbox set published_at = now() where id = any(?::bigint[])`, [pgArray(sent)], 'run');
+    const { sent, failed } = splitByOutcome(rows, await broker.publishEach(rows.map((row) => row.envelope)));
+    if (sent.length) await markSent(connection(), sent);
     if (failed.length) {
-      await connection().execute(
-        `update outbox o set attempts = o.attempts + 1, last_error = f.error,
-           available_at = now() + least(? * power(2, least(o.attempts, 20)), ?) * interval '1 millisecond'
-         from json_to_recordset(?::json) as f(id bigint, error text) where o.id = f.id and o.published_at is null`,
-        [retryBaseMs, retryMaxMs, JSON.stringify(failed.map((row) => ({ id: row.id, error: row.error.message.slice(0, 500) })))],
-        'run',
-      );
+      await rescheduleWithBackoff(connection(), failed, retryBaseMs, retryMaxMs);
       for (const row of failed) broker.metrics.publishFailed.inc({ reason: row.error.reason });
       log.warn({ failed: failed.length, published: sent.length, reason: failed[0].error.message }, 'outbox rows not published; will retry');
     }
@@ -131,12 +227,8 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const prune = async () => {
     if (Date.now() - lastPrune < pruneIntervalMs) return;
     lastPrune = Date.now();
-    const result = await connection().execute<{ affectedRows: number }>(
-      `delete from outbox where id in (select id from outbox where published_at < now() - ? * interval '1 millisecond' limit 10000)`,
-      [retentionMs],
-      'run',
-    );
-    if (result.affectedRows) log.debug({ pruned: result.affectedRows }, 'published outbox rows pruned');
+    const pruned = await deletePublishedBefore(connection(), retentionMs);
+    if (pruned) log.debug({ pruned }, 'published outbox rows pruned');
   };
 
   const workers = new Set<Promise<void>>();
@@ -167,66 +259,24 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     workers.add(running);
   };
 
-  const stats = async (): Promise<OutboxStats> => {
-    const [row] = await connection().execute<{ unsent: number; oldest: number }[]>(
-      `select count(*)::int as unsent, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest from outbox where published_at is null`,
-    );
-    return { unsent: row?.unsent ?? 0, oldestUnsentSeconds: Math.max(0, Math.round((row?.oldest ?? 0) * 1000) / 1000) };
-  };
+  const stats = () => unsentStats(connection());
   broker.metrics.outboxSources.add(stats);
-
-  // Commits through `recordEvent` in this process wake the relay directly too: no wait for the
-  // notification's round trip through PostgreSQL (tens of ms on a busy machine), and no dependence on it.
-  orm.em.getEventManager().registerSubscriber({
-    getSubscribedEntities: () => [OutboxMessage],
-    afterCreate: () => {
-      outboxWritten = true;
-    },
-    afterTransactionCommit: () => {
-      if (!outboxWritten || stopped) return;
-      outboxWritten = false;
-      tick();
-    },
-  });
-
-  const listening = (async (): Promise<boolean> => {
-    if (options.listen === false) return false;
-    try {
-      await ensureOutboxNotify(orm);
-    } catch (error) {
-      log.warn({ err: error }, 'could not install the outbox notify trigger: the relay polls only');
-      return false;
-    }
-    if (stopped) return false;
-    listener = listenForOutbox({ clientUrl: orm.config.get('clientUrl') as string, channel: OUTBOX_CHANNEL, onNotify: tick, logger: log });
-    return listener.firstConnect;
-  })();
-
+  wakeOnLocalCommits(orm, tick, () => stopped);
+  const notifications = wakeOnNotify(orm, options.listen !== false, tick, () => stopped, log);
   const timer = setInterval(tick, intervalMs);
   broker.on('connected', tick);
   tick();
   return {
     nudge: tick,
-    listening,
+    listening: notifications.listening,
     stats,
-    readiness: () => ({
-      name: 'outbox',
-      critical: false,
-      check: async () => {
-        const current = await stats();
-        if (current.oldestUnsentSeconds * 1000 > staleAfterMs) {
-          throw new ReadinessError(`the oldest unsent event is ${Math.round(current.oldestUnsentSeconds)} s old`, { ...current });
-        }
-        return { ...current };
-      },
-    }),
+    readiness: () => outboxReadiness(stats, staleAfterMs),
     async stop() {
       stopped = true;
       clearInterval(timer);
       broker.off('connected', tick);
       broker.metrics.outboxSources.delete(stats);
-      await listening;
-      await listener?.stop();
+      await notifications.stop();
       await Promise.all(workers);
     },
   };
