@@ -1,7 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import amqp, { type ChannelModel, type ConfirmChannel, type Message, type RecoveringChannelModel } from 'amqplib';
+import amqp, { type ChannelModel, type ConfirmChannel, type Message, type Options, type RecoveringChannelModel } from 'amqplib';
 import type { Registry } from 'prom-client';
 import type { EventEnvelope } from '@academy/contracts';
 import type { Logger, ReadinessCheck } from '@academy/kit';
@@ -50,6 +50,113 @@ export interface PublishRouting {
 export interface ConnectionSetup {
   setup(connection: ChannelModel): Promise<void>;
   stop?(): Promise<void>;
+}
+
+/** Persistent, mandatory, and identified by the event: what every published envelope carries. */
+function messagePropertiesOf(envelope: EventEnvelope): Options.Publish {
+  return {
+    persistent: true,
+    mandatory: true,
+    messageId: envelope.id,
+    type: envelope.type,
+    timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
+    contentType: 'application/json',
+    correlationId: envelope.correlationId,
+  };
+}
+
+type Settle = (outcome: PublishOutcome) => void;
+
+/**
+ * What one publishing pass watches on its channel: messages the broker returned, the channel
+ * closing, and the pass's deadline. Each written message's outcome settles once: its confirm, the
+ * close, or the deadline, whichever comes first.
+ */
+class ConfirmWatch {
+  private readonly returned = new Set<string>();
+  private readonly pending = new Set<Settle>();
+  private closed = false;
+  // Ends every wait of this pass: the confirms', and a wait for the socket to drain.
+  private readonly deadline = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onReturn = (message: Message) => {
+    if (message.properties.messageId) this.returned.add(String(message.properties.messageId));
+  };
+  private readonly onClose = () => {
+    this.closed = true;
+    this.settleAll(new PublishError('channel_closed', 'channel closed before the broker confirmed'));
+  };
+
+  private readonly channel: ConfirmChannel;
+  private readonly timeoutMs: number;
+
+  constructor(channel: ConfirmChannel, timeoutMs: number) {
+    this.channel = channel;
+    this.timeoutMs = timeoutMs;
+    channel.on('return', this.onReturn);
+    channel.once('close', this.onClose);
+    this.timer = setTimeout(() => {
+      this.settleAll(new PublishError('timeout', `no confirm within ${timeoutMs} ms`));
+      this.deadline.abort();
+    }, timeoutMs);
+  }
+
+  /** Once the channel closed or the deadline passed, what is left is not written at all: its outcome. */
+  unwritten(): PublishError | null {
+    if (this.closed) return new PublishError('channel_closed', 'channel closed before the message was written');
+    if (this.deadline.signal.aborted) return new PublishError('timeout', `not written within ${this.timeoutMs} ms`);
+    return null;
+  }
+
+  /** Writes one message through `publish` (given the confirm callback); its outcome, and whether the socket takes more now. */
+  write(envelope: EventEnvelope, publish: (onConfirm: (error: unknown) => void) => boolean): { outcome: Promise<PublishOutcome>; writable: boolean } {
+    let writable = true;
+    const outcome = new Promise<PublishOutcome>((resolve) => {
+      let settled = false;
+      const settle: Settle = (result) => {
+        if (settled) return;
+        settled = true;
+        this.pending.delete(settle);
+        resolve(result);
+      };
+      this.pending.add(settle);
+      try {
+        writable = publish((error) => settle(this.confirmOutcome(envelope, error)));
+      } catch (error) {
+        settle(new PublishError('channel_closed', (error as Error).message));
+      }
+    });
+    return { outcome, writable };
+  }
+
+  /**
+   * Backpressure: waits until the socket drains, the channel closes (even before this wait began) or
+   * the deadline passes, before more is written.
+   */
+  async drained(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, this.deadline.signal]);
+    if (!this.closed) await Promise.race([once(this.channel, 'drain', { signal }), once(this.channel, 'close', { signal }), once(signal, 'abort')]).catch(() => undefined);
+    abort.abort();
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    this.channel.off('return', this.onReturn);
+    this.channel.off('close', this.onClose);
+  }
+
+  private confirmOutcome(envelope: EventEnvelope, error: unknown): PublishOutcome {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error) return new PublishError(message === 'channel closed' ? 'channel_closed' : 'nacked', message);
+    if (this.returned.has(envelope.id)) return new PublishError('unroutable', `no queue is bound for "${envelope.type}"`);
+    return null;
+  }
+
+  private settleAll(outcome: PublishError): void {
+    for (const settle of [...this.pending]) settle(outcome);
+  }
 }
 
 /**
@@ -276,85 +383,36 @@ export class Broker extends EventEmitter {
     return results;
   }
 
+  /** One pass over the envelopes: write each (waiting on backpressure), then wait for every confirm, never past the deadline. */
   private async publishOnce(envelopes: EventEnvelope[], routing: PublishRouting): Promise<PublishOutcome[]> {
     const channel = this.channel;
     if (!channel) return envelopes.map(() => new PublishError('not_connected', 'broker is not connected'));
     const exchange = routing.exchange ?? this.exchange;
-    const returned = new Set<string>();
-    const onReturn = (message: Message) => {
-      if (message.properties.messageId) returned.add(String(message.properties.messageId));
-    };
-    const settlers = new Set<(outcome: PublishOutcome) => void>();
-    let closedAlready = false;
-    const onClose = () => {
-      closedAlready = true;
-      for (const settle of [...settlers]) settle(new PublishError('channel_closed', 'channel closed before the broker confirmed'));
-    };
-    channel.on('return', onReturn);
-    channel.once('close', onClose);
-    const timeoutMs = this.confirmTimeoutMs;
-    // Ends every wait of this call: the confirms', and a wait for the socket to drain.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => {
-      for (const settle of [...settlers]) settle(new PublishError('timeout', `no confirm within ${timeoutMs} ms`));
-      deadline.abort();
-    }, timeoutMs);
+    const watch = new ConfirmWatch(channel, this.confirmTimeoutMs);
     try {
       const outcomes: Promise<PublishOutcome>[] = [];
       for (const envelope of envelopes) {
-        // What is left once the channel closed or the deadline passed is not written at all.
-        if (closedAlready || deadline.signal.aborted) {
-          outcomes.push(Promise.resolve(closedAlready ? new PublishError('channel_closed', 'channel closed before the message was written') : new PublishError('timeout', `not written within ${timeoutMs} ms`)));
+        const unwritten = watch.unwritten();
+        if (unwritten) {
+          outcomes.push(Promise.resolve(unwritten));
           continue;
         }
-        let writable = true;
-        outcomes.push(
-          new Promise<PublishOutcome>((resolve) => {
-            let settled = false;
-            const settle = (outcome: PublishOutcome) => {
-              if (settled) return;
-              settled = true;
-              settlers.delete(settle);
-              resolve(outcome);
-            };
-            settlers.add(settle);
-            try {
-              writable = channel.publish(exchange, routing.routingKey?.(envelope) ?? envelope.type, Buffer.from(JSON.stringify(envelope)), {
-                persistent: true,
-                mandatory: true,
-                messageId: envelope.id,
-                type: envelope.type,
-                timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
-                contentType: 'application/json',
-                correlationId: envelope.correlationId,
-              }, (error: unknown) => {
-                const message = error instanceof Error ? error.message : String(error);
-                if (error) settle(new PublishError(message === 'channel closed' ? 'channel_closed' : 'nacked', message));
-                else if (returned.has(envelope.id)) settle(new PublishError('unroutable', `no queue is bound for "${envelope.type}"`));
-                else settle(null);
-              });
-            } catch (error) {
-              settle(new PublishError('channel_closed', (error as Error).message));
-            }
-          }),
+        const { outcome, writable } = watch.write(envelope, (onConfirm) =>
+          channel.publish(exchange, routing.routingKey?.(envelope) ?? envelope.type, Buffer.from(JSON.stringify(envelope)), messagePropertiesOf(envelope), onConfirm),
         );
-        if (!writable && settlers.size > 0) {
-          // Backpressure: wait until the socket drains, the channel closes (even before this wait
-          // began) or the deadline passes, before writing more.
-          const abort = new AbortController();
-          const signal = AbortSignal.any([abort.signal, deadline.signal]);
-          if (!closedAlready) await Promise.race([once(channel, 'drain', { signal }), once(channel, 'close', { signal }), once(signal, 'abort')]).catch(() => undefined);
-          abort.abort();
-        }
+        outcomes.push(outcome);
+        if (!writable) await watch.drained();
       }
       const results = await Promise.all(outcomes);
-      for (let i = 0; i < envelopes.length; i++) if (results[i] === null) this.metrics.published.inc({ type: envelopes[i].type });
+      this.countPublished(envelopes, results);
       return results;
     } finally {
-      clearTimeout(timer);
-      channel.off('return', onReturn);
-      channel.off('close', onClose);
+      watch.end();
     }
+  }
+
+  private countPublished(envelopes: EventEnvelope[], results: PublishOutcome[]): void {
+    for (let i = 0; i < envelopes.length; i++) if (results[i] === null) this.metrics.published.inc({ type: envelopes[i].type });
   }
 
   /**
