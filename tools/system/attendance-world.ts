@@ -79,9 +79,9 @@ export async function mailsTo(system: TestSystem, address: string): Promise<{ su
   return all.filter((mail) => mail.to.some((to) => to.address.toLowerCase() === address.toLowerCase()));
 }
 
-/** The outbox rows of academic of `type` whose data matches `field` = `value`. */
-export async function eventsOf(system: TestSystem, type: string, field: string, value: number): Promise<{ data: Record<string, unknown> }[]> {
-  return system.sql<{ data: Record<string, unknown> }>('academic', `select envelope->'data' as data from outbox where type = $1 and (envelope->'data'->>$2)::int = $3 order by id`, [type, field, value]);
+/** The events (id and data) in academic's outbox of `type` whose data matches `field` = `value`. */
+export async function eventsOf(system: TestSystem, type: string, field: string, value: number): Promise<{ id: string; data: Record<string, unknown> }[]> {
+  return system.sql<{ id: string; data: Record<string, unknown> }>('academic', `select envelope->>'id' as id, envelope->'data' as data from outbox where type = $1 and (envelope->'data'->>$2)::int = $3 order by outbox.id`, [type, field, value]);
 }
 
 /** No e-mail delivery of notifications is still pending or being sent, so no late mail lands in a later test. */
