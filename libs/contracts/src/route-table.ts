@@ -1,4 +1,5 @@
 import { directoryApis, registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
+import { authApi } from './http/auth.ts';
 import { blocksApi } from './http/blocks.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
@@ -8,17 +9,13 @@ import { gatewayRules, routeFamily, type DeclaredFamily, type RouteFamily, type 
 export { SERVICES, type ServiceName, type RouteRule } from './routes.ts';
 
 // Families whose routes are still documented by a `register<Name>Docs` (not yet declared with
-// `family.route`): their gateway rules come from the family alone. Where a path's access differs
-// from its family's (the public auth routes), it is a family of its own until its routes are declared.
+// `family.route`): their gateway rules come from the family alone.
 const family = (prefix: string, service: RouteFamily['service'], extra: Partial<RouteFamily> = {}) =>
   routeFamily({ prefix, service, access: 'bearer', errorStyle: service === 'notifications' ? 'success' : 'default', unauthorizedMessage: 'Unauthorized', tags: [], ...extra });
 
 /** Every family of paths behind the gateway, in the order the gateway tries them. */
 export const ROUTE_FAMILIES: DeclaredFamily[] = [
-  family('/api/v2/auth/login', 'academic', { access: 'public', login: true }),
-  family('/api/v2/auth/refresh', 'academic', { access: 'public' }),
-  family('/api/v2/auth/logout', 'academic', { access: 'public' }),
-  family('/api/v2/auth', 'academic'),
+  authApi,
   blocksApi,
   family('/api/v2/attendance', 'academic'),
   registrationApi,

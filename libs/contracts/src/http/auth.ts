@@ -1,6 +1,6 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ErrorBody, jsonContent } from './common.ts';
+import { routeFamily } from '../routes.ts';
 import { Locale } from '../locale.ts';
 
 /** `is required` only when the field is missing; a wrong type or length says so (a schema-level `error` would answer every issue with it). */
@@ -53,60 +53,61 @@ export type MeResponse = z.infer<typeof MeResponse>;
 export const UpdateMeBody = z.strictObject({ locale: Locale.nullable() });
 export type UpdateMeBody = z.infer<typeof UpdateMeBody>;
 
-export function registerAuthDocs(registry: OpenAPIRegistry): void {
-  const tags = ['auth'];
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/auth/login',
-    tags,
-    summary: 'Log in with e-mail and password',
-    description: 'A wrong password and an unknown e-mail get the same answer in the same time. Failed logins are limited per (e-mail, IP): 5 in a row block the pair for 15 minutes (a success clears them); and per IP: 100 a day block the IP for a day. Successful logins count only against the general per-IP limit.',
-    request: { body: { content: { 'application/json': { schema: LoginBody } } } },
-    responses: {
-      200: jsonContent(TokenPair, 'Tokens of a new session'),
-      400: jsonContent(ErrorBody, 'Malformed body'),
-      401: jsonContent(ErrorBody, 'INVALID_CREDENTIALS: wrong e-mail or password'),
-      429: jsonContent(ErrorBody, 'TOO_MANY_LOGIN_ATTEMPTS (failed logins) or RATE_LIMITED (the general limit); see Retry-After'),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/auth/refresh',
-    tags,
-    summary: 'Rotate a refresh token',
-    description: 'The presented token becomes used; a used or revoked token presented again revokes its whole session.',
-    request: { body: { content: { 'application/json': { schema: RefreshBody } } } },
-    responses: {
-      200: jsonContent(TokenPair, 'New tokens; the old refresh token is spent'),
-      400: jsonContent(ErrorBody, 'Malformed body'),
-      401: jsonContent(ErrorBody, 'INVALID_REFRESH_TOKEN, REFRESH_TOKEN_REUSED'),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/auth/logout',
-    tags,
-    summary: 'End the session of a refresh token',
-    description: 'Revokes the token and its session. Idempotent: an unknown or already revoked token also answers 204.',
-    request: { body: { content: { 'application/json': { schema: LogoutBody } } } },
-    responses: { 204: { description: 'Session ended' }, 400: jsonContent(ErrorBody, 'Malformed body') },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/auth/me',
-    tags,
-    summary: 'The authenticated user',
-    security: [{ bearerAuth: [] }],
-    responses: { 200: jsonContent(MeResponse, 'The user of the access token'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
-  });
-  registry.registerPath({
-    method: 'patch',
-    path: '/api/v2/auth/me',
-    tags,
-    summary: 'Change your own settings: the language of your notifications',
-    description: 'Each mail and push to you is written in `locale` (`es` or `en`); `null` goes back to the academy\'s language. Carried on the events that name you from then on.',
-    security: [{ bearerAuth: [] }],
-    request: { body: { content: { 'application/json': { schema: UpdateMeBody } } } },
-    responses: { 200: jsonContent(MeResponse, 'The user, changed'), 400: jsonContent(ErrorBody, 'VALIDATION_ERROR naming the field'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
-  });
-}
+/** `/api/v2/auth`: login, refresh and logout are public (login counted against the stricter limit); `me` needs a token. */
+export const authApi = routeFamily({ prefix: '/api/v2/auth', service: 'academic', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['auth'] });
+
+export const loginRoute = authApi.route({
+  method: 'post',
+  path: '/api/v2/auth/login',
+  access: 'public',
+  login: true,
+  summary: 'Log in with e-mail and password',
+  description: 'A wrong password and an unknown e-mail get the same answer in the same time. Failed logins are limited per (e-mail, IP): 5 in a row block the pair for 15 minutes (a success clears them); and per IP: 100 a day block the IP for a day. Successful logins count only against the general per-IP limit.',
+  request: { body: LoginBody },
+  responses: {
+    200: jsonContent(TokenPair, 'Tokens of a new session'),
+    400: jsonContent(ErrorBody, 'Malformed body'),
+    401: jsonContent(ErrorBody, 'INVALID_CREDENTIALS: wrong e-mail or password'),
+    429: jsonContent(ErrorBody, 'TOO_MANY_LOGIN_ATTEMPTS (failed logins) or RATE_LIMITED (the general limit); see Retry-After'),
+  },
+});
+
+export const refreshRoute = authApi.route({
+  method: 'post',
+  path: '/api/v2/auth/refresh',
+  access: 'public',
+  summary: 'Rotate a refresh token',
+  description: 'The presented token becomes used; a used or revoked token presented again revokes its whole session.',
+  request: { body: RefreshBody },
+  responses: {
+    200: jsonContent(TokenPair, 'New tokens; the old refresh token is spent'),
+    400: jsonContent(ErrorBody, 'Malformed body'),
+    401: jsonContent(ErrorBody, 'INVALID_REFRESH_TOKEN, REFRESH_TOKEN_REUSED'),
+  },
+});
+
+export const logoutRoute = authApi.route({
+  method: 'post',
+  path: '/api/v2/auth/logout',
+  access: 'public',
+  summary: 'End the session of a refresh token',
+  description: 'Revokes the token and its session. Idempotent: an unknown or already revoked token also answers 204.',
+  request: { body: LogoutBody },
+  responses: { 204: { description: 'Session ended' }, 400: jsonContent(ErrorBody, 'Malformed body') },
+});
+
+export const meRoute = authApi.route({
+  method: 'get',
+  path: '/api/v2/auth/me',
+  summary: 'The authenticated user',
+  responses: { 200: jsonContent(MeResponse, 'The user of the access token'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
+});
+
+export const updateMeRoute = authApi.route({
+  method: 'patch',
+  path: '/api/v2/auth/me',
+  summary: 'Change your own settings: the language of your notifications',
+  description: 'Each mail and push to you is written in `locale` (`es` or `en`); `null` goes back to the academy\'s language. Carried on the events that name you from then on.',
+  request: { body: UpdateMeBody },
+  responses: { 200: jsonContent(MeResponse, 'The user, changed'), 400: jsonContent(ErrorBody, 'VALIDATION_ERROR naming the field'), 401: jsonContent(ErrorBody, 'UNAUTHORIZED') },
+});
