@@ -3,6 +3,7 @@ import { authApi } from './http/auth.ts';
 import { blocksApi } from './http/blocks.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
+import { notificationsApi, notificationsUnsubscribeApi, pushSendApi } from './http/notifications.ts';
 import { payslipsApi } from './http/payslips.ts';
 import { gatewayRules, routeFamily, type DeclaredFamily, type RouteFamily, type RouteRule } from './routes.ts';
 
@@ -27,9 +28,10 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   hoursBankApi,
   incidentsApi,
   timeRecordsApi,
-  family('/api/v2/push-notifications/send', 'notifications', { access: 'api-key' }),
+  pushSendApi,
   family('/api/v2/push-notifications', 'notifications'),
-  family('/api/v2/notifications', 'notifications'),
+  notificationsUnsubscribeApi,
+  notificationsApi,
   family('/socket.io', 'notifications', { longPolling: true }),
   payslipsApi,
 ];

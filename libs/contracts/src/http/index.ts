@@ -6,7 +6,7 @@ import { blocksApi } from './blocks.ts';
 import { hoursBankApi } from './hours-bank.ts';
 import type { DeclaredFamily } from '../routes.ts';
 import { incidentsApi, timeRecordsApi } from './incidents.ts';
-import { registerNotificationsDocs } from './notifications.ts';
+import { notificationsApi, notificationsUnsubscribeApi, pushSendApi } from './notifications.ts';
 import { payslipsApi } from './payslips.ts';
 
 export * from './common.ts';
@@ -23,11 +23,11 @@ export * from './payslips.ts';
  * Every service's route documentation, one `register<Name>Docs` per file of this folder. The
  * gateway's OpenAPI document is built from this list: add a service's function here.
  */
-export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAcademicDocs, registerAttendanceDocs, registerNotificationsDocs];
+export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAcademicDocs, registerAttendanceDocs];
 
 /**
  * The route families whose routes are declared once (`routeFamily(...).route(...)`): the OpenAPI
  * document registers their routes, the gateway's table is derived from them, and each service binds
  * its handlers to them (`routeBinder` in @academy/service). A service's families are added here.
  */
-export const declaredFamilies: DeclaredFamily[] = [authApi, ...academicFamilies, blocksApi, hoursBankApi, timeRecordsApi, incidentsApi, payslipsApi];
+export const declaredFamilies: DeclaredFamily[] = [authApi, ...academicFamilies, blocksApi, hoursBankApi, timeRecordsApi, incidentsApi, payslipsApi, pushSendApi, notificationsUnsubscribeApi, notificationsApi];

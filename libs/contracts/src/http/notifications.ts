@@ -1,4 +1,3 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { Id, IdText, PageMeta, errorResponses, jsonContent, queryObject } from './common.ts';
 import { routeFamily } from '../routes.ts';
@@ -222,70 +221,83 @@ export const PreferencesResponse = z.object({
 });
 export type PreferencesResponse = z.infer<typeof PreferencesResponse>;
 
-/** Device tokens, push send and deliveries (notifications service). */
-export function registerNotificationsDocs(registry: OpenAPIRegistry): void {
-  const errors = (extra: Record<number, string> = {}) => errorResponses({ 400: 'Invalid input (the failing fields in the message)', 401: 'Unauthorized', ...extra }, 'success');
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/push-notifications/send',
-    tags: ['notifications'],
-    security: [{ apiKey: [] }],
-    summary: 'Send a push message to all devices of the given users (internal)',
-    description:
-      'Tokens of `userIds` (filtered by `platform`) are sent through FCM `sendEachForMulticast` in chunks of 500. A token FCM reports dead ' +
-      '(`registration-token-not-registered`, `invalid-registration-token`) is deleted. Without Firebase credentials the message is recorded, not sent.',
-    request: { body: { content: { 'application/json': { schema: PushSendBody } } } },
-    responses: {
-      200: jsonContent(PushSendResponse, 'Send report (tokensCount 0 when the users have no token)'),
-      ...errors({ 401: 'Missing or wrong x-api-key', 409: 'A send with this idempotencyKey is in progress or had another body' }),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/v2/notifications/token',
-    tags: ['notifications'],
-    security: [{ bearerAuth: [] }],
-    summary: "Register or update the push token of the user's device",
-    description: 'One token per (user, device); a token registered by another user moves to this one.',
-    request: { body: { content: { 'application/json': { schema: RegisterDeviceTokenBody } } } },
-    responses: { 200: jsonContent(DeviceTokenRegistered, 'Device token registered successfully'), ...errors() },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/v2/notifications/token/{deviceId}',
-    tags: ['notifications'],
-    security: [{ bearerAuth: [] }],
-    summary: 'Remove the push token of a device of the user',
-    request: { params: DeviceIdParams },
-    responses: { 200: jsonContent(DeviceTokenRemoved, 'Device token removed successfully'), ...errors({ 404: 'Device not found (another user’s device too)' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/notifications/deliveries',
-    tags: ['notifications'],
-    security: [{ bearerAuth: [] }],
-    summary: 'E-mails and pushes: sent, recorded, failed or parked, and why (admin)',
-    request: { query: DeliveriesQuery },
-    responses: { 200: jsonContent(DeliveriesPage, 'Newest first'), ...errors({ 403: 'Not an administrator' }) },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/notifications/preferences',
-    tags: ['notifications'],
-    security: [{ bearerAuth: [] }],
-    summary: "The caller's notification preferences: each type on each channel, on or off",
-    responses: { 200: jsonContent(PreferencesResponse, 'Every type × channel (defaults all on)'), ...errors() },
-  });
-  registry.registerPath({
-    method: 'put',
-    path: '/api/v2/notifications/preferences',
-    tags: ['notifications'],
-    security: [{ bearerAuth: [] }],
-    summary: "Switch types on or off per channel (the caller's own); critical types cannot be switched off",
-    request: { body: { content: { 'application/json': { schema: PreferencesBody } } } },
-    responses: { 200: jsonContent(PreferencesResponse, 'The preferences after the change'), ...errors({ 400: 'Invalid input, or a critical type switched off (CRITICAL_NOTIFICATION_TYPE, naming them)' }) },
-  });
-}
+const errors = (extra: Record<number, string> = {}) => errorResponses({ 400: 'Invalid input (the failing fields in the message)', ...extra }, 'success');
+
+/** `/api/v2/push-notifications/send`: internal, called by other services with the `x-api-key` (a family of its own: its 401 says so). */
+export const pushSendApi = routeFamily({
+  prefix: '/api/v2/push-notifications/send',
+  service: 'notifications',
+  access: 'api-key',
+  errorStyle: 'success',
+  unauthorizedMessage: 'Invalid or missing API key',
+  tags: ['notifications'],
+});
+
+export const pushSendRoute = pushSendApi.route({
+  method: 'post',
+  path: '/api/v2/push-notifications/send',
+  summary: 'Send a push message to all devices of the given users (internal)',
+  description:
+    'Tokens of `userIds` (filtered by `platform`) are sent through FCM `sendEachForMulticast` in chunks of 500. A token FCM reports dead ' +
+    '(`registration-token-not-registered`, `invalid-registration-token`) is deleted. Without Firebase credentials the message is recorded, not sent.',
+  request: { body: PushSendBody },
+  responses: {
+    200: jsonContent(PushSendResponse, 'Send report (tokensCount 0 when the users have no token)'),
+    ...errors({ 409: 'A send with this idempotencyKey is in progress or had another body' }),
+  },
+});
+
+/** `/api/v2/notifications`: a user's device tokens and preferences, the deliveries (admin); every route needs a token. */
+export const notificationsApi = routeFamily({
+  prefix: '/api/v2/notifications',
+  service: 'notifications',
+  access: 'bearer',
+  errorStyle: 'success',
+  unauthorizedMessage: 'Unauthorized',
+  tags: ['notifications'],
+});
+
+export const registerDeviceTokenRoute = notificationsApi.route({
+  method: 'post',
+  path: '/api/v2/notifications/token',
+  summary: "Register or update the push token of the user's device",
+  description: 'One token per (user, device); a token registered by another user moves to this one.',
+  request: { body: RegisterDeviceTokenBody },
+  responses: { 200: jsonContent(DeviceTokenRegistered, 'Device token registered successfully'), ...errors() },
+});
+
+export const removeDeviceTokenRoute = notificationsApi.route({
+  method: 'delete',
+  path: '/api/v2/notifications/token/{deviceId}',
+  summary: 'Remove the push token of a device of the user',
+  request: { params: DeviceIdParams },
+  responses: { 200: jsonContent(DeviceTokenRemoved, 'Device token removed successfully'), ...errors({ 404: 'Device not found (another user’s device too)' }) },
+});
+
+export const listDeliveriesRoute = notificationsApi.route({
+  method: 'get',
+  path: '/api/v2/notifications/deliveries',
+  summary: 'E-mails and pushes: sent, recorded, failed or parked, and why (admin)',
+  role: 'admin',
+  roleRefusal: { message: 'Only administrators may list deliveries' },
+  request: { query: DeliveriesQuery },
+  responses: { 200: jsonContent(DeliveriesPage, 'Newest first'), ...errors({ 403: 'Not an administrator' }) },
+});
+
+export const readPreferencesRoute = notificationsApi.route({
+  method: 'get',
+  path: '/api/v2/notifications/preferences',
+  summary: "The caller's notification preferences: each type on each channel, on or off",
+  responses: { 200: jsonContent(PreferencesResponse, 'Every type × channel (defaults all on)'), ...errors() },
+});
+
+export const updatePreferencesRoute = notificationsApi.route({
+  method: 'put',
+  path: '/api/v2/notifications/preferences',
+  summary: "Switch types on or off per channel (the caller's own); critical types cannot be switched off",
+  request: { body: PreferencesBody },
+  responses: { 200: jsonContent(PreferencesResponse, 'The preferences after the change'), ...errors({ 400: 'Invalid input, or a critical type switched off (CRITICAL_NOTIFICATION_TYPE, naming them)' }) },
+});
 
 // ---------------------------------------------------------------- unsubscribe (guardians, no login)
 
