@@ -1,4 +1,4 @@
-import { directoryApis, registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
+import { administrativeListingApi, directoryApis, registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
 import { authApi } from './http/auth.ts';
 import { blocksApi } from './http/blocks.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
@@ -24,7 +24,7 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   // the academic directory (admin): users, employees, students, guardians, subjects, centers, …
   ...directoryApis.map((api) => api.family),
   registrationV1Api,
-  family('/api/students/administrative', 'academic'),
+  administrativeListingApi,
   hoursBankApi,
   incidentsApi,
   timeRecordsApi,

@@ -1,8 +1,7 @@
 // HTTP contracts of the academic service: request bodies, queries and responses, and their
-// OpenAPI registration (`registerAcademicDocs`). Bodies are strict: unknown fields are a 400.
+// routes (`academicFamilies`). Bodies are strict: unknown fields are a 400.
 import { z } from 'zod';
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody, Id, IdPathParam, IdText, PageMeta, StatusErrorBody, errorResponses, jsonContent, queryObject } from './common.ts';
+import { Id, IdPathParam, IdText, PageMeta, StatusErrorBody, errorResponses, jsonContent, queryObject } from './common.ts';
 import { routeFamily, type DeclaredFamily } from '../routes.ts';
 import { isValidSpanishTaxId, normalizeTaxId } from '../tax-id.ts';
 
@@ -447,9 +446,9 @@ export const retiredRegistrationUpdateRoute = registrationV1Api.route({
 
 /** `page` and `limit` coerced as spec rule 1 says; an unknown parameter is a 400 as everywhere. */
 export const AdministrativeListingQuery = queryObject({
-  page: lenientPositive(1, ACADEMIC_MAX_PAGE),
-  limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE),
-  search,
+  page: lenientPositive(1, ACADEMIC_MAX_PAGE).meta({ description: 'default 1; not a finite number > 0 becomes 1; rounded down', type: 'string' }),
+  limit: lenientPositive(ACADEMIC_DEFAULT_PAGE_SIZE, ACADEMIC_MAX_PAGE_SIZE).meta({ description: `default ${ACADEMIC_DEFAULT_PAGE_SIZE}; same coercion; at most ${ACADEMIC_MAX_PAGE_SIZE}`, type: 'string' }),
+  search: search.meta({ description: 'name and lastname, case- and accent-insensitive' }),
   status: z.enum(STUDENT_STATUS_VALUES).optional(),
   subjectId: AcademicIdText.optional(),
   schoolCourseId: AcademicIdText.optional(),
@@ -464,35 +463,16 @@ export const AdministrativeStudentItem = z.object({
 });
 export const AdministrativeListingResponse = page(AdministrativeStudentItem);
 
-// ---------------------------------------------------------------- OpenAPI
-
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const errors = (style: 'default' | 'status' = 'default') =>
-  errorResponses({ 400: 'Invalid input', 401: 'Missing or invalid token', 403: 'Not allowed for this role' }, style);
-
-/** Registers every academic route (except /api/v2/auth/*) on the gateway's OpenAPI registry. */
-export function registerAcademicDocs(registry: OpenAPIRegistry): void {
-  const security = [{ bearerAuth: [] as string[] }];
-
-  registry.registerPath({
-    method: 'get',
-    path: '/api/students/administrative',
-    tags: ['Students'],
-    security,
-    summary: 'Administrative student listing (admin), newest first, with `renews` from the latest school course',
-    request: {
-      query: z.object({
-        page: z.string().optional().describe('default 1; not a finite number > 0 becomes 1; rounded down'),
-        limit: z.string().optional().describe(`default ${ACADEMIC_DEFAULT_PAGE_SIZE}; same coercion; at most ${ACADEMIC_MAX_PAGE_SIZE}`),
-        search: z.string().optional().describe('name and lastname, case- and accent-insensitive'),
-        status: z.enum(STUDENT_STATUS_VALUES).optional(),
-        subjectId: z.string().optional(),
-        schoolCourseId: z.string().optional(),
-      }),
-    },
-    responses: { 200: { description: 'A page of students', ...json(AdministrativeListingResponse) }, ...errors(), 403: { description: 'Not an admin', ...json(ErrorBody) } },
-  });
-}
+/** `/api/students/administrative` (spec): admin-only, as its name says; a teacher gets 403 (they see their events' students instead). */
+export const administrativeListingApi = routeFamily({ prefix: '/api/students/administrative', service: 'academic', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['Students'] });
+export const administrativeListingRoute = administrativeListingApi.route({
+  method: 'get',
+  path: '/api/students/administrative',
+  summary: 'Administrative student listing (admin), newest first, with `renews` from the latest school course',
+  role: 'admin',
+  request: { query: AdministrativeListingQuery },
+  responses: { 200: jsonContent(AdministrativeListingResponse, 'A page of students'), ...errorResponses({ 400: 'Invalid input', 403: 'Not an admin' }) },
+});
 
 /** The families of this file's routes declared with `family.route` (the OpenAPI document registers them). */
-export const academicFamilies: DeclaredFamily[] = [registrationApi, schoolCoursesApi, ...directoryApis.map((api) => api.family), registrationV1Api];
+export const academicFamilies: DeclaredFamily[] = [registrationApi, schoolCoursesApi, ...directoryApis.map((api) => api.family), registrationV1Api, administrativeListingApi];

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { academicFamilies, registerAcademicDocs } from './academic.ts';
+import { academicFamilies } from './academic.ts';
 import { registerAttendanceDocs } from './attendance.ts';
 import { authApi } from './auth.ts';
 import { blocksApi } from './blocks.ts';
@@ -23,7 +23,7 @@ export * from './payslips.ts';
  * Every service's route documentation, one `register<Name>Docs` per file of this folder. The
  * gateway's OpenAPI document is built from this list: add a service's function here.
  */
-export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAcademicDocs, registerAttendanceDocs];
+export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAttendanceDocs];
 
 /**
  * The route families whose routes are declared once (`routeFamily(...).route(...)`): the OpenAPI
