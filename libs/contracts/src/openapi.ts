@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { declaredFamilies, httpDocs } from './http/index.ts';
+import { declaredFamilies } from './http/index.ts';
 import { registerRoutes } from './routes.ts';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -10,7 +10,6 @@ export function buildOpenApiDocument(options: { version?: string; serverUrl?: st
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   registerIdempotency(registry);
-  for (const register of httpDocs) register(registry);
   registerRoutes(registry, declaredFamilies);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

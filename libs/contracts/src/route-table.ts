@@ -1,5 +1,6 @@
 import { administrativeListingApi, directoryApis, registrationApi, registrationV1Api, schoolCoursesApi } from './http/academic.ts';
 import { authApi } from './http/auth.ts';
+import { attendanceApi } from './http/attendance.ts';
 import { blocksApi } from './http/blocks.ts';
 import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
@@ -9,8 +10,7 @@ import { gatewayRules, routeFamily, type DeclaredFamily, type RouteFamily, type 
 
 export { SERVICES, type ServiceName, type RouteRule } from './routes.ts';
 
-// Families whose routes are still documented by a `register<Name>Docs` (not yet declared with
-// `family.route`): their gateway rules come from the family alone.
+// Families without declared routes (`family.route`): their gateway rules come from the family alone.
 const family = (prefix: string, service: RouteFamily['service'], extra: Partial<RouteFamily> = {}) =>
   routeFamily({ prefix, service, access: 'bearer', errorStyle: service === 'notifications' ? 'success' : 'default', unauthorizedMessage: 'Unauthorized', tags: [], ...extra });
 
@@ -18,7 +18,7 @@ const family = (prefix: string, service: RouteFamily['service'], extra: Partial<
 export const ROUTE_FAMILIES: DeclaredFamily[] = [
   authApi,
   blocksApi,
-  family('/api/v2/attendance', 'academic'),
+  attendanceApi,
   registrationApi,
   schoolCoursesApi,
   // the academic directory (admin): users, employees, students, guardians, subjects, centers, …

@@ -1,7 +1,16 @@
-import { Router, type Express } from 'express';
-import { AttendanceReportQuery, AttendanceStatusesBody, MissingAttendanceQuery, StudentAttendanceQuery, TakeAttendanceBody } from '@academy/contracts';
-import { actorOf, requireAuth, requireRole } from '@academy/auth';
-import { idParam, noQuery } from '@academy/kit';
+import type { Express } from 'express';
+import {
+  attendanceReportRoute,
+  listAttendanceStatusesRoute,
+  missingAttendanceRoute,
+  readAttendanceHistoryRoute,
+  readAttendanceSheetRoute,
+  replaceAttendanceStatusesRoute,
+  studentAttendanceRoute,
+  takeAttendanceRoute,
+} from '@academy/contracts';
+import { actorOf } from '@academy/auth';
+import { routeBinder } from '@academy/service';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { listStatuses, replaceStatuses } from './attendance-statuses.ts';
 import { takeAttendance } from './take-attendance.ts';
@@ -12,7 +21,7 @@ import { dayOf, dayRange } from './academy-days.ts';
 
 /** `/api/v2/attendance/*`: statuses, taking and reading a class's sheet, summaries, the report, missing sheets. */
 export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): void {
-  const router = Router();
+  const bind = routeBinder(app, ctx);
   const em = () => ctx.orm.em;
   const config = ctx.config;
   const timeZone = config.ACADEMY_TIME_ZONE;
@@ -23,36 +32,31 @@ export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): vo
     minSessions: config.ATTENDANCE_WARNING_MIN_SESSIONS,
   };
   const today = () => dayOf(ctx.clock.now(), timeZone);
-  router.use(requireAuth(ctx.verifier));
 
-  router.get('/statuses', noQuery, async (_req, res) => {
+  bind(listAttendanceStatusesRoute, async ({ res }) => {
     res.json({ data: await listStatuses(em()) });
   });
-  router.put('/statuses', requireRole('admin'), noQuery, async (req, res) => {
-    res.json({ data: await replaceStatuses(em(), AttendanceStatusesBody.parse(req.body)) });
+  bind(replaceAttendanceStatusesRoute, async ({ body, res }) => {
+    res.json({ data: await replaceStatuses(em(), body) });
   });
 
-  router.put('/events/:eventId', noQuery, async (req, res) => {
-    const eventId = idParam(req.params, 'eventId');
-    const sheet = await takeAttendance(em(), eventId, TakeAttendanceBody.parse(req.body), actorOf(req, res), ctx.clock.now(), settings);
+  bind(takeAttendanceRoute, async ({ params, body, req, res }) => {
+    const sheet = await takeAttendance(em(), params.eventId, body, actorOf(req, res), ctx.clock.now(), settings);
     if (sheet.changed) ctx.relay.nudge();
     res.json(sheet);
   });
-  router.get('/events/:eventId', noQuery, async (req, res) => {
-    res.json(await readAttendanceSheet(em(), idParam(req.params, 'eventId'), actorOf(req, res), timeZone, ctx.clock.now()));
+  bind(readAttendanceSheetRoute, async ({ params, req, res }) => {
+    res.json(await readAttendanceSheet(em(), params.eventId, actorOf(req, res), timeZone, ctx.clock.now()));
   });
-  router.get('/events/:eventId/history', noQuery, async (req, res) => {
-    res.json(await readAttendanceHistory(em(), idParam(req.params, 'eventId'), actorOf(req, res), timeZone, ctx.clock.now()));
-  });
-
-  router.get('/students/:studentId', async (req, res) => {
-    const studentId = idParam(req.params, 'studentId');
-    const query = StudentAttendanceQuery.parse(req.query);
-    res.json(await readStudentAttendance(em(), studentId, query, dayRange(query, today(), 365), actorOf(req, res), timeZone));
+  bind(readAttendanceHistoryRoute, async ({ params, req, res }) => {
+    res.json(await readAttendanceHistory(em(), params.eventId, actorOf(req, res), timeZone, ctx.clock.now()));
   });
 
-  router.get('/report', async (req, res) => {
-    const query = AttendanceReportQuery.parse(req.query);
+  bind(studentAttendanceRoute, async ({ params, query, req, res }) => {
+    res.json(await readStudentAttendance(em(), params.studentId, query, dayRange(query, today(), 365), actorOf(req, res), timeZone));
+  });
+
+  bind(attendanceReportRoute, async ({ query, req, res }) => {
     const range = dayRange(query, today(), 365);
     const actor = actorOf(req, res);
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') {
@@ -71,11 +75,8 @@ export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): vo
     }
   });
 
-  router.get('/missing', async (req, res) => {
-    const query = MissingAttendanceQuery.parse(req.query);
+  bind(missingAttendanceRoute, async ({ query, req, res }) => {
     const range = dayRange(query, today(), config.ATTENDANCE_EDIT_DAYS + 1);
     res.json(await listMissingAttendance(em(), query, range, actorOf(req, res), timeZone, ctx.clock.now()));
   });
-
-  app.use('/api/v2/attendance', router);
 }

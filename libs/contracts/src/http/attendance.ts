@@ -1,9 +1,9 @@
 // HTTP contracts of attendance (academic, `/api/v2/attendance/*`): bodies, queries, answers and
-// their OpenAPI registration (`registerAttendanceDocs`). None is fixed by the spec (1.0.0 only names
-// the capability). Bodies and queries are strict: unknown fields are a 400.
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+// their routes (`attendanceApi`). None is fixed by the spec (1.0.0 only names the capability).
+// Bodies and queries are strict: unknown fields are a 400.
 import { z } from 'zod';
-import { ErrorBody, Id, IdText, jsonContent } from './common.ts';
+import { ErrorBody, Id, IdPathParam, IdText, jsonContent } from './common.ts';
+import { routeFamily } from '../routes.ts';
 
 /** Most marks one save may carry (a class's roster is far smaller). */
 export const ATTENDANCE_MAX_MARKS = 1000;
@@ -177,103 +177,93 @@ export const AttendanceErrorCode = {
   ATTENDANCE_STATUS_IN_USE: 'ATTENDANCE_STATUS_IN_USE',
 } as const;
 
-export function registerAttendanceDocs(registry: OpenAPIRegistry): void {
-  const tags = ['Attendance'];
-  const security = [{ bearerAuth: [] as string[] }];
-  const error = (description: string) => jsonContent(ErrorBody, description);
-  const body = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-  const path = (...names: string[]) => z.object(Object.fromEntries(names.map((name) => [name, z.string().describe('positive integer, in digits')])));
-  const unauthorized = error('UNAUTHORIZED: token missing or expired');
-  const range = 'VALIDATION_ERROR, INVALID_RANGE (from after to, or more than a year)';
+/** `/api/v2/attendance`: every route needs a token; who may act on which class or student is the use case's check. */
+export const attendanceApi = routeFamily({ prefix: '/api/v2/attendance', service: 'academic', access: 'bearer', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['Attendance'] });
 
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/attendance/statuses',
-    tags,
-    security,
-    summary: 'The attendance statuses, in order, with their weights (any signed-in user)',
-    responses: { 200: jsonContent(AttendanceStatusesResponse, 'The statuses'), 401: unauthorized },
-  });
-  registry.registerPath({
-    method: 'put',
-    path: '/api/v2/attendance/statuses',
-    tags,
-    security,
-    summary: 'Replace the set of statuses (admin)',
-    request: { body: body(AttendanceStatusesBody) },
-    responses: {
-      200: jsonContent(AttendanceStatusesResponse, 'The new set'),
-      400: error('VALIDATION_ERROR'),
-      401: unauthorized,
-      403: error('FORBIDDEN: not an administrator'),
-      409: error('ATTENDANCE_STATUS_IN_USE: a status left out is used by marks'),
-    },
-  });
-  registry.registerPath({
-    method: 'put',
-    path: '/api/v2/attendance/events/{eventId}',
-    tags,
-    security,
-    summary:
-      "Take or change a class's attendance (its teacher from 15 minutes before it until ATTENDANCE_EDIT_DAYS after; admins any time). markRest never overwrites; the same marks again change nothing. Records attendance.recorded",
-    request: { params: path('eventId'), body: body(TakeAttendanceBody) },
-    responses: {
-      200: jsonContent(AttendanceSheetResponse, 'The sheet'),
-      400: error('VALIDATION_ERROR, STUDENTS_NOT_ON_ROSTER (naming them), UNKNOWN_ATTENDANCE_STATUS, MINUTES_LATE_OVER_CLASS_LENGTH, CLASS_NOT_STARTED'),
-      401: unauthorized,
-      403: error('NOT_EVENT_TEACHER, ATTENDANCE_LOCKED (the editing window has passed)'),
-      404: error('EVENT_NOT_FOUND'),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/attendance/events/{eventId}',
-    tags,
-    security,
-    summary: "A class's sheet: the roster with marks, who took it and when, the unmarked (its teacher or an admin)",
-    request: { params: path('eventId') },
-    responses: { 200: jsonContent(AttendanceSheetResponse, 'The sheet'), 401: unauthorized, 403: error('NOT_EVENT_TEACHER'), 404: error('EVENT_NOT_FOUND') },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/attendance/events/{eventId}/history',
-    tags,
-    security,
-    summary: "Every change of a class's marks, oldest first: who, when, from → to (its teacher or an admin)",
-    request: { params: path('eventId') },
-    responses: { 200: jsonContent(AttendanceHistoryResponse, 'The changes'), 401: unauthorized, 403: error('NOT_EVENT_TEACHER'), 404: error('EVENT_NOT_FOUND') },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/attendance/students/{studentId}',
-    tags,
-    security,
-    summary: "A student's attendance per subject: counts by status and the weighted percentage (admins; teachers for the subjects they teach the student)",
-    request: { params: path('studentId'), query: StudentAttendanceQuery },
-    responses: { 200: jsonContent(StudentAttendanceResponse, 'Per subject'), 400: error(range), 401: unauthorized, 403: error('NOT_SUBJECT_TEACHER'), 404: error('STUDENT_NOT_FOUND') },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/attendance/report',
-    tags,
-    security,
-    summary:
-      'Per student and subject: percentages, below the threshold flagged (admins; teachers with a subjectId they teach). With Accept: text/csv, streamed: one row per student × session (times in the academy time zone) and a summary row per student and subject',
-    request: { query: AttendanceReportQuery },
-    responses: {
-      200: { description: 'The report', content: { 'application/json': { schema: AttendanceReportResponse }, 'text/csv': { schema: z.string() } } },
-      400: error(range),
-      401: unauthorized,
-      403: error('NOT_SUBJECT_TEACHER'),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/v2/attendance/missing',
-    tags,
-    security,
-    summary: 'Past classes with no attendance taken (admins: any teacher or all; a teacher: their own)',
-    request: { query: MissingAttendanceQuery },
-    responses: { 200: jsonContent(MissingAttendanceResponse, 'The classes, oldest first'), 400: error(range), 401: unauthorized, 403: error('NOT_OWN_EMPLOYEE_ID') },
-  });
-}
+const error = (description: string) => jsonContent(ErrorBody, description);
+const unauthorized = error('UNAUTHORIZED: token missing or expired');
+const rangeErrors = 'VALIDATION_ERROR, INVALID_RANGE (from after to, or more than a year)';
+const EventParams = IdPathParam('eventId');
+
+export const listAttendanceStatusesRoute = attendanceApi.route({
+  method: 'get',
+  path: '/api/v2/attendance/statuses',
+  summary: 'The attendance statuses, in order, with their weights (any signed-in user)',
+  responses: { 200: jsonContent(AttendanceStatusesResponse, 'The statuses'), 401: unauthorized },
+});
+
+export const replaceAttendanceStatusesRoute = attendanceApi.route({
+  method: 'put',
+  path: '/api/v2/attendance/statuses',
+  summary: 'Replace the set of statuses (admin)',
+  role: 'admin',
+  request: { body: AttendanceStatusesBody },
+  responses: {
+    200: jsonContent(AttendanceStatusesResponse, 'The new set'),
+    400: error('VALIDATION_ERROR'),
+    401: unauthorized,
+    403: error('FORBIDDEN: not an administrator'),
+    409: error('ATTENDANCE_STATUS_IN_USE: a status left out is used by marks'),
+  },
+});
+
+export const takeAttendanceRoute = attendanceApi.route({
+  method: 'put',
+  path: '/api/v2/attendance/events/{eventId}',
+  summary:
+    "Take or change a class's attendance (its teacher from 15 minutes before it until ATTENDANCE_EDIT_DAYS after; admins any time). markRest never overwrites; the same marks again change nothing. Records attendance.recorded",
+  request: { params: EventParams, body: TakeAttendanceBody },
+  responses: {
+    200: jsonContent(AttendanceSheetResponse, 'The sheet'),
+    400: error('VALIDATION_ERROR, STUDENTS_NOT_ON_ROSTER (naming them), UNKNOWN_ATTENDANCE_STATUS, MINUTES_LATE_OVER_CLASS_LENGTH, CLASS_NOT_STARTED'),
+    401: unauthorized,
+    403: error('NOT_EVENT_TEACHER, ATTENDANCE_LOCKED (the editing window has passed)'),
+    404: error('EVENT_NOT_FOUND'),
+  },
+});
+
+export const readAttendanceSheetRoute = attendanceApi.route({
+  method: 'get',
+  path: '/api/v2/attendance/events/{eventId}',
+  summary: "A class's sheet: the roster with marks, who took it and when, the unmarked (its teacher or an admin)",
+  request: { params: EventParams },
+  responses: { 200: jsonContent(AttendanceSheetResponse, 'The sheet'), 401: unauthorized, 403: error('NOT_EVENT_TEACHER'), 404: error('EVENT_NOT_FOUND') },
+});
+
+export const readAttendanceHistoryRoute = attendanceApi.route({
+  method: 'get',
+  path: '/api/v2/attendance/events/{eventId}/history',
+  summary: "Every change of a class's marks, oldest first: who, when, from → to (its teacher or an admin)",
+  request: { params: EventParams },
+  responses: { 200: jsonContent(AttendanceHistoryResponse, 'The changes'), 401: unauthorized, 403: error('NOT_EVENT_TEACHER'), 404: error('EVENT_NOT_FOUND') },
+});
+
+export const studentAttendanceRoute = attendanceApi.route({
+  method: 'get',
+  path: '/api/v2/attendance/students/{studentId}',
+  summary: "A student's attendance per subject: counts by status and the weighted percentage (admins; teachers for the subjects they teach the student)",
+  request: { params: IdPathParam('studentId'), query: StudentAttendanceQuery },
+  responses: { 200: jsonContent(StudentAttendanceResponse, 'Per subject'), 400: error(rangeErrors), 401: unauthorized, 403: error('NOT_SUBJECT_TEACHER'), 404: error('STUDENT_NOT_FOUND') },
+});
+
+export const attendanceReportRoute = attendanceApi.route({
+  method: 'get',
+  path: '/api/v2/attendance/report',
+  summary:
+    'Per student and subject: percentages, below the threshold flagged (admins; teachers with a subjectId they teach). With Accept: text/csv, streamed: one row per student × session (times in the academy time zone) and a summary row per student and subject',
+  request: { query: AttendanceReportQuery },
+  responses: {
+    200: { description: 'The report', content: { 'application/json': { schema: AttendanceReportResponse }, 'text/csv': { schema: z.string() } } },
+    400: error(rangeErrors),
+    401: unauthorized,
+    403: error('NOT_SUBJECT_TEACHER'),
+  },
+});
+
+export const missingAttendanceRoute = attendanceApi.route({
+  method: 'get',
+  path: '/api/v2/attendance/missing',
+  summary: 'Past classes with no attendance taken (admins: any teacher or all; a teacher: their own)',
+  request: { query: MissingAttendanceQuery },
+  responses: { 200: jsonContent(MissingAttendanceResponse, 'The classes, oldest first'), 400: error(rangeErrors), 401: unauthorized, 403: error('NOT_OWN_EMPLOYEE_ID') },
+});

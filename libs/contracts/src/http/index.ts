@@ -1,6 +1,5 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { academicFamilies } from './academic.ts';
-import { registerAttendanceDocs } from './attendance.ts';
+import { attendanceApi } from './attendance.ts';
 import { authApi } from './auth.ts';
 import { blocksApi } from './blocks.ts';
 import { hoursBankApi } from './hours-bank.ts';
@@ -20,14 +19,8 @@ export * from './notifications.ts';
 export * from './payslips.ts';
 
 /**
- * Every service's route documentation, one `register<Name>Docs` per file of this folder. The
- * gateway's OpenAPI document is built from this list: add a service's function here.
- */
-export const httpDocs: ((registry: OpenAPIRegistry) => void)[] = [registerAttendanceDocs];
-
-/**
  * The route families whose routes are declared once (`routeFamily(...).route(...)`): the OpenAPI
  * document registers their routes, the gateway's table is derived from them, and each service binds
  * its handlers to them (`routeBinder` in @academy/service). A service's families are added here.
  */
-export const declaredFamilies: DeclaredFamily[] = [authApi, ...academicFamilies, blocksApi, hoursBankApi, timeRecordsApi, incidentsApi, payslipsApi, pushSendApi, notificationsUnsubscribeApi, notificationsApi];
+export const declaredFamilies: DeclaredFamily[] = [authApi, ...academicFamilies, blocksApi, attendanceApi, hoursBankApi, timeRecordsApi, incidentsApi, payslipsApi, pushSendApi, notificationsUnsubscribeApi, notificationsApi];
