@@ -44,21 +44,12 @@ const featureFolders = (service) =>
   readdirSync(new URL(`apps/${service}/src`, import.meta.url), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !NOT_FEATURES.has(entry.name))
     .map((entry) => entry.name);
-/** Sibling imports found when the rule came (issue 19): each goes once what both features need is in shared/. Nothing is added here. */
-const KNOWN_SIBLING_IMPORTS = [
-  'apps/notifications/src/email/attendance-notices.handler.ts',
-  'apps/notifications/src/email/mail-worker.ts',
-  'apps/notifications/src/email/payslip-published.handler.ts',
-  'apps/notifications/src/push/send-push.ts',
-  'apps/notifications/src/realtime/incident-changed.handler.ts',
-];
 const importsOf = (folders) => folders.flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const featureBoundaries = FEATURE_SERVICES.flatMap((service) => {
   const features = featureFolders(service);
   return [
     ...features.map((feature) => ({
       files: [`apps/${service}/src/${feature}/**/*.ts`],
-      ignores: KNOWN_SIBLING_IMPORTS,
       rules: {
         'no-restricted-imports': ['error', { patterns: [{ group: importsOf(features.filter((other) => other !== feature)), message: `A feature imports no sibling feature: move what both need to apps/${service}/src/shared/.` }] }],
       },

@@ -2,9 +2,9 @@ import type { ServiceContext } from '@academy/service';
 import type { Config } from './config.ts';
 import { pruneStaleTokens } from './devices/device-tokens.ts';
 import { smtpTransport, startMailWorker, type MailTransport, type MailWorker } from './email/mail-worker.ts';
-import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './push/push-provider.ts';
-import { pruneIdempotencyKeys } from './push/send-push.ts';
-import { startHeldPushSender } from './push/held-pushes.ts';
+import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './shared/push-provider.ts';
+import { pruneIdempotencyKeys } from './shared/send-push.ts';
+import { startHeldPushSender } from './shared/held-pushes.ts';
 import { createRealtime, type Realtime } from './realtime/realtime.ts';
 
 /** What notifications' features work with: the service's context and what its `setup` builds once per instance (push provider, mail worker, Socket.IO). */

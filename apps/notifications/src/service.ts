@@ -2,7 +2,7 @@ import type { ServiceDefinition } from '@academy/service';
 import type { Config } from './config.ts';
 import { entities } from './data/entities.ts';
 import { migrations } from './migrations/index.ts';
-import { registerRoutes } from './http/routes.ts';
+import { registerRoutes } from './routes.ts';
 import { subscriptions } from './messaging/subscriptions.ts';
 import { createNotificationsContext, type NotificationsContext, type NotificationsOverrides } from './notifications-context.ts';
 

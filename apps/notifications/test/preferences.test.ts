@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
-import { recordingPushProvider } from '../src/push/push-provider.ts';
-import { sendPush } from '../src/push/send-push.ts';
+import { recordingPushProvider } from '../src/shared/push-provider.ts';
+import { sendPush } from '../src/shared/send-push.ts';
 import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
 import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
 

@@ -6,7 +6,7 @@ import { bearer } from '@academy/testing';
 import { startTestService } from '@academy/testing/harness';
 import { defineNotificationsService } from '../src/service.ts';
 import type { NotificationsContext } from '../src/notifications-context.ts';
-import { releaseHeldPushes } from '../src/push/held-pushes.ts';
+import { releaseHeldPushes } from '../src/shared/held-pushes.ts';
 import { envelope, handled, notificationsConfig, sql, stopNotifications, until, type Notifications } from './support.ts';
 import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
-import { unsubscribeToken } from '../src/preferences/unsubscribe-token.ts';
+import { unsubscribeToken } from '../src/email/unsubscribe-token.ts';
 import { startGatewayProcess, type TestGateway } from './gateway.ts';
 import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
 import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';

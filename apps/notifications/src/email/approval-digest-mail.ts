@@ -1,7 +1,7 @@
 // The approval digest to an administrator: how many blocks have waited too long for review, the
 // oldest ten with how long each has waited, and a link to the review queue.
 import type { EventData } from '@academy/contracts';
-import { phrase, say, type Language } from './i18n.ts';
+import { phrase, say, type Language } from '../shared/i18n.ts';
 import { render, type Part, type RenderedMail } from './templates.ts';
 
 const TAGS = { es: 'es-ES', en: 'en-GB' } as const;

@@ -1,7 +1,7 @@
 // The attendance e-mails: the teacher's daily reminder of classes with no attendance taken, and the
 // warning to the administration and the guardian when a student falls below the threshold.
 import type { EventData } from '@academy/contracts';
-import { calendarDate, percent, phrase, say, type Language } from './i18n.ts';
+import { calendarDate, percent, phrase, say, type Language } from '../shared/i18n.ts';
 import { render, type Part, type RenderedMail } from './templates.ts';
 
 /**

@@ -2,10 +2,10 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '@academy/kit';
 import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
-import type { PushProvider } from '../push/push-provider.ts';
-import { sendPush } from '../push/send-push.ts';
+import type { PushProvider } from '../shared/push-provider.ts';
+import { sendPush } from '../shared/send-push.ts';
 import { attendanceMissingPush, attendanceMissingTemplate, attendanceWarningTemplate } from './attendance-mail.ts';
-import { languageOf, type Language } from './i18n.ts';
+import { languageOf, type Language } from '../shared/i18n.ts';
 import type { GuardianLink } from './recipients.ts';
 import type { RenderedMail } from './templates.ts';
 

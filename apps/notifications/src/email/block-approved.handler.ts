@@ -1,5 +1,5 @@
 import type { EventHandler } from '@academy/messaging';
-import type { Language } from './i18n.ts';
+import type { Language } from '../shared/i18n.ts';
 import { approvalMails, type GuardianLink } from './recipients.ts';
 
 /**

@@ -2,9 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import { pgArray } from '@academy/db';
 import type { Logger } from '@academy/kit';
-import { notificationTypeOf, isOptional } from '../preferences/notification-types.ts';
-import { switchedOff } from '../preferences/preferences.store.ts';
-import { unsubscribed } from '../preferences/unsubscribes.ts';
+import { notificationTypeOf, isOptional } from '../shared/notification-types.ts';
+import { switchedOff } from '../shared/preferences.store.ts';
+import { unsubscribed } from './unsubscribes.ts';
 
 export interface MailTransport {
   sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string> }): Promise<unknown>;

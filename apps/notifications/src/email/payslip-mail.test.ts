@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { calendarDate } from './i18n.ts';
+import { calendarDate } from '../shared/i18n.ts';
 import { formatPeriod, payslipPush, payslipTemplate } from './payslip-mail.ts';
 
 const EN = { locale: 'en' as const, timeZone: 'Europe/Madrid' };

@@ -1,6 +1,6 @@
 // The payslip e-mail: that a payslip (or a correction) is there, its label and period, and where to
 // read it. Never an amount and never the file: the app shows it to its employee after login.
-import { calendarDate, phrase, say, type Language } from './i18n.ts';
+import { calendarDate, phrase, say, type Language } from '../shared/i18n.ts';
 import { render, type RenderedMail } from './templates.ts';
 
 export interface PayslipFacts {

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
-import type { PushProvider } from '../push/push-provider.ts';
-import { sendPush } from '../push/send-push.ts';
-import { languageOf, type Language } from './i18n.ts';
+import type { PushProvider } from '../shared/push-provider.ts';
+import { sendPush } from '../shared/send-push.ts';
+import { languageOf, type Language } from '../shared/i18n.ts';
 import { payslipPush, payslipTemplate } from './payslip-mail.ts';
 
 export interface PayslipNoticeDeps {

@@ -1,7 +1,7 @@
 import type { EventData } from '@academy/contracts';
 import type { EventHandler } from '@academy/messaging';
 import { approvalDigestTemplate } from './approval-digest-mail.ts';
-import { languageOf, type Language } from './i18n.ts';
+import { languageOf, type Language } from '../shared/i18n.ts';
 
 export interface PendingDigestDeps {
   /** Wakes the mail worker after the mail was queued. */

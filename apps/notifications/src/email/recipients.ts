@@ -1,5 +1,5 @@
 import { deliverableEmail, type EventData, type NotificationType } from '@academy/contracts';
-import { languageOf, type Language } from './i18n.ts';
+import { languageOf, type Language } from '../shared/i18n.ts';
 import { blockApprovedEmployeeTemplate, blockApprovedStudentTemplate, type BlockApprovedFacts, type RenderedMail } from './templates.ts';
 
 /** The unsubscribe link of a guardian's mail about `type` (guardians have no login, so no preferences: the link is theirs). */

@@ -1,6 +1,8 @@
 // The notification e-mails: HTML and plain text from the same wording (i18n.ts: in the recipient's
 // language); every value from an event is escaped in the HTML and kept on one line in the subject.
-import { number, phrase, say, type Language } from './i18n.ts';
+import { number, phrase, say, type Language, type Part } from '../shared/i18n.ts';
+
+export type { Part };
 
 export interface RenderedMail {
   subject: string;
@@ -24,7 +26,6 @@ export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (
 const oneLine = (value: string): string => value.replace(/[\r\n\t]+/g, ' ').trim();
 
 /** A paragraph: parts are literal text, values to escape, or links (the address shown in the text). */
-export type Part = string | { value: string } | { link: string };
 export const v = (value: string | number): Part => ({ value: String(value) });
 
 const partText = (part: Part) => (typeof part === 'string' ? part : 'link' in part ? part.link : oneLine(part.value));

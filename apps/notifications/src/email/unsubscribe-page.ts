@@ -1,6 +1,6 @@
 // The page a guardian's unsubscribe link opens: plain HTML in the academy's language, values escaped.
 import type { Locale, NotificationType } from '@academy/contracts';
-import { say } from './i18n.ts';
+import { say } from '../shared/i18n.ts';
 import { escapeHtml } from './templates.ts';
 
 /** The answer page: plain HTML in the academy's language, the address escaped. */

@@ -4,7 +4,7 @@ import { payslipHandlers } from '../email/payslip-published.handler.ts';
 import { attendanceHandlers } from '../email/attendance-notices.handler.ts';
 import { onPendingDigest } from '../email/pending-digest.handler.ts';
 import type { GuardianLink } from '../email/recipients.ts';
-import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from '../preferences/unsubscribes.ts';
+import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from '../email/unsubscribes.ts';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { onIncidentChanged } from '../realtime/incident-changed.handler.ts';
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '@academy/kit';
 import { NOTIFICATION_CHANNELS, NOTIFICATION_TYPES, type NotificationPreference, type PreferencesBody, type QuietHours } from '@academy/contracts';
-import { isCritical } from './notification-types.ts';
-import { readSettings, writeSettings } from './preferences.store.ts';
-import { readQuietHours, writeQuietHours } from './quiet-hours.ts';
+import { isCritical } from '../shared/notification-types.ts';
+import { readSettings, writeSettings } from '../shared/preferences.store.ts';
+import { readQuietHours, writeQuietHours } from '../shared/quiet-hours.ts';
 
 /** Every type on every channel for the user: what they set, on where they set nothing; critical ones always on. */
 export async function readPreferences(em: EntityManager, userId: number): Promise<NotificationPreference[]> {

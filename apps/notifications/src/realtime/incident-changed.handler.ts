@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventHandler } from '@academy/messaging';
-import { say, type Language } from '../email/i18n.ts';
-import type { PushProvider } from '../push/push-provider.ts';
-import { sendPush } from '../push/send-push.ts';
+import { say, type Language } from '../shared/i18n.ts';
+import type { PushProvider } from '../shared/push-provider.ts';
+import { sendPush } from '../shared/send-push.ts';
 import type { Realtime } from './realtime.ts';
 
 const PUSH_PREVIEW_CHARS = 150;

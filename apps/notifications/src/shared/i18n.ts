@@ -5,7 +5,9 @@ import i18next from 'i18next';
 import type { Locale } from '@academy/contracts';
 import { en } from './locales/en.ts';
 import { es } from './locales/es.ts';
-import type { Part } from './templates.ts';
+
+/** A piece of a sentence: plain text, an event's value (escaped in HTML, kept on one line) or a link. */
+export type Part = string | { value: string } | { link: string };
 
 /** Who a notification is written for: their language, and the academy's time zone for instants. */
 export interface Language {

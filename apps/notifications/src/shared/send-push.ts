@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PushSendBody, PushSendError, PushSendResponse } from '@academy/contracts';
 import { pgArray } from '@academy/db';
 import { idempotencyKeyInProgress, idempotencyKeyReused } from '../notifications.errors.ts';
-import { isOptional, notificationTypeOf } from '../preferences/notification-types.ts';
-import { switchedOff } from '../preferences/preferences.store.ts';
-import { inQuietHours } from '../preferences/quiet-hours.ts';
+import { isOptional, notificationTypeOf } from './notification-types.ts';
+import { switchedOff } from './preferences.store.ts';
+import { inQuietHours } from './quiet-hours.ts';
 import { holdPushes } from './held-pushes.ts';
 import { DEAD_TOKEN_CODES, type PushProvider } from './push-provider.ts';
 

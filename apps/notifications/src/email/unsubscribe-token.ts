@@ -3,7 +3,7 @@
 // the payload `{ t: type, a: address, e: expiry in Unix seconds }`. Nothing is stored until it is used.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { NOTIFICATION_TYPES, type NotificationType } from '@academy/contracts';
-import { isCritical } from './notification-types.ts';
+import { isCritical } from '../shared/notification-types.ts';
 
 export interface UnsubscribeClaim {
   type: NotificationType;
