@@ -1,5 +1,5 @@
 import { User } from './shared/entities/user.entity.ts';
-import { Block, Center, Employee, Guardian, Student, Subject } from './shared/entities/directory.entities.ts';
+import { Block, Center, Employee, Guardian, Student, Subject } from './directory/directory.entities.ts';
 import { CalendarEvent, EmployeeSubject, EventStudent, Registration, SchoolCourse } from './shared/entities/registration.entities.ts';
 import { RefreshToken } from './shared/entities/refresh-token.entity.ts';
 import { blockEntities } from './blocks/student-block.entities.ts';

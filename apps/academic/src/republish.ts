@@ -11,7 +11,7 @@ import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
 import { readConfig } from './config.ts';
 import { academicService } from './service.ts';
-import { Employee } from './shared/entities/directory.entities.ts';
+import { Employee } from './directory/directory.entities.ts';
 import { CalendarEvent, SchoolCourse } from './shared/entities/registration.entities.ts';
 import { SOURCE, calendarEventData, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
 

@@ -15,7 +15,7 @@ import { withServiceOrm } from '@academy/service';
 import { readConfig } from './config.ts';
 import { academicService } from './service.ts';
 import { User } from './shared/entities/user.entity.ts';
-import { Block, Center, Employee, Guardian, Student, Subject } from './shared/entities/directory.entities.ts';
+import { Block, Center, Employee, Guardian, Student, Subject } from './directory/directory.entities.ts';
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './shared/entities/registration.entities.ts';
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
 import { seedDemoBlocks } from './blocks/demo-blocks.ts';

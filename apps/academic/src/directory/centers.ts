@@ -1,6 +1,6 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { CenterCreateBody, CenterUpdateBody, DirectoryPageQuery } from '@academy/contracts';
-import { Center } from '../shared/entities/directory.entities.ts';
+import { Center } from './directory.entities.ts';
 import { findOr404, guardConstraints } from '../shared/sql.ts';
 import { paged, type Input } from './directory-page.ts';
 

@@ -2,7 +2,7 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, EmployeeCreateBody, EmployeeUpdateBody } from '@academy/contracts';
 import { recordEvent } from '@academy/messaging';
-import { Employee } from '../shared/entities/directory.entities.ts';
+import { Employee } from './directory.entities.ts';
 import { SOURCE, employeeUpsertedData } from '../shared/events.ts';
 import { findOr404, guardConstraints, mustExist } from '../shared/sql.ts';
 import { paged, type Input, type Meta } from './directory-page.ts';

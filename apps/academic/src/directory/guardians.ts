@@ -1,6 +1,6 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, GuardianCreateBody, GuardianUpdateBody } from '@academy/contracts';
-import { Guardian } from '../shared/entities/directory.entities.ts';
+import { Guardian } from './directory.entities.ts';
 import { findOr404 } from '../shared/sql.ts';
 import { paged, type Input } from './directory-page.ts';
 

@@ -1,6 +1,6 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, StudentCreateBody, StudentUpdateBody } from '@academy/contracts';
-import { Student } from '../shared/entities/directory.entities.ts';
+import { Student } from './directory.entities.ts';
 import { findOr404, guardConstraints, mustExist } from '../shared/sql.ts';
 import { paged, type Input } from './directory-page.ts';
 

@@ -1,6 +1,6 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, SubjectCreateBody, SubjectUpdateBody } from '@academy/contracts';
-import { Block, Subject } from '../shared/entities/directory.entities.ts';
+import { Block, Subject } from './directory.entities.ts';
 import { findOr404, guardConstraints } from '../shared/sql.ts';
 import { paged, type Input } from './directory-page.ts';
 import { ensureStudentBlocks } from '../shared/student-blocks.ts';

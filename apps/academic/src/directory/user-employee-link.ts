@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
-import { Employee } from '../shared/entities/directory.entities.ts';
+import { Employee } from './directory.entities.ts';
 import { SOURCE, employeeUpsertedData } from '../shared/events.ts';
 import type { Meta } from './directory-page.ts';
 
