@@ -11,15 +11,19 @@ describe('PATCH /api/v2/auth/me: the language of my notifications', () => {
   const patch = (body: unknown) => request(service().url).patch('/api/v2/auth/me').set('authorization', `Bearer ${token}`).send(body as object);
   const storedLocale = async () => (await service().ctx.orm.em.fork().findOneOrFail(User, { id: userId })).locale;
 
-  beforeAll(async () => {
+  /** A login of its own for each test (they run in any order), never changed before. */
+  const newLogin = async (email: string) => {
     const em = service().ctx.orm.em.fork();
-    const user = em.create(User, { email: 'lang@academy.test', passwordHash: await hashPassword('lang-pass'), role: 'user', employeeId: 40 });
+    const user = em.create(User, { email, passwordHash: await hashPassword('lang-pass'), role: 'user', employeeId: 40 });
     await em.flush();
     userId = user.id;
-    token = (await request(service().url).post('/api/v2/auth/login').send({ email: 'lang@academy.test', password: 'lang-pass' })).body.accessToken;
-  });
+    token = (await request(service().url).post('/api/v2/auth/login').send({ email, password: 'lang-pass' })).body.accessToken;
+  };
+
+  beforeAll(() => newLogin('lang@academy.test'));
 
   test('a new login has none (the academy’s); choosing en is stored and shown by /me; null goes back', async () => {
+    await newLogin('lang-new@academy.test');
     const before = await request(service().url).get('/api/v2/auth/me').set('authorization', `Bearer ${token}`);
     expect(before.body.user.locale).toBeNull();
     const changed = await patch({ locale: 'en' });
