@@ -173,7 +173,10 @@ async function runLane(instants: Instant[]): Promise<void> {
       const log = path.join(LOCAL_DIR, `${instant.name}.log`);
       console.log(`${instant.name}: clock set to ${instant.at} - ${JEST_BOOT_SECONDS} s, seed ${seed}, output in ${log}`);
       const { code, output } = await run(process.execPath, jestArgs(seed), process.env, log);
-      const summary = /Tests:\s+(.*total)/.exec(stripColours(output))?.[1] ?? 'no Jest summary';
+      const plain = stripColours(output);
+      const suites = /Test Suites:\s+(.*total)/.exec(plain)?.[1];
+      const tests = /Tests:\s+(.*total)/.exec(plain)?.[1];
+      const summary = suites ? `files: ${suites}; tests: ${tests ?? 'none'}` : 'no Jest summary';
       const result: Result = { ...instant, ok: code === 0, seed, summary, seconds: Math.round((Date.now() - started) / 1000), log };
       console.log(`RESULT ${JSON.stringify(result)}`);
     }
