@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import type { EventData } from '@academy/contracts';
-import { approvalMails } from './recipients.ts';
-import { blockApprovedEmployeeTemplate, blockApprovedStudentTemplate, escapeHtml } from './templates.ts';
+import { approvalMails } from '../../src/email/recipients.ts';
+import { blockApprovedEmployeeTemplate, blockApprovedStudentTemplate, escapeHtml } from '../../src/email/templates.ts';
 
 const EN = { locale: 'en' as const, timeZone: 'Europe/Madrid' };
 const ES = { locale: 'es' as const, timeZone: 'Europe/Madrid' };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { calendarDate } from '../shared/i18n.ts';
-import { formatPeriod, payslipPush, payslipTemplate } from './payslip-mail.ts';
+import { calendarDate } from '../../src/shared/i18n.ts';
+import { formatPeriod, payslipPush, payslipTemplate } from '../../src/email/payslip-mail.ts';
 
 const EN = { locale: 'en' as const, timeZone: 'Europe/Madrid' };
 const ES = { locale: 'es' as const, timeZone: 'Europe/Madrid' };
