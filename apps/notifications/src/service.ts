@@ -1,9 +1,9 @@
 import type { ServiceDefinition } from '@academy/service';
 import type { Config } from './config.ts';
-import { entities } from './data/entities.ts';
+import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
-import { subscriptions } from './messaging/subscriptions.ts';
+import { subscriptions } from './subscriptions.ts';
 import { createNotificationsContext, type NotificationsContext, type NotificationsOverrides } from './notifications-context.ts';
 
 /** The service; tests replace FCM's `Messaging` or the SMTP transport through `overrides`. */

@@ -13,5 +13,3 @@ export const NotificationPreference = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-
-export const preferencesEntities = [NotificationPreference];

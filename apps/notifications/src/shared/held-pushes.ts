@@ -5,7 +5,7 @@
 // marked sent when the transaction commits.
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { PushSendBody } from '@academy/contracts';
-import type { Clock, Logger } from '@academy/kit';
+import { runEvery, type Clock, type Logger } from '@academy/kit';
 import type { PushProvider } from './push-provider.ts';
 import { sendPush } from './send-push.ts';
 
@@ -41,22 +41,12 @@ export async function releaseHeldPushes(orm: MikroORM, push: PushProvider, now: 
 
 /** Runs `releaseHeldPushes` every `intervalMs` (0: off, tests call it); returns its stop, which waits for a run in flight. */
 export function startHeldPushSender(deps: { orm: MikroORM; push: PushProvider; clock: Clock; logger: Logger }, intervalMs: number): () => Promise<void> {
-  if (intervalMs <= 0) return async () => {};
-  let current: Promise<void> | null = null;
-  const tick = () => {
-    current ??= releaseHeldPushes(deps.orm, deps.push, deps.clock.now())
-      .then((sent) => {
-        if (sent) deps.logger.info({ sent }, 'held pushes sent (quiet hours over)');
-      })
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'held push sender failed; the next run retries'))
-      .finally(() => {
-        current = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await current;
-  };
+  return runEvery(
+    intervalMs,
+    async () => {
+      const sent = await releaseHeldPushes(deps.orm, deps.push, deps.clock.now());
+      if (sent) deps.logger.info({ sent }, 'held pushes sent (quiet hours over)');
+    },
+    (error) => deps.logger.warn({ err: error }, 'held push sender failed; the next run retries'),
+  );
 }

@@ -1,12 +1,12 @@
 import { consume } from '@academy/messaging';
-import { onBlockApproved } from '../email/block-approved.handler.ts';
-import { payslipHandlers } from '../email/payslip-published.handler.ts';
-import { attendanceHandlers } from '../email/attendance-notices.handler.ts';
-import { onPendingDigest } from '../email/pending-digest.handler.ts';
-import type { GuardianLink } from '../email/recipients.ts';
-import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from '../email/unsubscribes.ts';
-import type { NotificationsContext } from '../notifications-context.ts';
-import { onIncidentChanged } from '../realtime/incident-changed.handler.ts';
+import { onBlockApproved } from './email/block-approved.handler.ts';
+import { payslipHandlers } from './email/payslip-published.handler.ts';
+import { attendanceHandlers } from './email/attendance-notices.handler.ts';
+import { onPendingDigest } from './email/pending-digest.handler.ts';
+import type { GuardianLink } from './email/recipients.ts';
+import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from './email/unsubscribes.ts';
+import type { NotificationsContext } from './notifications-context.ts';
+import { onIncidentChanged } from './realtime/incident-changed.handler.ts';
 
 /**
  * Every queue of the service: `notifications.email` (the e-mails: block approvals, and the
