@@ -9,3 +9,4 @@ export { createRedis, createSocketIoRedis, redisReadiness, type RedisClientOptio
 export { idParam, noQuery, readId } from './params.ts';
 export { pageMeta } from './paging.ts';
 export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';
+export { runEvery } from './periodic.ts';

@@ -5,6 +5,7 @@
 // transaction that records the event. Nothing is recorded while nothing waits that long.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { deliverableEmail, type EventData, type Locale } from '@academy/contracts';
+import { runEvery } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { z } from 'zod';
 import type { AcademicContext } from '../shared/academic-context.ts';
@@ -124,26 +125,14 @@ export function runPendingDigests(ctx: Pick<AcademicContext, 'config' | 'orm' | 
 
 /** Starts the check every DIGEST_CHECK_INTERVAL_MS (never two runs of one instance at once); returns its stop, which waits for a run in flight. */
 export function startPendingDigests(ctx: AcademicContext): () => Promise<void> {
-  const intervalMs = ctx.config.DIGEST_CHECK_INTERVAL_MS;
-  if (intervalMs <= 0) return async () => {};
-  let current: Promise<void> | null = null;
-  const tick = () => {
-    current ??= runPendingDigests(ctx)
-      .then((sent) => {
-        if (sent) {
-          ctx.logger.info({ sent }, 'approval digests recorded');
-          ctx.relay.nudge();
-        }
-      })
-      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'approval digest check failed; the next run retries'))
-      .finally(() => {
-        current = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await current;
-  };
+  return runEvery(
+    ctx.config.DIGEST_CHECK_INTERVAL_MS,
+    async () => {
+      const sent = await runPendingDigests(ctx);
+      if (!sent) return;
+      ctx.logger.info({ sent }, 'approval digests recorded');
+      ctx.relay.nudge();
+    },
+    (error) => ctx.logger.warn({ err: error }, 'approval digest check failed; the next run retries'),
+  );
 }
