@@ -52,7 +52,7 @@ const FILES = [
   'apps/academic/test/attendance/reading-attendance.test.ts',
   'apps/academic/test/attendance/warnings-and-reminders.test.ts',
   // notifications: device tokens unseen for 270 days pruned
-  'apps/notifications/test/push-send.test.ts',
+  'apps/notifications/test/push/push-send.test.ts',
   // hours-bank: a transaction's day
   'apps/hours-bank/test/hours-bank.test.ts',
   // payslips: the retention purge, issuedOn's default

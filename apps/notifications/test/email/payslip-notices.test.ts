@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
 import { pgArray } from '@academy/db';
-import { onPayslipPublished } from '../src/email/payslip-published.handler.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { onPayslipPublished } from '../../src/email/payslip-published.handler.ts';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 const APP_URL = 'https://app.academy.test/';
 let nextId = 1;

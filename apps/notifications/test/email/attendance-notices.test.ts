@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
-import { onAttendanceMissing } from '../src/email/attendance-notices.handler.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { onAttendanceMissing } from '../../src/email/attendance-notices.handler.ts';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 const APP_URL = 'https://app.academy.test/';
 let nextId = 1;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
-import { envelope, handled, notificationsConfig, sleep, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { envelope, handled, notificationsConfig, sleep, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 let nextId = 900;
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
-import { unsubscribeToken } from '../src/email/unsubscribe-token.ts';
-import { startGatewayProcess, type TestGateway } from './gateway.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { unsubscribeToken } from '../../src/email/unsubscribe-token.ts';
+import { startGatewayProcess, type TestGateway } from '../gateway.ts';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 const SECRET = 'test-unsubscribe-secret-0123456789abcdef';
 let nextId = 700;

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
-import { recordingPushProvider } from '../src/shared/push-provider.ts';
-import { sendPush } from '../src/shared/send-push.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { recordingPushProvider } from '../../src/shared/push-provider.ts';
+import { sendPush } from '../../src/shared/send-push.ts';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 let nextId = 1;
 const as = (userId: number) => bearer({ sub: String(userId), role: 'user' });

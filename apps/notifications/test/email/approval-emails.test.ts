@@ -5,9 +5,9 @@ import request from 'supertest';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
-import { onBlockApproved } from '../src/email/block-approved.handler.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { onBlockApproved } from '../../src/email/block-approved.handler.ts';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 let nextId = 1;
 
@@ -256,7 +256,7 @@ describe('an SMTP server that keeps refusing', () => {
     await parkedRow(bystander.id);
     smtp.refuseNext(0);
     const replay = (...args: string[]) =>
-      spawnSync(process.execPath, [fileURLToPath(new URL('../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service.ctx.config.DATABASE_URL], { encoding: 'utf8' });
+      spawnSync(process.execPath, [fileURLToPath(new URL('../../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service.ctx.config.DATABASE_URL], { encoding: 'utf8' });
     expect(replay('abc').status).toBe(2);
     const done = replay(parked.id);
     expect(done.stderr).toBe('');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { bearer, tokenFor } from '@academy/testing';
-import { sql, useNotifications } from './support.ts';
+import { sql, useNotifications } from '../support.ts';
 
 const ana = bearer({ sub: '11', role: 'user' });
 const ben = bearer({ sub: '12', role: 'user' });

@@ -6,8 +6,8 @@ import { Redis } from 'ioredis';
 import { startFaultRedis } from '@academy/infra';
 import { createSessionRevocations, createTokenSigner, loadKeyRing, REVOCATION_KEY_PREFIX } from '@academy/auth';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, testUrls, tokenFor } from '@academy/testing';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { startGatewayProcess, type TestGateway } from './gateway.ts';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { startGatewayProcess, type TestGateway } from '../gateway.ts';
 
 const EMPLOYEE_USER = 21;
 const OTHER_USER = 22;

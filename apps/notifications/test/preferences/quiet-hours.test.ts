@@ -4,11 +4,11 @@ import type { EventData } from '@academy/contracts';
 import { fixedClock } from '@academy/kit';
 import { bearer } from '@academy/testing';
 import { startTestService } from '@academy/testing/harness';
-import { defineNotificationsService } from '../src/service.ts';
-import type { NotificationsContext } from '../src/notifications-context.ts';
-import { releaseHeldPushes } from '../src/shared/held-pushes.ts';
-import { envelope, handled, notificationsConfig, sql, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { defineNotificationsService } from '../../src/service.ts';
+import type { NotificationsContext } from '../../src/notifications-context.ts';
+import { releaseHeldPushes } from '../../src/shared/held-pushes.ts';
+import { envelope, handled, notificationsConfig, sql, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 // 23:30 in Madrid (CEST) on Monday 4 May; the quiet hours end at 07:00 on the 5th, 05:00 UTC.
 const clock = fixedClock('2026-05-04T21:30:00Z');

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from './support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
+import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
 
 function digest(email: string, userId: number, locale: 'es' | 'en' | null, count = 12): EventData<'blocks.pending-digest'> {
   return {
