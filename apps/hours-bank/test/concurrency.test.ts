@@ -134,9 +134,10 @@ describe('concurrent operations on one bank', () => {
             [holderPid],
           )
         ).rows;
+      // pg_blocking_pids is live while pg_stat_activity's wait event is sampled: poll until both agree.
       const blocked = await waitFor('the operation on the locked bank to wait for its lock', async () => {
         const rows = await blockedByHolder();
-        return rows.length ? rows : null;
+        return rows.length && rows.every((row) => row.wait_event_type === 'Lock') ? rows : null;
       }, 10_000, 20);
       expect(blocked.map((row) => row.wait_event_type)).toEqual(['Lock']);
       const other = await api().post(`${base}/${free}/completed`).set(admin).send({ time: '30m' });
