@@ -10,7 +10,8 @@ import { io, type Socket } from 'socket.io-client';
 import { DEMO, PUSH_API_KEY, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, callUntilDone, eventually, login, type Session } from './client.ts';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
-import { absencesToCross, createClass, eventsOf, mailsSettled, pickStudent } from './attendance-world.ts';
+import { absencesToCross, createClass, eventsOf, mailsSettled, mailsTo, pickStudent } from './attendance-world.ts';
+import { say } from '../../apps/notifications/src/shared/i18n.ts';
 import { addressesOf, eventIds, mailsOfDeliveries, mailsOfEvents, type CaughtMail } from './mailbox.ts';
 
 let system: TestSystem;
@@ -312,6 +313,75 @@ describe('content blocks', () => {
     expect(next.status).toBe(200);
     expect(next.body.newStatus).toBe('pending');
   }, 60_000);
+});
+
+describe('bulk review', () => {
+  test("an admin approves five blocks in one request; each student's mail arrives once, in Spanish, with their name", async () => {
+    // A subject, a center and five students of this journey's own (no teacher, no guardian): whatever
+    // reaches these addresses is this journey's. The course is the latest, as a new registration's is.
+    const tag = system.id.toLowerCase();
+    const subject = await call(gw, 'POST', '/api/v2/subjects', { token: admin.accessToken, body: { name: `Bulk review ${tag}`, blocks: ['Fracciones', 'Decimales'] } });
+    expect(subject.status).toBe(201);
+    const [firstBlock, secondBlock] = subject.body.blocks as { id: number; name: string; position: number }[];
+    const center = await call(gw, 'POST', '/api/v2/centers', { token: admin.accessToken, body: { name: `Bulk review ${tag}` } });
+    expect(center.status).toBe(201);
+    const courses = await call(gw, 'GET', '/api/v2/school-courses', { token: admin.accessToken });
+    const schoolCourseId: number = courses.body.latestSchoolCourseId;
+    const students: { id: number; name: string; email: string; studentBlockId: number }[] = [];
+    for (const [n, name] of ['Lucía', 'Mateo', 'Irene', 'Hugo', 'Valeria'].entries()) {
+      const email = `bulk.${n + 1}.${tag}@academy.local`;
+      const created = await call(gw, 'POST', '/api/v2/students', { token: admin.accessToken, body: { name, lastname: `Bulk ${tag}`, email } });
+      expect(created.status).toBe(201);
+      const registered = await call(gw, 'POST', '/api/v2/registrations', {
+        token: admin.accessToken,
+        body: { studentId: created.body.id, schoolCourseId, subjectId: subject.body.id, centerId: center.body.id, status: 'active', employeeId: null },
+      });
+      expect(registered.status).toBe(201);
+      const closed = await call(gw, 'POST', `/api/v2/blocks/${firstBlock!.id}/close`, { token: admin.accessToken, body: { studentId: created.body.id } });
+      expect(closed.status).toBe(200);
+      expect(closed.body).toMatchObject({ ok: true, blockId: firstBlock!.id, newStatus: 'pending' });
+      students.push({ id: created.body.id, name: `${name} Bulk ${tag}`, email, studentBlockId: closed.body.studentBlockId });
+    }
+
+    // One request, an Idempotency-Key (call sends a fresh one on every write), the items not in id order: the answer keeps the request's order.
+    const order = [...students].reverse();
+    const reviewed = await call(gw, 'POST', '/api/v2/blocks/review', {
+      token: admin.accessToken,
+      body: { items: order.map((student) => ({ studentBlockId: student.studentBlockId, action: 'approve' })) },
+      idempotencyKey: randomUUID(),
+    });
+    expect(reviewed.status).toBe(200);
+    expect(reviewed.body).toMatchObject({ reviewed: 5, failed: 0 });
+    expect(reviewed.body.results).toEqual(order.map((student) => ({ studentBlockId: student.studentBlockId, ok: true })));
+
+    // One block.approved each; the deliveries of those events are sent, then a settle in which a duplicate would land.
+    const approvals = await eventIds(system, 'academic', 'block.approved', 'studentBlockId', students.map((student) => student.studentBlockId));
+    expect(approvals).toHaveLength(5);
+    const { deliveries } = await mailsOfEvents(system, approvals, 5);
+    expect(deliveries.map((delivery) => delivery.recipient).sort()).toEqual(students.map((student) => student.email).sort());
+    await mailsSettled(system);
+    await new Promise((r) => setTimeout(r, 2000));
+
+    // Read back from the SMTP catcher by address (only this journey writes to them): one mail each, in
+    // the academy's language (es: the students have no login that chose another), worded by the es resources.
+    const es = { locale: 'es', timeZone: 'Europe/Madrid' } as const;
+    for (const student of students) {
+      const mails = await mailsTo(system, student.email);
+      expect(mails).toHaveLength(1);
+      const [mail] = mails;
+      expect(mail!.subject).toBe(say(es, 'blockApproved.subjectStudent', { block: firstBlock!.name }));
+      expect(mail!.text).toContain(say(es, 'common.greeting', { name: student.name }));
+      expect(mail!.text).toContain(say(es, 'blockApproved.approvedStudent', { block: firstBlock!.name, subject: subject.body.name }));
+      expect(mail!.text).toContain(say(es, 'blockApproved.nextStudent', { next: secondBlock!.name }));
+      // Spanish, not the English wording of the same keys.
+      expect(mail!.subject).not.toBe(say({ ...es, locale: 'en' }, 'blockApproved.subjectStudent', { block: firstBlock!.name }));
+    }
+    // Each approved once: the next block is open for every student.
+    for (const student of students) {
+      const grades = await call(gw, 'GET', `/api/v2/blocks/grades/${student.id}/${subject.body.id}`, { token: admin.accessToken });
+      expect(grades.body.blocks.map((block: { status: string }) => block.status)).toEqual(['closed', 'open']);
+    }
+  }, 90_000);
 });
 
 describe('attendance', () => {
