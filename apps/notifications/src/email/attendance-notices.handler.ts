@@ -51,7 +51,7 @@ async function queueMails(em: EntityManager, event: { id: string; type: string }
       mail.userId,
       mail.template,
       mail.mail.subject,
-      JSON.stringify({ to: mail.to, role: mail.role, subject: mail.mail.subject, html: mail.mail.html, text: mail.mail.text }),
+      JSON.stringify({ to: mail.to, role: mail.role, subject: mail.mail.subject, html: mail.mail.html, text: mail.mail.text, unsubscribe: mail.mail.unsubscribe }),
     ]),
     'run',
     em.getTransactionContext(),

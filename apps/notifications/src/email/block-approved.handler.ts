@@ -23,7 +23,7 @@ export function onBlockApproved(wake: () => void, academy: Language, unsubscribe
         mail.userId,
         mail.template,
         mail.subject,
-        JSON.stringify({ to: mail.to, role: mail.role, subject: mail.subject, html: mail.html, text: mail.text }),
+        JSON.stringify({ to: mail.to, role: mail.role, subject: mail.subject, html: mail.html, text: mail.text, unsubscribe: mail.unsubscribe }),
       ]),
       'run',
       em.getTransactionContext(),

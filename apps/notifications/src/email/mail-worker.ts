@@ -7,7 +7,7 @@ import { switchedOff } from '../shared/preferences.store.ts';
 import { unsubscribed } from './unsubscribes.ts';
 
 export interface MailTransport {
-  sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string> }): Promise<unknown>;
+  sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string>; list?: { unsubscribe: string } }): Promise<unknown>;
   close(): void;
 }
 
@@ -41,8 +41,14 @@ interface ClaimedMail {
   event_type: string;
   user_id: number | null;
   attempts: number;
-  payload: { to: string; subject: string; html: string; text: string };
+  payload: { to: string; subject: string; html: string; text: string; unsubscribe?: string };
 }
+
+/**
+ * A mail with an unsubscribe link carries it as `List-Unsubscribe: <link>` (nodemailer's `list`) and
+ * says the link takes a one-click POST (RFC 8058), so mail clients offer their own unsubscribe button.
+ */
+const ONE_CLICK = { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 
 /** A claimed row whose process died while sending is tried again after this lease. */
 const SENDING_LEASE = '5 minutes';
@@ -83,8 +89,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
 
   const deliver = async (mail: ClaimedMail) => {
     try {
-      const { to, subject, html, text } = mail.payload;
-      await transport.sendMail({ from, to, subject, html, text, headers: { 'X-Academy-Delivery': String(mail.id) } });
+      const { to, subject, html, text, unsubscribe } = mail.payload;
+      await transport.sendMail({ from, to, subject, html, text, headers: { 'X-Academy-Delivery': String(mail.id), ...(unsubscribe ? ONE_CLICK : {}) }, ...(unsubscribe ? { list: { unsubscribe } } : {}) });
       await update(`update deliveries set status = 'sent', sent_at = now(), next_attempt_at = null, updated_at = now() where id = ?`, [mail.id]);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);

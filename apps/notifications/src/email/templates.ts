@@ -8,6 +8,8 @@ export interface RenderedMail {
   subject: string;
   html: string;
   text: string;
+  /** The unsubscribe link of the footer, when there is one: the mail's `List-Unsubscribe` header too. */
+  unsubscribe?: string;
 }
 
 export interface BlockApprovedFacts {
@@ -43,6 +45,7 @@ export function render(lang: Language, subject: string, recipientName: string, p
   const signature = say(lang, 'common.signature');
   const unsubscribe = footer.unsubscribe ? phrase(lang, 'unsubscribe.footer', { link: { link: footer.unsubscribe } }) : null;
   return {
+    ...(footer.unsubscribe ? { unsubscribe: footer.unsubscribe } : {}),
     subject: oneLine(subject),
     text: `${all.map(asText).join('\n\n')}\n\n${signature}\n${unsubscribe ? `\n-- \n${asText(unsubscribe)}\n` : ''}`,
     html:

@@ -26,13 +26,27 @@ export function unsubscribeLink(settings: UnsubscribeSettings, type: Notificatio
   return `${settings.pageUrl}?token=${token}`;
 }
 
-/** Records the opt-out a valid token names (again: no change). Answers what happened, for the page. */
-export async function unsubscribe(em: EntityManager, settings: UnsubscribeSettings, token: string, now: Date): Promise<{ ok: true; type: NotificationType; address: string } | { ok: false; reason: TokenRefusal }> {
+/** What a token names, and whether its address is already unsubscribed from its type; or why it was refused. */
+export type UnsubscribeOutcome = { ok: true; type: NotificationType; address: string; already: boolean } | { ok: false; reason: TokenRefusal };
+
+/** The link's page (GET): reads what a valid token names and whether it is already done; records nothing. */
+export async function unsubscribeState(em: EntityManager, settings: UnsubscribeSettings, token: string, now: Date): Promise<UnsubscribeOutcome> {
   const read = readUnsubscribeToken(settings.secret, token, now);
   if (!read.ok) return read;
   const { type, address } = read.claim;
-  await em.getConnection().execute(`insert into email_unsubscribes (recipient, type, created_at) values (?, ?, ?) on conflict do nothing`, [address, type, now], 'run');
-  return { ok: true, type, address };
+  const rows = await em.getConnection().execute<unknown[]>(`select 1 from email_unsubscribes where recipient = ? and type = ?`, [address, type], 'all');
+  return { ok: true, type, address, already: rows.length > 0 };
+}
+
+/** Records the opt-out a valid token names (the page's button, or a mail client's one-click POST); again: `already`, no change. */
+export async function unsubscribe(em: EntityManager, settings: UnsubscribeSettings, token: string, now: Date): Promise<UnsubscribeOutcome> {
+  const read = readUnsubscribeToken(settings.secret, token, now);
+  if (!read.ok) return read;
+  const { type, address } = read.claim;
+  const inserted = await em
+    .getConnection()
+    .execute<unknown[]>(`insert into email_unsubscribes (recipient, type, created_at) values (?, ?, ?) on conflict do nothing returning recipient`, [address, type, now], 'all');
+  return { ok: true, type, address, already: inserted.length === 0 };
 }
 
 /** Of the given (address, type) pairs, those unsubscribed: "address:type" keys. One primary-key read per batch. */

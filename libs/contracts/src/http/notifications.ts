@@ -326,14 +326,34 @@ export const notificationsUnsubscribeApi = routeFamily({
 export const unsubscribeRoute = notificationsUnsubscribeApi.route({
   method: 'get',
   path: '/api/v2/notifications/unsubscribe',
-  summary: "Unsubscribe an address from one type of mail (the link in a guardian's mail; no login)",
+  summary: "The page of the unsubscribe link in a guardian's mail: says what would stop, with a button that confirms (no login; changes nothing)",
   description:
-    'The token is signed by notifications (HMAC-SHA256) and names one notification type and one address, with an expiry. A valid one records the ' +
-    'opt-out (the mail worker then records such mails as `skipped`) and answers a plain HTML page confirming it; again: the same page. A forged, ' +
-    'malformed or expired token: a plain HTML page saying so, 400, nothing changed.',
+    'The token is signed by notifications (HMAC-SHA256) and names one notification type and one address, with an expiry. A valid one answers a ' +
+    'plain HTML page (no scripts) saying which mails would stop, with a form whose one button POSTs the same token; the GET itself records ' +
+    'nothing, so a mail scanner that follows the link unsubscribes no one. An address already unsubscribed from the type: a page saying so. ' +
+    'A forged, malformed or expired token: a plain HTML page saying so, 400.',
   request: { query: UnsubscribeQuery },
   responses: {
-    200: htmlPage('Confirmation page'),
+    200: htmlPage('The confirmation form (or: already unsubscribed)'),
+    400: htmlPage('The link is not valid or has expired (a missing token: the JSON error naming `token`)'),
+  },
+});
+
+export const UnsubscribeOneClickBody = z
+  .object({ 'List-Unsubscribe': z.literal('One-Click').optional() })
+  .meta({ id: 'UnsubscribeOneClickBody', description: "RFC 8058's one-click body, as mail clients send it; the page's own button sends none. Not read." });
+
+export const confirmUnsubscribeRoute = notificationsUnsubscribeApi.route({
+  method: 'post',
+  path: '/api/v2/notifications/unsubscribe',
+  summary: "Unsubscribe an address from one type of mail: the page's button, or a mail client's one-click unsubscribe (RFC 8058; no login)",
+  description:
+    'The token, in the query as in the link (and in the `List-Unsubscribe` header of the mail), names one type and one address. A valid one records ' +
+    'the opt-out (the mail worker then records such mails as `skipped`) and answers a plain HTML page confirming it; again: a page saying it was ' +
+    'already done, nothing changed. A forged, malformed or expired token: a plain HTML page saying so, 400, nothing changed.',
+  request: { query: UnsubscribeQuery, body: UnsubscribeOneClickBody, bodyContentType: 'application/x-www-form-urlencoded', bodyRequired: false },
+  responses: {
+    200: htmlPage('Unsubscribed (or: already unsubscribed, nothing changed)'),
     400: htmlPage('The link is not valid or has expired; nothing was changed (a missing token: the JSON error naming `token`)'),
   },
 });

@@ -61,6 +61,11 @@ export const en = {
     footer: "Don't want these notices any more? Unsubscribe: {{link}}",
     doneTitle: 'Unsubscribed',
     done: '{{address}} will no longer receive {{type}} by e-mail.',
+    confirmTitle: 'Unsubscribe?',
+    confirm: '{{address}} will stop receiving {{type}} by e-mail. Other mails from the academy are not affected.',
+    button: 'Unsubscribe',
+    alreadyTitle: 'Already unsubscribed',
+    already: '{{address}} already receives no {{type}} by e-mail; nothing was changed.',
     invalidTitle: 'Link not valid',
     invalid: 'This unsubscribe link is not valid or has expired; nothing was changed. Use the link of a recent e-mail, or contact the academy.',
     types: {

@@ -62,6 +62,11 @@ export const es: typeof en = {
     footer: '¿No quieres recibir más avisos como este? Date de baja: {{link}}',
     doneTitle: 'Baja confirmada',
     done: '{{address}} ya no recibirá {{type}} por correo electrónico.',
+    confirmTitle: '¿Darse de baja?',
+    confirm: '{{address}} dejará de recibir {{type}} por correo electrónico. Los demás correos de la academia no cambian.',
+    button: 'Darme de baja',
+    alreadyTitle: 'Baja ya registrada',
+    already: '{{address}} ya no recibía {{type}} por correo electrónico; no se ha cambiado nada.',
     invalidTitle: 'Enlace no válido',
     invalid: 'Este enlace de baja no es válido o ha caducado; no se ha cambiado nada. Usa el enlace de un correo reciente o ponte en contacto con la academia.',
     types: {
