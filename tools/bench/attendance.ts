@@ -184,7 +184,7 @@ try {
 
   // Baseline of 3: the report's SQL straight from pg, one client.
   let n = 0;
-  const reportSql = summarySql(' and e.subject_id = ?').replace(/\?/g, () => `$${++n}`);
+  const reportSql = summarySql(' and x.subject_id = ?', '', 'totals').replace(/\?/g, () => `$${++n}`);
   const from = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
   const to = new Date().toISOString().slice(0, 10);
   const latencies: number[] = [];
@@ -225,6 +225,8 @@ try {
   const verdict = (value: number, target: number, errors: number) => (errors > 0 ? `INVALID (${errors} errors)` : value < target ? 'MET' : 'NOT MET');
   console.log(`save of 30 marks p50 at 1 client: ${save1['p50 ms']} ms (target < 15 ms): ${verdict(save1['p50 ms'] as number, 15, save1.errors as number)}`);
   console.log(`student's year p99 at 10 clients: ${student['p99 ms']} ms (target < 20 ms): ${verdict(student['p99 ms'] as number, 20, student.errors as number)}`);
+  const floor10 = rows.find((row) => String(row.scenario).startsWith('baseline: proxied') && row.clients === 10)!;
+  console.log(`student's year p99 against the floor's p99 at 10 clients: ${student['p99 ms']} / ${floor10['p99 ms']} ms = ${((student['p99 ms'] as number) / Math.max(1, floor10['p99 ms'] as number)).toFixed(2)}×`);
   console.log(`report p99 at 10 clients: ${report10['p99 ms']} ms (target < 150 ms): ${verdict(report10['p99 ms'] as number, 150, report10.errors as number)}`);
   console.log(`load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.log(`\nbench:attendance finished in ${Math.round((performance.now() - started) / 1000)} s`);

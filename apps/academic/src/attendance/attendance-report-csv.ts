@@ -14,11 +14,11 @@ const HEADER = ['row', 'studentId', 'student', 'subjectId', 'subject', 'centerId
 /** `filters` and `params` as reportFilters builds them; `?` placeholders, numbered here for pg. */
 const csvSql = (filters: string, outer: string) => `
   with sessions as (
-    select m.student_id, e.subject_id, e.center_id, e.id as event_id, e.starts_at, e.ends_at, m.status, m.minutes_late, m.remark, st.weight
-      from attendance_marks m
-      join calendar_events e on e.id = m.event_id
-      join attendance_statuses st on st.code = m.status
-     where e.starts_at >= ${DAY_START_SQL} and e.starts_at < ${DAY_END_SQL} ${filters}),
+    select x.*, st.weight
+      from (select m.student_id, e.subject_id, e.center_id, e.id as event_id, e.starts_at, e.ends_at, m.status, m.minutes_late, m.remark
+              from attendance_marks m join calendar_events e on e.id = m.event_id) x
+      join attendance_statuses st on st.code = x.status
+     where x.starts_at >= ${DAY_START_SQL} and x.starts_at < ${DAY_END_SQL} ${filters}),
   totals as (
     select student_id, subject_id, count(*)::int as sessions, count(*) filter (where weight is not null)::int as counted,
            round(100 * sum(weight) / nullif(count(*) filter (where weight is not null), 0), 2)::float8 as percentage

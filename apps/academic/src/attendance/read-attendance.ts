@@ -43,16 +43,37 @@ export async function readAttendanceHistory(em: EntityManager, eventId: number, 
 /**
  * SQL of the summaries: per student and subject, over the marks of classes starting within the
  * range (days of the academy), the sessions, the counted ones (not excused), the counts by status
- * and the weighted percentage. The marks are counted by status first and the weights joined to
- * those counts (a few per student), not to every mark. Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
+ * and the weighted percentage. `filters` and `outer` see the rows as `x` (student_id, subject_id,
+ * center_id, status, n). With `totals`, the whole UTC months inside the range are read from
+ * attendance_totals (a few rows per student, kept by triggers in every change's transaction) and
+ * only the days before the first and after the last whole month from the marks; without, all from
+ * the marks (a student's year is a few hundred, read from a covering index). The counts by status
+ * come first and the weights are joined to those (a few per student), not to every mark.
+ * Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
  */
-export const summarySql = (filters: string, outer = '') => `
-  with by_status as (
-    select m.student_id, e.subject_id, m.status, count(*)::int as n
-      from attendance_marks m
-      join calendar_events e on e.id = m.event_id
-     where e.starts_at >= ${DAY_START_SQL} and e.starts_at < ${DAY_END_SQL} ${filters}
-     group by m.student_id, e.subject_id, m.status),
+export const summarySql = (filters: string, outer = '', source: 'marks' | 'totals' = 'marks') => `
+  with bounds as (
+    select b.from_at, b.to_at,
+           date_trunc('month', (b.from_at at time zone 'UTC') - interval '1 microsecond') + interval '1 month' as months_from,
+           date_trunc('month', b.to_at at time zone 'UTC') as months_to
+      from (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at) b),
+  x as (
+    select m.student_id, e.subject_id, e.center_id, m.status, count(*)::int as n
+      from bounds r
+      join calendar_events e on e.starts_at >= r.from_at and e.starts_at < r.to_at
+        ${source === 'totals' ? `and not (e.starts_at >= r.months_from at time zone 'UTC' and e.starts_at < r.months_to at time zone 'UTC')` : ''}
+      join attendance_marks m on m.event_id = e.id
+     group by m.student_id, e.subject_id, e.center_id, m.status
+    ${
+      source === 'totals'
+        ? `union all
+    select t.student_id, t.subject_id, t.center_id, t.status, t.sessions
+      from bounds r
+      join attendance_totals t on t.month >= r.months_from::date and t.month < r.months_to::date and t.sessions <> 0`
+        : ''
+    }),
+  by_status as (
+    select x.student_id, x.subject_id, x.status, sum(x.n)::int as n from x where true ${filters} group by x.student_id, x.subject_id, x.status),
   totals as (
     select b.student_id, b.subject_id, sum(b.n)::int as sessions, coalesce(sum(b.n) filter (where st.weight is not null), 0)::int as counted,
            round(100 * sum(b.n * st.weight) / nullif(sum(b.n) filter (where st.weight is not null), 0), 2)::float8 as percentage,
@@ -87,10 +108,10 @@ async function mustExist(em: EntityManager, studentId: number): Promise<void> {
 
 /** A student's attendance per subject: admins any; a teacher only in the subjects they teach the student. */
 export async function readStudentAttendance(em: EntityManager, studentId: number, query: z.infer<typeof StudentAttendanceQuery>, range: DayRange, actor: AttendanceActor, timeZone: string) {
-  let filters = 'and m.student_id = ?';
+  let filters = 'and x.student_id = ?';
   const params: unknown[] = [studentId];
   if (query.subjectId !== undefined) {
-    filters += ' and e.subject_id = ?';
+    filters += ' and x.subject_id = ?';
     params.push(query.subjectId);
   }
   if (!isAdmin(actor)) {
@@ -102,7 +123,7 @@ export async function readStudentAttendance(em: EntityManager, studentId: number
       await mustExist(em, studentId);
       throw notSubjectTeacher();
     }
-    filters += ' and e.subject_id = any(?::int[])';
+    filters += ' and x.subject_id = any(?::int[])';
     params.push(pgArray(taught.map((row) => row.subjectId)));
   }
   const rows = await em.execute<SummaryRow[]>(summarySql(filters), [...rangeParams(range, timeZone), ...params]);
@@ -111,23 +132,23 @@ export async function readStudentAttendance(em: EntityManager, studentId: number
   return { studentId, from: range.from, to: range.to, subjects: rows.map(({ studentId: _student, studentName: _name, ...subject }) => subject) };
 }
 
-/** The report's filters: admins any; a teacher must name a subject they teach, and sees their students in it. */
+/** The report's filters on its rows `x` (student_id, subject_id, center_id): admins any; a teacher must name a subject they teach, and sees their students in it. */
 export async function reportFilters(em: EntityManager, query: AttendanceReportQuery, actor: AttendanceActor): Promise<{ filters: string; params: unknown[] }> {
   let filters = '';
   const params: unknown[] = [];
   if (query.subjectId !== undefined) {
-    filters += ' and e.subject_id = ?';
+    filters += ' and x.subject_id = ?';
     params.push(query.subjectId);
   }
   if (query.centerId !== undefined) {
-    filters += ' and e.center_id = ?';
+    filters += ' and x.center_id = ?';
     params.push(query.centerId);
   }
   if (!isAdmin(actor)) {
     if (query.subjectId === undefined || actor.employeeId === null) throw notSubjectTeacher();
     const [teaches] = await em.execute(`select 1 from registrations where employee_id = ? and subject_id = ? and status <> 'cancelled' limit 1`, [actor.employeeId, query.subjectId]);
     if (!teaches) throw notSubjectTeacher();
-    filters += ` and exists (select 1 from registrations r where r.student_id = m.student_id and r.subject_id = e.subject_id and r.employee_id = ? and r.status <> 'cancelled')`;
+    filters += ` and exists (select 1 from registrations r where r.student_id = x.student_id and r.subject_id = x.subject_id and r.employee_id = ? and r.status <> 'cancelled')`;
     params.push(actor.employeeId);
   }
   return { filters, params };
@@ -137,7 +158,7 @@ export async function readAttendanceReport(em: EntityManager, query: AttendanceR
   const { filters, params } = await reportFilters(em, query, actor);
   const threshold = query.below ?? settings.thresholdPercent;
   const outer = query.below === undefined ? '' : 'and t.percentage < ?';
-  const rows = await em.execute<SummaryRow[]>(summarySql(filters, outer), [...rangeParams(range, settings.timeZone), ...params, ...(query.below === undefined ? [] : [query.below])]);
+  const rows = await em.execute<SummaryRow[]>(summarySql(filters, outer, 'totals'), [...rangeParams(range, settings.timeZone), ...params, ...(query.below === undefined ? [] : [query.below])]);
   return {
     from: range.from,
     to: range.to,
