@@ -12,14 +12,14 @@ import { hashPassword } from '@academy/auth';
 import { pgArray } from '@academy/db';
 import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
-import { readConfig } from './config.ts';
+import { AttendanceSettingsSchema, readConfig } from './config.ts';
 import { academicService } from './service.ts';
 import { User } from './shared/entities/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './directory/directory.entities.ts';
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './shared/entities/registration.entities.ts';
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
 import { seedDemoBlocks } from './blocks/demo-blocks.ts';
-import { seedDemoAttendance, type DemoAttendanceOptions } from './attendance/demo-attendance.ts';
+import { demoClassStart, seedDemoAttendance, type DemoAttendanceOptions } from './attendance/demo-attendance.ts';
 import { DEMO_LOGINS } from './demo-logins.ts';
 
 const FIRST_NAMES = ['María', 'José', 'Lucía', 'Álvaro', 'Sofía', 'Martín', 'Paula', 'Hugo', 'Inés', 'Mateo', 'Ángela', 'Jesús', 'Elena', 'Raúl', 'Noelia', 'Óscar', 'Carmen', 'Iván', 'Begoña', 'Adrián'];
@@ -151,13 +151,14 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
   const created = registrations.map((r) => em.create(Registration, { studentId: r.studentId, schoolCourseId: r.courseId, subjectId: r.subjectId, centerId: r.centerId, status: r.status }));
   await em.flush();
 
-  // One weekly class per subject and center of the latest course, taught by a teacher, with its active students assigned.
-  const monday = Date.parse('2026-11-23T08:00:00Z');
+  // One weekly class per subject and center of the latest course, taught by a teacher, with its active students assigned:
+  // Monday to Friday of the last working days before the seed's day (the academy's), from 11:00, 13:00 or 15:00.
+  const timeZone = attendance.timeZone ?? AttendanceSettingsSchema.parse({}).ACADEMY_TIME_ZONE;
   let eventCount = 0;
   for (const [s, subject] of subjects.entries()) {
     for (const [c, center] of centers.entries()) {
       const teacher = teachers[(s + c) % teachers.length].employee;
-      const startsAt = new Date(monday + ((s + c) % 5) * 24 * 3600_000 + (c + 1) * 2 * 3600_000);
+      const startsAt = demoClassStart(attendance.now, timeZone, 1 + ((s + c) % 5), 11 + c * 2);
       const event = em.create(CalendarEvent, { title: `${subject.name} · ${center.name}`, subjectId: subject.id, centerId: center.id, employeeId: teacher.id, startsAt, endsAt: new Date(startsAt.getTime() + 90 * 60_000) });
       await em.flush();
       eventCount++;

@@ -62,3 +62,14 @@ export function localIso(instant: Date | string, timeZone: string): string {
   const abs = Math.abs(offsetMinutes);
   return `${wall}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
+
+/** The instant of a wall time (`hour`:00) on an academy day: the zone's offset at that time (a DST gap's hour moves on). */
+export function wallTimeInstant(day: string, hour: number, timeZone: string): Date {
+  const wall = Date.parse(`${day}T${String(hour).padStart(2, '0')}:00:00Z`);
+  const offsetAt = (instant: number) => Date.parse(`${localIso(new Date(instant), timeZone).slice(0, 19)}Z`) - instant;
+  const first = wall - offsetAt(wall);
+  return new Date(wall - offsetAt(first));
+}
+
+/** The ISO weekday (1 Monday … 7 Sunday) of an academy day. */
+export const weekdayOf = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay() || 7;

@@ -1,12 +1,16 @@
-// Demo attendance for the seed: four earlier weekly sessions of every seeded class, sheets for every
-// class that has ended by `now` (mostly present, some late or excused: late counts 0.8, so no one
-// else drops below 80%), and one student under the warning threshold in their subject (whose warning is recorded, as a save would).
+// Demo attendance for the seed, on the seed's clock (`now`, days of the academy's zone): the seeded
+// weekly classes fall on the last five working days' weekdays before today (demoClassStart), each
+// with four earlier weekly sessions; sheets for every class that has ended by `now` (mostly present,
+// some late or excused: late counts 0.8, so no one else drops below 80%); one student under the
+// warning threshold in their subject (whose warning is recorded, as a save would); and today, a
+// class of the first teacher that started this hour, with no sheet yet: one to take "today".
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@academy/messaging';
 import { SOURCE, calendarEventData } from '../shared/events.ts';
 import { saveMarks, type WantedMark } from './attendance.store.ts';
 import { AttendanceSettingsSchema } from '../config.ts';
 import { checkWarnings } from './attendance-warnings.ts';
+import { addDays, dayOf, localIso, wallTimeInstant, weekdayOf } from './academy-days.ts';
 
 /** When the seed runs (which demo classes are past), and the warning settings (the service's defaults unless given). */
 export interface DemoAttendanceOptions {
@@ -17,6 +21,25 @@ export interface DemoAttendanceOptions {
 }
 
 const EARLIER_WEEKS = 4;
+
+/**
+ * A seeded weekly class's start: on the most recent `weekday` (1 Monday … 5 Friday) before today,
+ * at `hour` o'clock in the academy's zone. Every such class has ended by `now`, is at most 7 days
+ * old (so a teacher may still correct its sheet), and weekday classes keep their weekday whatever
+ * day the seed runs.
+ */
+export function demoClassStart(now: Date, timeZone: string, weekday: number, hour: number): Date {
+  const today = dayOf(now, timeZone);
+  let day = addDays(today, -1);
+  while (weekdayOf(day) !== weekday) day = addDays(day, -1);
+  return wallTimeInstant(day, hour, timeZone);
+}
+
+/** The start of the hour `now` is in, in the academy's zone (the day's first hour at the earliest). */
+const startOfHour = (now: Date, timeZone: string) => {
+  const [minutes, seconds] = localIso(now, timeZone).slice(14, 19).split(':').map(Number);
+  return new Date(now.getTime() - (minutes! * 60 + seconds!) * 1000 - (now.getTime() % 1000));
+};
 
 /** 0–99, the same for a class and student on every run (a multiplicative hash with a finalizer). */
 function demoRoll(eventId: number, studentId: number): number {
@@ -59,6 +82,21 @@ export async function seedDemoAttendance(em: EntityManager, options: DemoAttenda
       await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, student_id, now() from event_students where event_id = ?`, [copy!.id, event.id]);
     }
   }
+  // Today's class: another session of the first teacher's last weekly class, from the start of this hour.
+  const taught = seeded.filter((event) => event.employeeId !== null);
+  const firstTeacher = Math.min(...taught.map((event) => event.employeeId!));
+  const ofToday = taught.filter((event) => event.employeeId === firstTeacher).at(-1);
+  let todayClass = 0;
+  if (ofToday) {
+    const startsAt = startOfHour(now, settings.timeZone);
+    const [created] = await em.execute<{ id: number }[]>(
+      `insert into calendar_events (title, subject_id, center_id, employee_id, starts_at, ends_at, created_at, updated_at)
+       select title, subject_id, center_id, employee_id, ?::timestamptz, ?::timestamptz, now(), now() from calendar_events where id = ? returning id`,
+      [startsAt, new Date(startsAt.getTime() + 90 * 60_000), ofToday.id],
+    );
+    await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, student_id, now() from event_students where event_id = ?`, [created!.id, ofToday.id]);
+    todayClass = 1;
+  }
   const classes = await em.execute<(SeededClass & { roster: number[]; userId: number | null })[]>(
     `select e.id, e.subject_id as "subjectId", e.center_id as "centerId", e.employee_id as "employeeId", e.starts_at as "startsAt", e.ends_at as "endsAt",
             array(select es.student_id from event_students es where es.event_id = e.id order by es.student_id) as roster,
@@ -73,14 +111,14 @@ export async function seedDemoAttendance(em: EntityManager, options: DemoAttenda
        join students s on s.id = es.student_id where s.guardian_id is not null order by e.id, es.student_id limit 1`,
   );
   let sheets = 0;
-  let sequence = 0;
+  let chosenSessions = 0;
   const past = classes.filter((event) => new Date(event.endsAt) <= now && event.roster.length > 0);
   for (const event of past) {
     const marks: WantedMark[] = event.roster.map((studentId) => {
-      sequence += 1;
       const roll = demoRoll(event.id, studentId);
       const isChosen = chosen && studentId === chosen.studentId && event.subjectId === chosen.subjectId;
-      const status = isChosen ? (sequence % 4 === 0 ? 'P' : 'A') : roll < 88 ? 'P' : roll < 96 ? 'L' : 'E';
+      // The chosen student comes to one session in four (the fourth, eighth…): under the threshold on any day.
+      const status = isChosen ? (++chosenSessions % 4 === 0 ? 'P' : 'A') : roll < 88 ? 'P' : roll < 96 ? 'L' : 'E';
       return { studentId, status, minutesLate: status === 'L' ? 5 + (roll % 11) : null, remark: status === 'E' ? 'Medical appointment' : null };
     });
     await saveMarks(em, event.id, { marks, byUserId: event.userId ?? 1, at: new Date(event.endsAt) });
@@ -94,5 +132,5 @@ export async function seedDemoAttendance(em: EntityManager, options: DemoAttenda
     const lastEvent = past.filter((event) => event.subjectId === pair.subjectId).at(-1)!;
     underThreshold += await checkWarnings(em, { subjectId: pair.subjectId, eventId: lastEvent.id, studentIds: pair.studentIds, at: now, correlationId: meta.correlationId }, settings);
   }
-  return { earlierClasses: seeded.length * EARLIER_WEEKS, sheets, underThreshold };
+  return { earlierClasses: seeded.length * EARLIER_WEEKS + todayClass, sheets, underThreshold };
 }
