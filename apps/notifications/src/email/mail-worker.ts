@@ -1,10 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
+import { eventSchemas } from '@academy/contracts';
 import { pgArray } from '@academy/db';
 import type { Logger } from '@academy/kit';
 import { notificationTypeOf, isOptional } from '../shared/notification-types.ts';
-import { switchedOff } from '../shared/preferences.store.ts';
-import { unsubscribed } from './unsubscribes.ts';
 
 export interface MailTransport {
   sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string>; list?: { unsubscribe: string } }): Promise<unknown>;
@@ -42,7 +41,15 @@ interface ClaimedMail {
   user_id: number | null;
   attempts: number;
   payload: { to: string; subject: string; html: string; text: string; unsubscribe?: string };
+  /** Its recipient's login switched its type off by e-mail (read with the claim; never for a critical type). */
+  switched_off: boolean;
+  /** Its address is unsubscribed from its type (a guardian's link; read with the claim; never for a critical type). */
+  unsubscribed: boolean;
 }
+
+/** The event types whose mails a preference may hold back, and their notification types, side by side (critical ones are absent). */
+const OPTIONAL_EVENT_TYPES = Object.keys(eventSchemas).filter(isOptional);
+const OPTIONAL_TYPES = OPTIONAL_EVENT_TYPES.map((eventType) => notificationTypeOf(eventType)!);
 
 /**
  * A mail with an unsubscribe link carries it as `List-Unsubscribe: <link>` (nodemailer's `list`) and
@@ -77,13 +84,27 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
 
   const update = (text: string, params: unknown[]) => orm.em.fork().getConnection().execute(text, params, 'run');
 
+  /**
+   * Claims a batch and, in the same statement, reads the preference check of each claimed mail (at
+   * send time, for every sender's mails alike): whether its recipient's login switched its type off
+   * by e-mail, and whether its address is unsubscribed from its type. Primary-key probes, and none for
+   * a critical type; no round trip of its own (bench:notifications measures what it adds).
+   */
   const claim = () =>
     orm.em.fork().getConnection().execute<ClaimedMail[]>(
-      `update deliveries set status = 'sending', attempts = attempts + 1, next_attempt_at = now() + interval '${SENDING_LEASE}', updated_at = now()
-       where id in (select id from deliveries where channel = 'email' and status in ('pending', 'sending') and next_attempt_at <= now()
-                    order by next_attempt_at limit ? for update skip locked)
-       returning id, recipient, event_type, user_id, attempts, payload`,
-      [batchSize],
+      `with claimed as (
+         update deliveries set status = 'sending', attempts = attempts + 1, next_attempt_at = now() + interval '${SENDING_LEASE}', updated_at = now()
+          where id in (select id from deliveries where channel = 'email' and status in ('pending', 'sending') and next_attempt_at <= now()
+                       order by next_attempt_at limit ? for update skip locked)
+         returning id, recipient, event_type, user_id, attempts, payload
+       ), optional as (select * from unnest(?::text[], ?::text[]) as o(event_type, type))
+       select c.*,
+              exists (select 1 from optional o join notification_preferences p on p.user_id = c.user_id and p.type = o.type and p.channel = 'email' and not p.enabled
+                       where o.event_type = c.event_type) as switched_off,
+              exists (select 1 from optional o join email_unsubscribes u on u.recipient = c.recipient and u.type = o.type
+                       where o.event_type = c.event_type) as unsubscribed
+         from claimed c`,
+      [batchSize, pgArray(OPTIONAL_EVENT_TYPES), pgArray(OPTIONAL_TYPES)],
       'all',
     );
 
@@ -116,22 +137,13 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   };
 
   /**
-   * The preference check at send time, for every sender's mails alike: a mail to a user who switched
-   * its type off by e-mail, or to an address unsubscribed from its type (a guardian's link), is
-   * `skipped` (kept, visible in the deliveries listing), never sent. Two primary-key reads per batch,
-   * side by side, and only when the batch holds a switchable mail.
+   * What the claim's check found: a mail to a user who switched its type off by e-mail, or to an
+   * address unsubscribed from its type (a guardian's link), is `skipped` (kept, visible in the
+   * deliveries listing), never sent.
    */
   const withoutSwitchedOff = async (claimed: ClaimedMail[]): Promise<ClaimedMail[]> => {
-    const optional = claimed.filter((mail) => isOptional(mail.event_type));
-    if (!optional.length) return claimed;
-    const typeOf = (mail: ClaimedMail) => notificationTypeOf(mail.event_type)!;
-    const ofUsers = optional.filter((mail) => mail.user_id !== null);
-    const [off, gone] = await Promise.all([
-      switchedOff(orm.em.fork(), 'email', ofUsers.map((mail) => ({ userId: mail.user_id!, type: typeOf(mail) }))),
-      unsubscribed(orm.em.fork(), optional.map((mail) => ({ recipient: mail.recipient, type: typeOf(mail) }))),
-    ]);
-    const switched = ofUsers.filter((mail) => off.has(`${mail.user_id}:${typeOf(mail)}`));
-    const unsubscribedMails = optional.filter((mail) => gone.has(`${mail.recipient}:${typeOf(mail)}`) && !switched.includes(mail));
+    const switched = claimed.filter((mail) => mail.switched_off);
+    const unsubscribedMails = claimed.filter((mail) => mail.unsubscribed && !mail.switched_off);
     if (!switched.length && !unsubscribedMails.length) return claimed;
     await skip(switched, 'switched off by its recipient (e-mail preference)');
     await skip(unsubscribedMails, 'its address unsubscribed from this type (unsubscribe link)');

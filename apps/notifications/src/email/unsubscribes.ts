@@ -1,8 +1,7 @@
 // Address-level opt-outs: what a guardian's unsubscribe link records (table `email_unsubscribes`,
-// one row per address and type), and the mail worker's check of them at send time.
+// one row per address and type), read by the mail worker with each claim, at send time (mail-worker.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NotificationType } from '@academy/contracts';
-import { pgArray } from '@academy/db';
 import { readUnsubscribeToken, unsubscribeToken, type TokenRefusal } from './unsubscribe-token.ts';
 
 export interface UnsubscribeSettings {
@@ -47,15 +46,4 @@ export async function unsubscribe(em: EntityManager, settings: UnsubscribeSettin
     .getConnection()
     .execute<unknown[]>(`insert into email_unsubscribes (recipient, type, created_at) values (?, ?, ?) on conflict do nothing returning recipient`, [address, type, now], 'all');
   return { ok: true, type, address, already: inserted.length === 0 };
-}
-
-/** Of the given (address, type) pairs, those unsubscribed: "address:type" keys. One primary-key read per batch. */
-export async function unsubscribed(em: EntityManager, wanted: { recipient: string; type: NotificationType }[]): Promise<Set<string>> {
-  if (!wanted.length) return new Set();
-  const rows = await em.getConnection().execute<{ recipient: string; type: string }[]>(
-    `select recipient, type from email_unsubscribes where recipient = any(?::text[]) and type = any(?::text[])`,
-    [pgArray([...new Set(wanted.map((item) => item.recipient))]), pgArray([...new Set(wanted.map((item) => item.type))])],
-    'all',
-  );
-  return new Set(rows.map((row) => `${row.recipient}:${row.type}`));
 }
