@@ -112,18 +112,15 @@ try {
   const viaService = async (label: string, employeeOf: (n: number) => number, keyed = false): Promise<Figures> => {
     const cpuBefore = cpuMsOf(serviceProcess.pid);
     const dbBefore = await databaseCpuMs();
-    const commitsBefore = await databaseCommits();
     const result = await autocannon({ url: service.url, connections: CONNECTIONS, duration: DURATION_S, requests: posts(employeeOf, keyed) });
     const cpuAfter = cpuMsOf(serviceProcess.pid);
     const dbAfter = await databaseCpuMs();
-    const commitsAfter = await databaseCommits();
     const errors = result.errors + result.timeouts + result.non2xx;
     const perOp = (before: number | null, after: number | null) => (before === null || after === null || result.requests.total === 0 ? undefined : (after - before) / result.requests.total);
     const cpuMsPerOp = perOp(cpuBefore, cpuAfter);
     const dbCpuMsPerOp = perOp(0, databaseCpuDelta(dbBefore, dbAfter));
     const cpu = cpuMsPerOp === undefined ? '' : `, CPU per op: service ${cpuMsPerOp.toFixed(2)} ms, PostgreSQL ${dbCpuMsPerOp?.toFixed(2)} ms`;
-    const commitsPerOp = result.requests.total ? (commitsAfter - commitsBefore) / result.requests.total : 0;
-    console.log(`  service ${label}: ${Math.round(result.requests.average)} ops/s, p99 ${result.latency.p99} ms, ${errors} errors${cpu}, ${commitsPerOp.toFixed(2)} transactions per op (the request's and the outbox relay's)`);
+    console.log(`  service ${label}: ${Math.round(result.requests.average)} ops/s, p99 ${result.latency.p99} ms, ${errors} errors${cpu}`);
     return { opsPerSec: result.requests.average, p99Ms: result.latency.p99, errors, cpuMsPerOp, dbCpuMsPerOp };
   };
 
@@ -141,13 +138,6 @@ try {
   /** CPU used between two snapshots by the backends alive at the second (a backend started meanwhile counts whole; one that exited is missed). */
   const databaseCpuDelta = (before: Map<number, number> | null, after: Map<number, number> | null): number | null =>
     before && after ? [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0) : null;
-
-  /** Transactions committed in the benchmark's database so far (PostgreSQL's statistics, flushed within about a second). */
-  const databaseCommits = async (): Promise<number> => {
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const { rows } = await db.query<{ commits: string }>('select xact_commit as commits from pg_stat_database where datname = current_database()');
-    return Number(rows[0]!.commits);
-  };
 
   const rawLoop = async (label: string, bankOf: (n: number) => number): Promise<Figures> => {
     const latencies: number[] = [];

@@ -60,6 +60,28 @@ class ClientDriver extends PostgresDriver {
 /** The transactions opened by `beginWith`, with their driver. */
 const opened = new WeakMap<object, ClientDriver>();
 
+/** One driver and Kysely per pooled connection, made at its first `beginWith` and reused at the next (a connection serves one transaction at a time). */
+const onConnection = new WeakMap<PoolClient, { driver: ClientDriver; db: Kysely<unknown> }>();
+
+function kyselyOn(client: PoolClient, pool: Pool): { driver: ClientDriver; db: Kysely<unknown> } {
+  let made = onConnection.get(client);
+  if (!made) {
+    const driver = new ClientDriver(client, pool);
+    const db = new Kysely<unknown>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => driver,
+        createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    });
+    made = { driver, db };
+    onConnection.set(client, made);
+  }
+  made.driver.lastStatements = null;
+  return made;
+}
+
 /**
  * Opens a transaction as `em`'s transaction context, on a connection of its pool, sending `first`
  * (one or more statements, values inlined with `sqlLiteral`) with the BEGIN in one round trip.
@@ -72,15 +94,7 @@ export async function beginWith(em: EntityManager, first: string): Promise<Query
   let trx: Transaction<unknown>;
   try {
     results = (await client.query(`begin;\n${first}`)) as unknown as QueryResult[];
-    const driver = new ClientDriver(client, pool);
-    const db = new Kysely<unknown>({
-      dialect: {
-        createAdapter: () => new PostgresAdapter(),
-        createDriver: () => driver,
-        createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-        createQueryCompiler: () => new PostgresQueryCompiler(),
-      },
-    });
+    const { driver, db } = kyselyOn(client, pool);
     trx = await db.startTransaction().execute();
     opened.set(trx, driver);
   } catch (error) {

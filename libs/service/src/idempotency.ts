@@ -201,14 +201,16 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
     if (settled) return;
     if (status >= 500) return rollback();
     if (replayable) {
-      // With the COMMIT, in its round trip. The key's expired row, if not pruned yet, makes way; a
-      // live one cannot exist (the lock is held since the lookup), and if it did, its conflict would refuse the commit.
+      // With the COMMIT, in its round trip, one statement. The key's expired row, if not pruned yet,
+      // is replaced; a live one cannot exist (the lock is held since the lookup, which found none).
       const at = options.now();
       const values = [scope, key, fingerprint, status, headerText(res.getHeader('content-type')), body, at, new Date(at.getTime() + options.ttlHours * 3_600_000)];
       commitWith(
         em,
-        `delete from idempotency_keys where scope = ${sqlLiteral(scope)} and key = ${sqlLiteral(key)} and expires_at <= ${sqlLiteral(at)};
-         insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at) values (${values.map(sqlLiteral).join(', ')})`,
+        `insert into idempotency_keys as k (scope, key, fingerprint, status, content_type, body, created_at, expires_at) values (${values.map(sqlLiteral).join(', ')})
+         on conflict (scope, key) do update set fingerprint = excluded.fingerprint, status = excluded.status, content_type = excluded.content_type,
+           body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+         where k.expires_at <= excluded.created_at`,
       );
     }
     settled = true;
