@@ -67,6 +67,9 @@ describe('attendance totals behind the report', () => {
       expect(expected.length).toBeGreaterThan(0);
       expect(await reportFromTotals(query)).toEqual(expected);
     }
+    const empty = await w.api().get('/api/v2/attendance/report?from=2025-01-01&to=2025-01-31').set(adminToken);
+    expect(empty.headers['content-type']).toMatch(/^application\/json/);
+    expect(empty.body).toEqual({ from: '2025-01-01', to: '2025-01-31', thresholdPercent: 80, data: [] });
     // 1 April in Madrid holds the class of 31 March 22:30Z: read from the marks, as an edge day.
     expect((await reportFromTotals('from=2026-04-01&to=2026-04-01')).map((row) => row.sessions)).toEqual([1, 1, 1]);
   });
