@@ -60,7 +60,7 @@ export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): vo
     const range = dayRange(query, today(), 365);
     const actor = actorOf(req, res);
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') {
-      res.type('application/json').send(await readAttendanceReport(em(), query, range, actor, settings));
+      res.json(await readAttendanceReport(em(), query, range, actor, settings));
       return;
     }
     const { filters, params } = await reportFilters(em(), query, actor);

@@ -49,11 +49,9 @@ export async function readAttendanceHistory(em: EntityManager, eventId: number, 
  * only the days before the first and after the last whole month from the marks; without, all from
  * the marks (a student's year is a few hundred, read from a covering index). The counts by status
  * come first and the weights are joined to those (a few per student), not to every mark.
- * As `json`, one row whose `data` is the rows as a JSON array with `below` (the threshold a
- * parameter after those of `filters`), so the report's thousand rows go out without being parsed
- * and serialized again. Parameters: from, zone, to, zone, those of `filters`, (the threshold), those of `outer`.
+ * Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
  */
-export const summarySql = (filters: string, outer = '', source: 'marks' | 'totals' = 'marks', shape: 'rows' | 'json' = 'rows') => `
+export const summarySql = (filters: string, outer = '', source: 'marks' | 'totals' = 'marks') => `
   with bounds as (
     select b.from_at, b.to_at,
            date_trunc('month', (b.from_at at time zone 'UTC') - interval '1 microsecond') + interval '1 month' as months_from,
@@ -82,19 +80,13 @@ export const summarySql = (filters: string, outer = '', source: 'marks' | 'total
            jsonb_object_agg(b.status, b.n) as counts
       from by_status b join attendance_statuses st on st.code = b.status
      group by b.student_id, b.subject_id)
-  ${
-    shape === 'rows'
-      ? `select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
-         t.sessions, t.counted, t.counts, t.percentage`
-      : `select coalesce(json_agg(json_build_object('studentId', t.student_id, 'studentName', trim(s.name || ' ' || s.lastname), 'subjectId', t.subject_id,
-         'subjectName', sub.name, 'sessions', t.sessions, 'counted', t.counted, 'counts', t.counts, 'percentage', t.percentage,
-         'below', coalesce(t.percentage < ?, false)) order by s.lastname, s.name, t.student_id, sub.name, t.subject_id), '[]')::text as data`
-  }
+  select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
+         t.sessions, t.counted, t.counts, t.percentage
     from totals t
     join students s on s.id = t.student_id
     join subjects sub on sub.id = t.subject_id
    where true ${outer}
-   ${shape === 'rows' ? 'order by s.lastname, s.name, t.student_id, sub.name, t.subject_id' : ''}`;
+   order by s.lastname, s.name, t.student_id, sub.name, t.subject_id`;
 
 export interface SummaryRow {
   studentId: number;
@@ -162,16 +154,15 @@ export async function reportFilters(em: EntityManager, query: AttendanceReportQu
   return { filters, params };
 }
 
-/** The report as JSON text: built by PostgreSQL and sent as it is. */
-export async function readAttendanceReport(em: EntityManager, query: AttendanceReportQuery, range: DayRange, actor: AttendanceActor, settings: { timeZone: string; thresholdPercent: number }): Promise<string> {
+export async function readAttendanceReport(em: EntityManager, query: AttendanceReportQuery, range: DayRange, actor: AttendanceActor, settings: { timeZone: string; thresholdPercent: number }) {
   const { filters, params } = await reportFilters(em, query, actor);
   const threshold = query.below ?? settings.thresholdPercent;
   const outer = query.below === undefined ? '' : 'and t.percentage < ?';
-  const [row] = await em.execute<{ data: string }[]>(summarySql(filters, outer, 'totals', 'json'), [
-    ...rangeParams(range, settings.timeZone),
-    ...params,
-    threshold,
-    ...(query.below === undefined ? [] : [query.below]),
-  ]);
-  return `{"from":${JSON.stringify(range.from)},"to":${JSON.stringify(range.to)},"thresholdPercent":${JSON.stringify(threshold)},"data":${row!.data}}`;
+  const rows = await em.execute<SummaryRow[]>(summarySql(filters, outer, 'totals'), [...rangeParams(range, settings.timeZone), ...params, ...(query.below === undefined ? [] : [query.below])]);
+  return {
+    from: range.from,
+    to: range.to,
+    thresholdPercent: threshold,
+    data: rows.map((row) => ({ ...row, below: row.percentage !== null && row.percentage < threshold })),
+  };
 }
