@@ -1,12 +1,17 @@
-// `npm run bench:payslips`: the payslips service and a gateway as their own processes, on the test
-// profile's PostgreSQL, RabbitMQ and Redis with a database of their own, 300 employees in the replica.
-//  1. GET /api/v2/payslips/my through the gateway, 10 clients: p50/p99 (target p99 < 20 ms).
+// `npm run bench:payslips`: the payslips, notifications and gateway services and maildev as their
+// own processes, on the test profile's PostgreSQL, RabbitMQ and Redis with databases of their own;
+// 300 employees reach payslips' replica as academic's `employee.upserted` events, each with a login
+// and one device token in notifications (the recording push provider: no Firebase account).
+//  1. GET /api/v2/payslips/my through the gateway, 10 clients: p50/p99 (target p99 < 20 ms), against
+//     the floor of the same run: a request proxied and refused before any query (400, bad `year`).
 //  2. A 300-page combined PDF uploaded and read (worker threads): pages per second (target < 10 s),
 //     while 10 clients keep reading GET /my: p99 during the read against (1), measured in the same run.
-//  3. Publish of the 300 payslips: the transaction, and every payslip.published relayed to the broker.
+//  3. Publish of the 300 payslips: the transaction, every payslip.published relayed to the broker, and
+//     every push recorded and every e-mail accepted by maildev's SMTP server (target < 30 s), each
+//     exactly once (timestamps of notifications' rows against the publish's start, same clock).
 //  4. A 1 MB payslip downloaded by 10 clients (decrypted as it streams), through the gateway and
 //     direct, against the same file served plain from disk by a bare Node HTTP server: MB/s and ratios.
-// Starts and stops what it needs; about a minute.
+// Starts and stops what it needs; about two minutes (one more when the notifications never arrive).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,14 +20,20 @@ import { buffer } from 'node:stream/consumers';
 import autocannon from 'autocannon';
 import PDFDocument from 'pdfkit';
 import pg from 'pg';
-import { demoTaxId } from '@academy/contracts';
+import { createEnvelope, demoTaxId } from '@academy/contracts';
 import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
+import { createLogger } from '@academy/kit';
+import { createBroker } from '@academy/messaging';
 import { bearer, createTestDatabase, deleteTestQueues, dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
+import { answersOk, spawnMailCatcher, stopChild } from '../dev/processes.ts';
+import { deliveryIdOf, type CaughtMail } from '../system/mailbox.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = 10;
 const EMPLOYEES = 300;
+/** How long the bench waits for the 300 pushes and e-mails (the target is 30 s). */
+const DELIVERY_TIMEOUT_S = 60;
 /** The service's default (cores − 1, at least 1) unless BENCH_PDF_WORKERS says otherwise. */
 const workers = Number(process.env.BENCH_PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1));
 
@@ -31,10 +42,14 @@ const base = await testConfig('bench_payslips');
 await dropTestDatabase(base.DATABASE_URL);
 const databaseUrl = await createTestDatabase('bench_payslips');
 const filesDir = mkdtempSync(path.join(os.tmpdir(), 'bench-payslips-'));
+const notificationsDatabaseUrl = await createTestDatabase('bench_payslips_notifications');
 const replicasQueue = uniqueQueueName('payslips.replicas');
-const [payslipsPort, gatewayPort, staticPort] = [await freePort(), await freePort(), await freePort()];
+const [emailQueue, realtimeQueue] = [uniqueQueueName('notifications.email'), uniqueQueueName('notifications.incidents')];
+const [payslipsPort, gatewayPort, staticPort, notificationsPort, smtpPort, mailWebPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+// Without FIREBASE_CREDENTIALS_FILE, notifications records pushes (recorded_pushes) instead of sending them.
+const { FIREBASE_CREDENTIALS_FILE: _firebase, ...environment } = process.env;
 const shared = {
-  ...process.env,
+  ...environment,
   LOG_LEVEL: 'error',
   JWT_KEYS_DIR: base.JWT_KEYS_DIR,
   JWT_KEY_IDS: base.JWT_KEY_IDS.join(','),
@@ -53,6 +68,21 @@ const payslipsProcess = startProcess('apps/payslips/src/main.ts', {
   FILES_DIR: filesDir,
   HOUSEKEEPING_INTERVAL_MS: '0',
   PDF_WORKERS: String(workers),
+});
+const mailCatcher = spawnMailCatcher({ smtpPort, webPort: mailWebPort }, { logFile: path.join(filesDir, 'maildev.log') }).child;
+const mailApi = `http://127.0.0.1:${mailWebPort}`;
+const notificationsProcess = startProcess('apps/notifications/src/main.ts', {
+  PORT: String(notificationsPort),
+  DATABASE_URL: notificationsDatabaseUrl,
+  RABBITMQ_URL: base.RABBITMQ_URL,
+  EVENTS_EXCHANGE: base.EVENTS_EXCHANGE,
+  EMAIL_QUEUE: emailQueue,
+  REALTIME_QUEUE: realtimeQueue,
+  SOCKET_STREAM: uniqueName('bench:socket.io'),
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  HELD_PUSH_POLL_MS: '0',
+  // The service's own pool (DATABASE_POOL_MAX, default 20) unless told: a diagnosis knob, see the README.
+  ...(process.env.BENCH_NOTIFICATIONS_POOL_MAX ? { DATABASE_POOL_MAX: process.env.BENCH_NOTIFICATIONS_POOL_MAX } : {}),
 });
 const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
   PORT: String(gatewayPort),
@@ -75,6 +105,7 @@ const staticProcess = spawn(
 const gateway = `http://127.0.0.1:${gatewayPort}`;
 const direct = `http://127.0.0.1:${payslipsPort}`;
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+const notificationsDb = new pg.Pool({ connectionString: notificationsDatabaseUrl, max: 2 });
 
 const admin = bearer({ role: 'admin', sub: '1' });
 const employee = bearer({ role: 'user', sub: '100001', employeeId: 1 });
@@ -101,16 +132,72 @@ async function pdfOfSize(bytes: number): Promise<Buffer> {
   return make(Math.max(1, Math.round((10 * bytes) / sample.length)));
 }
 
-const myLoad = (duration: number) =>
-  autocannon({ url: `${gateway}/api/v2/payslips/my`, connections: CONNECTIONS, duration, headers: employee });
+const myLoad = (duration: number, query = '') =>
+  autocannon({ url: `${gateway}/api/v2/payslips/my${query}`, connections: CONNECTIONS, duration, headers: employee });
+
+/** The batch's payslip.published events in payslips' outbox: their ids and their payslips' ids. */
+async function eventsOfBatch(batchId: number): Promise<{ eventIds: string[]; payslipIds: string[] }> {
+  const { rows } = await db.query<{ event: string; payslip: string }>(
+    `select envelope->>'id' as event, envelope->'data'->>'payslipId' as payslip from outbox where type = 'payslip.published' and (envelope->'data'->>'batchId')::int = $1`,
+    [batchId],
+  );
+  return { eventIds: rows.map((row) => row.event), payslipIds: rows.map((row) => row.payslip) };
+}
+
+/**
+ * What notifications delivered for these events: pushes recorded (one per device token; the distinct
+ * tokens tell duplicates) and e-mails accepted by the SMTP server, and the instant (epoch ms) of the last of each.
+ */
+async function notificationsDelivered({ eventIds, payslipIds }: { eventIds: string[]; payslipIds: string[] }) {
+  const [push] = (
+    await notificationsDb.query<{ pushes: number; tokens: number; last: number | null }>(
+      `with ours as (select * from recorded_pushes where message->'data'->>'type' = 'payslip_published' and message->'data'->>'payslipId' = any($1::text[]))
+       select coalesce(sum(token_count), 0)::int as pushes, (select count(distinct t)::int from ours, jsonb_array_elements_text(tokens) t) as tokens,
+              (extract(epoch from max(created_at)) * 1000)::float8 as last
+         from ours`,
+      [payslipIds],
+    )
+  ).rows;
+  const mail = (
+    await notificationsDb.query<{ id: number; sent: number }>(
+      `select id::int as id, (extract(epoch from sent_at) * 1000)::float8 as sent from deliveries where channel = 'email' and event_id = any($1::text[]) and status = 'sent'`,
+      [eventIds],
+    )
+  ).rows;
+  return {
+    pushes: push!.pushes,
+    pushedTokens: push!.tokens,
+    lastPushAt: push!.last,
+    mails: mail.length,
+    lastMailAt: mail.length ? Math.max(...mail.map((row) => row.sent)) : null,
+    deliveryIds: mail.map((row) => row.id),
+  };
+}
 
 try {
   await waitFor('payslips', async () => (await fetch(`${direct}/readyz`).catch(() => null))?.ok ?? false, 60_000);
+  await waitFor('notifications', () => answersOk(`http://127.0.0.1:${notificationsPort}/readyz`), 60_000);
+  await waitFor('maildev', () => answersOk(`${mailApi}/email`), 30_000);
   await waitFor('gateway', async () => (await fetch(`${gateway}/healthz`).catch(() => null))?.ok ?? false, 30_000);
-  await db.query(
-    `insert into employees (id, user_id, name, email, tax_id, active, deleted, source_version)
-     select g, 100000 + g, 'Employee ' || g, 'employee' || g || '@academy.test', t.tax_id, true, false, now() from generate_series(1, $1) g join unnest($2::text[]) with ordinality as t(tax_id, n) on t.n = g`,
-    [EMPLOYEES, Array.from({ length: EMPLOYEES }, (_, i) => demoTaxId(i + 1))],
+  // The employees as academic announces them: employee.upserted (version 2, with the tax id) into payslips' replica.
+  const broker = createBroker({ url: base.RABBITMQ_URL, service: 'bench-payslips', logger: createLogger('bench-payslips', 'warn'), exchange: base.EVENTS_EXCHANGE });
+  await broker.start();
+  await broker.publish(
+    Array.from({ length: EMPLOYEES }, (_, i) =>
+      createEnvelope(
+        'employee.upserted',
+        { id: i + 1, userId: 100_001 + i, name: `Employee ${i + 1}`, email: `employee${i + 1}@academy.test`, active: true, taxId: demoTaxId(i + 1), payrollCode: null },
+        { source: 'academic' },
+      ),
+    ),
+  );
+  await broker.close();
+  await waitFor('the employees replica', async () => (await db.query(`select count(*)::int as n from employees`)).rows[0].n === EMPLOYEES, 60_000, 100);
+  // Each employee's login has one device (notifications' device_tokens, as POST /devices writes them).
+  await notificationsDb.query(
+    `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at)
+     select 100000 + g, 'phone', 'bench-token-' || g, case when g % 2 = 0 then 'ios' else 'android' end, now(), now(), now() from generate_series(1, $1) g`,
+    [EMPLOYEES],
   );
   // Employee 1 has two years of monthly payslips.
   for (let month = 0; month < 24; month++) {
@@ -119,12 +206,15 @@ try {
     const period = { periodStart: first.toISOString().slice(0, 10), periodEnd: last.toISOString().slice(0, 10), label: `Nómina ${first.toISOString().slice(0, 7)}` };
     await upload(`${direct}/api/v2/payslips`, { employeeId: '1', ...period }, await demoPdf([{ employee: { id: 1, name: 'Employee 1', taxId: demoTaxId(1) }, period }]));
   }
-  console.log(`seeded ${EMPLOYEES} employees; employee 1 with 24 payslips`);
+  console.log(`seeded ${EMPLOYEES} employees (through employee.upserted), each with a device; employee 1 with 24 payslips`);
 
   // 1. GET /my, no batch running.
   console.log(`\n1. GET /api/v2/payslips/my through the gateway, ${CONNECTIONS} clients, ${DURATION_S} s…`);
   await myLoad(1);
   const idle = await myLoad(DURATION_S);
+  // The floor: the same route and token, refused by the schema before any query.
+  const floor = await myLoad(DURATION_S, '?year=abc');
+  if (!floor.statusCodeStats?.['400']) throw new Error(`the baseline GET /my?year=abc did not answer 400: ${JSON.stringify(floor.statusCodeStats)}`);
 
   // 2. A 300-page batch read while GET /my is under the same load.
   const period = { periodStart: '2026-02-01', periodEnd: '2026-02-28', label: 'Nómina febrero 2026' };
@@ -150,6 +240,7 @@ try {
 
   // 3. Publish, and every event relayed.
   const publishStarted = performance.now();
+  const publishStartedAt = performance.timeOrigin + publishStarted;
   const published = await fetch(`${gateway}/api/v2/payslips/batches/${batch.id}/publish`, { method: 'POST', headers: admin });
   if (published.status !== 200) throw new Error(`publish answered ${published.status}`);
   const publishMs = performance.now() - publishStarted;
@@ -160,6 +251,34 @@ try {
     50,
   );
   const relayedMs = performance.now() - publishStarted;
+  console.log(`3. published; waiting for every push and e-mail (up to ${DELIVERY_TIMEOUT_S} s)…`);
+  const batchEvents = await eventsOfBatch(batch.id);
+  if (batchEvents.eventIds.length !== EMPLOYEES) throw new Error(`the batch recorded ${batchEvents.eventIds.length} payslip.published events`);
+  let delivered = await notificationsDelivered(batchEvents);
+  const deliveryDeadline = performance.now() + DELIVERY_TIMEOUT_S * 1000;
+  while ((delivered.pushes < EMPLOYEES || delivered.mails < EMPLOYEES) && performance.now() < deliveryDeadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    delivered = await notificationsDelivered(batchEvents);
+  }
+  // What notifications' database connections are doing when the wait ends (a stall shows here).
+  const stalled = (
+    await notificationsDb.query<{ state: string; query: string; n: number }>(
+      `select state, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) as query, count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' group by 1, 2 order by 3 desc`,
+    )
+  ).rows;
+  // Sent means accepted by maildev's SMTP server; it lists the mail a moment later. Then a second
+  // more, so that a duplicate on its way is counted too.
+  const ours = new Set(delivered.deliveryIds);
+  const caught = async () => ((await (await fetch(`${mailApi}/email`)).json()) as CaughtMail[]).filter((mail) => ours.has(deliveryIdOf(mail) ?? -1));
+  await waitFor('the sent mails in maildev', async () => (await caught()).length >= delivered.mails, 10_000, 100).catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  delivered = await notificationsDelivered(batchEvents);
+  const mails = await caught();
+  const addresses = new Set(mails.map((mail) => mail.to.map((to) => to.address.toLowerCase()).join(',')));
+  const pushSeconds = delivered.lastPushAt === null ? null : (delivered.lastPushAt - publishStartedAt) / 1000;
+  const mailSeconds = delivered.lastMailAt === null ? null : (delivered.lastMailAt - publishStartedAt) / 1000;
+  const allDelivered = delivered.pushes === EMPLOYEES && delivered.pushedTokens === EMPLOYEES && mails.length === EMPLOYEES && addresses.size === EMPLOYEES;
 
   // 4. A 1 MB download, 10 clients: through the gateway, direct, and the plain static file.
   const big = await pdfOfSize(1024 * 1024);
@@ -178,13 +297,32 @@ try {
   const errors = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
   const mbps = (result: autocannon.Result) => +(result.throughput.average / 1024 / 1024).toFixed(1);
   console.log('\nresults');
+  const vsFloor = (result: autocannon.Result) => +(result.latency.p99 / Math.max(1, floor.latency.p99)).toFixed(1);
   console.table({
-    'GET /my, no batch': { 'p50 ms': idle.latency.p50, 'p99 ms': idle.latency.p99, 'req/s': Math.round(idle.requests.average), errors: errors(idle), target: 'p99 < 20 ms', met: idle.latency.p99 < 20 },
+    'baseline: proxied, refused before any query (400)': {
+      'p50 ms': floor.latency.p50,
+      'p99 ms': floor.latency.p99,
+      'req/s': Math.round(floor.requests.average),
+      errors: errors(floor) - (floor.statusCodeStats?.['400']?.count ?? 0),
+      'p99 vs floor': 1,
+      target: '',
+      met: '',
+    },
+    'GET /my, no batch': {
+      'p50 ms': idle.latency.p50,
+      'p99 ms': idle.latency.p99,
+      'req/s': Math.round(idle.requests.average),
+      errors: errors(idle),
+      'p99 vs floor': vsFloor(idle),
+      target: 'p99 < 20 ms',
+      met: idle.latency.p99 < 20,
+    },
     'GET /my, batch being read': {
       'p50 ms': busy.latency.p50,
       'p99 ms': busy.latency.p99,
       'req/s': Math.round(busy.requests.average),
       errors: errors(busy),
+      'p99 vs floor': vsFloor(busy),
       target: 'p99 < 50 ms',
       met: busy.latency.p99 < 50,
     },
@@ -195,6 +333,30 @@ try {
     [`publish ${EMPLOYEES} payslips`]: { seconds: +(publishMs / 1000).toFixed(2), 'pages/s': '', target: '', met: '' },
     'every event relayed': { seconds: +(relayedMs / 1000).toFixed(2), 'pages/s': '', target: '', met: '' },
   });
+  const seconds = (value: number | null) => (value === null ? 'none' : +value.toFixed(2));
+  console.table({
+    [`publish → last push (recording provider)`]: {
+      seconds: seconds(pushSeconds),
+      delivered: delivered.pushes,
+      duplicates: delivered.pushes - delivered.pushedTokens,
+      target: `${EMPLOYEES} once, < 30 s`,
+      met: delivered.pushes === EMPLOYEES && delivered.pushedTokens === EMPLOYEES && pushSeconds !== null && pushSeconds < 30,
+    },
+    [`publish → last e-mail (maildev)`]: {
+      seconds: seconds(mailSeconds),
+      delivered: mails.length,
+      duplicates: mails.length - addresses.size,
+      target: `${EMPLOYEES} once, < 30 s`,
+      met: mails.length === EMPLOYEES && addresses.size === EMPLOYEES && mailSeconds !== null && mailSeconds < 30,
+    },
+  });
+  if (!allDelivered) {
+    console.log(
+      `not every notification arrived once within ${DELIVERY_TIMEOUT_S} s: ${delivered.pushes} pushes to ${delivered.pushedTokens} devices, ` +
+        `${delivered.mails} e-mails sent, ${mails.length} in maildev to ${addresses.size} addresses`,
+    );
+    console.log(`notifications' connections meanwhile (pool ${process.env.BENCH_NOTIFICATIONS_POOL_MAX ?? 'default'}): ${stalled.map((row) => `${row.n} ${row.state}: ${row.query}`).join('; ') || 'none'}`);
+  }
   console.table({
     'static file, bare Node': { 'MB/s': mbps(plain), 'req/s': Math.round(plain.requests.average), 'p99 ms': plain.latency.p99, errors: errors(plain), 'vs static': 1 },
     'payslip, direct': { 'MB/s': mbps(viaService), 'req/s': Math.round(viaService.requests.average), 'p99 ms': viaService.latency.p99, errors: errors(viaService), 'vs static': +(mbps(viaService) / mbps(plain)).toFixed(2) },
@@ -209,11 +371,12 @@ try {
   console.log(`p99 of GET /my while the batch was read: ${busy.latency.p99} ms, against ${idle.latency.p99} ms without (×${(busy.latency.p99 / Math.max(1, idle.latency.p99)).toFixed(1)}).`);
   console.log(`PDF worker threads: ${workers}; load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${os.cpus().length} cores`);
 } finally {
-  for (const child of [gatewayProcess, payslipsProcess, staticProcess]) child.kill('SIGTERM');
-  await Promise.all([gatewayProcess, payslipsProcess, staticProcess].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await Promise.all([gatewayProcess, payslipsProcess, notificationsProcess, staticProcess, mailCatcher].map((child) => stopChild(child)));
   await db.end();
+  await notificationsDb.end();
   await dropTestDatabase(databaseUrl);
-  await deleteTestQueues(base.EVENTS_EXCHANGE, [replicasQueue]).catch(() => undefined);
+  await dropTestDatabase(notificationsDatabaseUrl);
+  await deleteTestQueues(base.EVENTS_EXCHANGE, [replicasQueue, emailQueue, realtimeQueue]).catch(() => undefined);
   rmSync(filesDir, { recursive: true, force: true });
   if (infra.started.length) await stopInfra('test', infra.started);
 }
