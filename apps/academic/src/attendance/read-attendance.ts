@@ -52,24 +52,26 @@ export async function readAttendanceHistory(em: EntityManager, eventId: number, 
  * Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
  */
 export const summarySql = (filters: string, outer = '', source: 'marks' | 'totals' = 'marks') => `
-  with bounds as (
-    select b.from_at, b.to_at,
-           date_trunc('month', (b.from_at at time zone 'UTC') - interval '1 microsecond') + interval '1 month' as months_from,
-           date_trunc('month', b.to_at at time zone 'UTC') as months_to
-      from (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at) b),
+  with instants as (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at),
+  bounds as (
+    select i.from_at, i.to_at, m.months_from::date as months_from, m.months_to::date as months_to,
+           m.months_from at time zone 'UTC' as months_from_at, m.months_to at time zone 'UTC' as months_to_at
+      from instants i
+      cross join lateral (select date_trunc('month', (i.from_at at time zone 'UTC') - interval '1 microsecond') + interval '1 month' as months_from,
+                                 date_trunc('month', i.to_at at time zone 'UTC') as months_to) m),
   x as (
     select m.student_id, e.subject_id, e.center_id, m.status, count(*)::int as n
-      from bounds r
-      join calendar_events e on e.starts_at >= r.from_at and e.starts_at < r.to_at
-        ${source === 'totals' ? `and not (e.starts_at >= r.months_from at time zone 'UTC' and e.starts_at < r.months_to at time zone 'UTC')` : ''}
+      from calendar_events e
       join attendance_marks m on m.event_id = e.id
+     where e.starts_at >= (select from_at from bounds) and e.starts_at < (select to_at from bounds)
+       ${source === 'totals' ? `and not (e.starts_at >= (select months_from_at from bounds) and e.starts_at < (select months_to_at from bounds))` : ''}
      group by m.student_id, e.subject_id, e.center_id, m.status
     ${
       source === 'totals'
         ? `union all
     select t.student_id, t.subject_id, t.center_id, t.status, t.sessions
-      from bounds r
-      join attendance_totals t on t.month >= r.months_from::date and t.month < r.months_to::date and t.sessions <> 0`
+      from attendance_totals t
+     where t.month >= (select months_from from bounds) and t.month < (select months_to from bounds) and t.sessions <> 0`
         : ''
     }),
   by_status as (
@@ -77,7 +79,7 @@ export const summarySql = (filters: string, outer = '', source: 'marks' | 'total
   totals as (
     select b.student_id, b.subject_id, sum(b.n)::int as sessions, coalesce(sum(b.n) filter (where st.weight is not null), 0)::int as counted,
            round(100 * sum(b.n * st.weight) / nullif(sum(b.n) filter (where st.weight is not null), 0), 2)::float8 as percentage,
-           jsonb_object_agg(b.status, b.n) as counts
+           json_object_agg(b.status, b.n) as counts
       from by_status b join attendance_statuses st on st.code = b.status
      group by b.student_id, b.subject_id)
   select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
