@@ -52,20 +52,24 @@ export async function readAttendanceHistory(em: EntityManager, eventId: number, 
  * Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
  */
 export const summarySql = (filters: string, outer = '', source: 'marks' | 'totals' = 'marks') => `
-  with instants as (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at),
+  with ${source === 'marks' ? '' : `instants as (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at),
   bounds as (
     select i.from_at, i.to_at, m.months_from::date as months_from, m.months_to::date as months_to,
            m.months_from at time zone 'UTC' as months_from_at, m.months_to at time zone 'UTC' as months_to_at
       from instants i
       cross join lateral (select date_trunc('month', (i.from_at at time zone 'UTC') - interval '1 microsecond') + interval '1 month' as months_from,
-                                 date_trunc('month', i.to_at at time zone 'UTC') as months_to) m),
+                                 date_trunc('month', i.to_at at time zone 'UTC') as months_to) m),`}
   x as (
-    select m.student_id, e.subject_id, e.center_id, m.status, count(*)::int as n
+    select m.student_id, e.subject_id, e.center_id, m.status, ${source === 'marks' ? '1' : 'count(*)::int'} as n
       from calendar_events e
       join attendance_marks m on m.event_id = e.id
-     where e.starts_at >= (select from_at from bounds) and e.starts_at < (select to_at from bounds)
-       ${source === 'totals' ? `and not (e.starts_at >= (select months_from_at from bounds) and e.starts_at < (select months_to_at from bounds))` : ''}
-     group by m.student_id, e.subject_id, e.center_id, m.status
+     where ${
+       source === 'marks'
+         ? `e.starts_at >= ${DAY_START_SQL} and e.starts_at < ${DAY_END_SQL}`
+         : `e.starts_at >= (select from_at from bounds) and e.starts_at < (select to_at from bounds)
+       and not (e.starts_at >= (select months_from_at from bounds) and e.starts_at < (select months_to_at from bounds))
+     group by m.student_id, e.subject_id, e.center_id, m.status`
+     }
     ${
       source === 'totals'
         ? `union all
