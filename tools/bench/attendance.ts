@@ -7,7 +7,8 @@
 //   3. GET /api/v2/attendance/report?subjectId=1 (1,050 students × 40 sessions), at 1 and 10 clients.
 //   4. The whole report as CSV (every subject: about 50,000 session rows), academic's resident memory sampled meanwhile.
 // Baselines of the same run: a request the gateway proxies and academic refuses before any query
-// (400), and the report's own SQL in a raw `pg` loop. BENCH_DURATION seconds per run (default 3).
+// (400), and the report's own SQL in a raw `pg` loop; the student's-year p99 is also printed as a ratio
+// of the floor's p99 at 10 clients. BENCH_DURATION seconds per run (default 3).
 // Each run also reports the CPU time per request of the gateway, academic and the PostgreSQL
 // backends (from /proc): latency moves with the machine's other load, CPU per request barely does.
 import { spawn, type ChildProcess } from 'node:child_process';
