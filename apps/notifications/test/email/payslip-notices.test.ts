@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { ParsedMail } from 'mailparser';
+import { describe, expect, test } from '@jest/globals';
 import type { EventData } from '@academy/contracts';
 import { pgArray } from '@academy/db';
 import { onPayslipPublished } from '../../src/email/payslip-published.handler.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
+import { countingPushProvider, envelope, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
+import { recipientsOf } from '../smtp.ts';
 
 const APP_URL = 'https://app.academy.test/';
 let nextId = 1;
@@ -26,39 +25,16 @@ function payslip(tag: string, overrides: Partial<EventData<'payslip.published'>>
   };
 }
 
-type RecordedPush = { tokens: string[]; message: { notification: { title: string; body: string }; data: Record<string, string> } };
-
 describe('payslip notices on payslip.published and payslip.corrected (real SMTP server, recording push provider)', () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
-
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url, APP_URL }));
-  });
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
-
-  const mailsTo = (tag: string) => smtp.mails.filter((mail) => recipientsOf(mail).includes(`employee.${tag}@school.test`));
-  const device = (userId: number, token: string) =>
-    sql(service, `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (?, ?, ?, 'android', now(), now(), now())`, [userId, `phone-${token}`, token]);
-  const pushesTo = (token: string) => sql<RecordedPush>(service, `select tokens, message from recorded_pushes where tokens @> ?::jsonb`, [JSON.stringify([token])]);
-  /** Publishes the events, waits until the queue handled each and `count` mails arrived, then a moment for any extra one. */
-  async function publish(tag: string, count: number, ...events: ReturnType<typeof envelope>[]): Promise<ParsedMail[]> {
-    await service.ctx.broker.publish(events);
-    for (const event of events) await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
-    if (count > 0) await until(async () => mailsTo(tag).length >= count, 10_000, `${count} mails to ${tag}`);
-    await sleep(400);
-    return mailsTo(tag);
-  }
+  const { service, smtp, publish, settledMailsTo, mailsTo, device, pushesTo } = useNotificationsWithSmtp({ ACADEMY_LOCALE: 'en', APP_URL });
+  const employee = (tag: string) => `employee.${tag}@school.test`;
 
   test('a published payslip: one mail with the label, period and link, no amount and no attachment; one push recorded; both as deliveries', async () => {
     const data = payslip('published');
     await device(data.employee.userId!, 'published-token');
     const event = envelope('payslip.published', data);
-    const mails = await publish('published', 1, event);
+    await publish(event);
+    const mails = await settledMailsTo(employee('published'), 1);
 
     expect(mails).toHaveLength(1);
     const [mail] = mails;
@@ -77,7 +53,7 @@ describe('payslip notices on payslip.published and payslip.corrected (real SMTP 
     expect(pushes[0].message.notification).toEqual({ title: 'A new payslip is available', body: 'Nómina noviembre, 1 November 2026 to 30 November 2026' });
     expect(pushes[0].message.data).toEqual({ type: 'payslip_published', payslipId: String(data.payslipId) });
 
-    const deliveries = await sql(service, `select channel, event_type, recipient, user_id, template, status from deliveries where event_id = ? or (channel = 'push' and user_id = ?) order by channel`, [event.id, data.employee.userId]);
+    const deliveries = await sql(service(), `select channel, event_type, recipient, user_id, template, status from deliveries where event_id = ? or (channel = 'push' and user_id = ?) order by channel`, [event.id, data.employee.userId]);
     expect(deliveries).toEqual([
       { channel: 'email', event_type: 'payslip.published', recipient: 'employee.published@school.test', user_id: data.employee.userId, template: 'payslipPublishedTemplate', status: 'sent' },
       { channel: 'push', event_type: 'payslip.published', recipient: `user:${data.employee.userId}`, user_id: data.employee.userId, template: null, status: 'recorded' },
@@ -88,22 +64,24 @@ describe('payslip notices on payslip.published and payslip.corrected (real SMTP 
     const data = payslip('redelivered');
     await device(data.employee.userId!, 'redelivered-token');
     const event = envelope('payslip.published', data);
-    await publish('redelivered', 1, event, event, event);
+    await publish(event, event, event);
+    await settledMailsTo(employee('redelivered'), 1);
     // As if the inbox row were lost: the deliveries key and the push's idempotency key alone stop a second notice.
-    const sends: string[][] = [];
-    const push = { kind: 'recording' as const, send: async (_message: unknown, tokens: string[]) => (sends.push(tokens), tokens.map(() => ({ ok: true as const }))), close: async () => undefined };
-    await service.ctx.orm.em.fork().transactional((em) => onPayslipPublished({ orm: service.ctx.orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
+    const { push, sends } = countingPushProvider();
+    const { orm } = service().ctx;
+    await orm.em.fork().transactional((em) => onPayslipPublished({ orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
     expect(sends).toEqual([]);
     await sleep(800);
-    expect(mailsTo('redelivered')).toHaveLength(1);
+    expect(mailsTo(employee('redelivered'))).toHaveLength(1);
     expect(await pushesTo('redelivered-token')).toHaveLength(1);
-    expect(await sql(service, `select count(*)::int as n from deliveries where event_id = ?`, [event.id])).toEqual([{ n: 1 }]);
+    expect(await sql(service(), `select count(*)::int as n from deliveries where event_id = ?`, [event.id])).toEqual([{ n: 1 }]);
   });
 
   test('a correction: one "corrected" mail that says it replaces the earlier payslip, and a "corrected" push', async () => {
     const data = payslip('corrected', { supersedesPayslipId: 901, label: 'Paga extra', periodStart: '2026-12-01', periodEnd: '2026-12-01', issuedOn: '2026-12-02' });
     await device(data.employee.userId!, 'corrected-token');
-    const mails = await publish('corrected', 1, envelope('payslip.corrected', data));
+    await publish(envelope('payslip.corrected', data));
+    const mails = await settledMailsTo(employee('corrected'), 1);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe('A corrected payslip is available');
     expect(mails[0].text).toContain('A corrected payslip is available: Paga extra, for 1 December 2026. It replaces the earlier one, which is no longer shown.');
@@ -114,24 +92,25 @@ describe('payslip notices on payslip.published and payslip.corrected (real SMTP 
 
   // `publish` waits for each event's inbox row, written only when its handler succeeded: nothing failed.
   test('an employee without an e-mail address (or with a placeholder) gets no mail, the push still goes, and nothing fails', async () => {
-    const before = smtp.mails.length;
+    const before = smtp().mails.length;
     const none = payslip('none', { employee: { name: 'Sin Correo', email: null, userId: 7500 } });
     const placeholder = payslip('placeholder', { employee: { name: 'Placeholder', email: 'sin-email-12@placeholder.invalid', userId: null } });
     await device(7500, 'no-mail-token');
     const events = [envelope('payslip.published', none), envelope('payslip.published', placeholder)];
-    await publish('none', 0, ...events);
-    expect(smtp.mails.length).toBe(before);
+    await publish(...events);
+    await sleep(400);
+    expect(smtp().mails.length).toBe(before);
     expect(await pushesTo('no-mail-token')).toHaveLength(1);
-    expect(await sql(service, `select channel from deliveries where event_id = any(?::text[])`, [pgArray(events.map((e) => e.id))])).toEqual([]);
+    expect(await sql(service(), `select channel from deliveries where event_id = any(?::text[])`, [pgArray(events.map((e) => e.id))])).toEqual([]);
   });
 
   test('a batch of 300 employees is 300 mails, each once', async () => {
-    const before = smtp.mails.length;
+    const before = smtp().mails.length;
     const events = Array.from({ length: 300 }, (_, i) => envelope('payslip.published', payslip(`batch${i}`, { batchId: 55, employee: { name: `Employee ${i}`, email: `employee.batch${i}@school.test`, userId: null } })));
-    await service.ctx.broker.publish(events);
-    await until(async () => smtp.mails.length - before >= 300, 60_000, '300 batch mails');
+    await service().ctx.broker.publish(events);
+    await until(async () => smtp().mails.length - before >= 300, 60_000, '300 batch mails');
     await sleep(800);
-    const addresses = smtp.mails.slice(before).flatMap(recipientsOf);
+    const addresses = smtp().mails.slice(before).flatMap(recipientsOf);
     expect(addresses).toHaveLength(300);
     expect(new Set(addresses).size).toBe(300);
   }, 90_000);
