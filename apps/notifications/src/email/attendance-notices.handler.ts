@@ -71,8 +71,10 @@ export function onAttendanceMissing(deps: AttendanceNoticeDeps): EventHandler<'a
     }
     if (data.teacher.userId) {
       // Keyed by the event: a redelivered or retried event pushes nothing twice.
+      // On the handler's own transaction: a second connection per handler would let a burst of events
+      // (the consumer's prefetch above the pool) take every connection and wait for one more, for ever.
       await sendPush(
-        deps.orm.em.fork(),
+        em,
         deps.push,
         {
           userIds: [data.teacher.userId],

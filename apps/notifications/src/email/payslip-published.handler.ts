@@ -23,8 +23,8 @@ type PayslipEventType = 'payslip.published' | 'payslip.corrected';
  * `payslip.published` / `payslip.corrected`: the employee hears of it once, by e-mail and on their
  * devices. The mail is a `deliveries` row written in the event's transaction (with its inbox row),
  * unique per (event, address, channel), sent, retried and parked by the mail worker like the
- * approval mails. The push goes through `sendPush` keyed by the event id, committed on its own, so a
- * redelivered or retried event pushes nothing twice. No amount, no file, no tax id: the event has none.
+ * approval mails. The push goes through `sendPush` keyed by the event id, in the event's transaction
+ * (its records commit with the inbox row), so a redelivered event pushes nothing twice. No amount, no file, no tax id: the event has none.
  */
 function onPayslip(type: PayslipEventType, deps: PayslipNoticeDeps): EventHandler<PayslipEventType> {
   const correction = type === 'payslip.corrected';
@@ -61,8 +61,10 @@ function onPayslip(type: PayslipEventType, deps: PayslipNoticeDeps): EventHandle
       deps.wake();
     }
     if (data.employee.userId) {
+      // On the handler's own transaction: a second connection per handler would let a burst of events
+      // (the consumer's prefetch above the pool) take every connection and wait for one more, for ever.
       await sendPush(
-        deps.orm.em.fork(),
+        em,
         deps.push,
         {
           userIds: [data.employee.userId],

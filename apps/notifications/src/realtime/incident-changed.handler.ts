@@ -14,12 +14,12 @@ const optional = <T extends Record<string, unknown>>(fields: T): Partial<T> => O
  * `incident.created` / `incident.updated`: `incident_notification` to the employee's room and to
  * admins (through the Redis adapter, whichever instance holds the sockets). An admin's reply also
  * goes to the employee's devices, through the push send use case (the only way a push goes out),
- * keyed by the event id so a redelivery pushes nothing twice. The push commits on its own, outside
- * the event's transaction, so a retry of the handler finds it done. The push is in the academy's
+ * keyed by the event id so a redelivery pushes nothing twice. The push's records commit with the
+ * event's inbox row, on the handler's one connection. The push is in the academy's
  * language (`academy`): incident events name no login's choice.
  */
 export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; push: PushProvider; academy: Language }): EventHandler<'incident.created' | 'incident.updated'> {
-  return async (_em, event) => {
+  return async (em, event) => {
     const data = event.data;
     deps.realtime.notifyIncident(
       {
@@ -35,8 +35,10 @@ export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; pus
       data.employeeUserId,
     );
     if (data.change === 'admin_message' && data.employeeUserId) {
+      // On the handler's own transaction: a second connection per handler would let a burst of events
+      // (the consumer's prefetch above the pool) take every connection and wait for one more, for ever.
       await sendPush(
-        deps.orm.em.fork(),
+        em,
         deps.push,
         {
           userIds: [data.employeeUserId],

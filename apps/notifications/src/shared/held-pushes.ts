@@ -15,7 +15,7 @@ type HeldMessage = Omit<PushSendBody, 'userIds' | 'idempotencyKey'>;
 export async function holdPushes(em: EntityManager, eventType: string, message: HeldMessage, releaseAt: Map<number, Date>, now: Date): Promise<void> {
   if (!releaseAt.size) return;
   const rows = [...releaseAt];
-  await em.getConnection().execute(
+  await em.execute(
     `insert into held_pushes (user_id, event_type, message, release_at, created_at) values ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
     rows.flatMap(([userId, at]) => [userId, eventType, JSON.stringify(message), at, now]),
     'run',
@@ -32,7 +32,7 @@ export async function releaseHeldPushes(orm: MikroORM, push: PushProvider, now: 
       [now],
     );
     for (const held of due) {
-      await sendPush(orm.em.fork(), push, { ...held.message, userIds: [held.user_id], idempotencyKey: `held-push:${held.id}` }, { eventType: held.event_type, now, quietHoursChecked: true });
+      await sendPush(tx, push, { ...held.message, userIds: [held.user_id], idempotencyKey: `held-push:${held.id}` }, { eventType: held.event_type, now, quietHoursChecked: true });
     }
     if (due.length) await tx.execute(`update held_pushes set sent_at = ? where id = any(?::bigint[])`, [now, `{${due.map((held) => held.id).join(',')}}`]);
     return due.length;

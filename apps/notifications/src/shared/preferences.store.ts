@@ -30,7 +30,7 @@ export async function writeSettings(em: EntityManager, userId: number, settings:
  */
 export async function switchedOff(em: EntityManager, channel: NotificationChannel, wanted: { userId: number; type: NotificationType }[]): Promise<Set<string>> {
   if (!wanted.length) return new Set();
-  const rows = await em.getConnection().execute<{ user_id: number; type: string }[]>(
+  const rows = await em.execute<{ user_id: number; type: string }[]>(
     `select user_id, type from notification_preferences where channel = ? and not enabled and user_id = any(?::int[]) and type = any(?::text[])`,
     [channel, pgArray([...new Set(wanted.map((item) => item.userId))]), pgArray([...new Set(wanted.map((item) => item.type))])],
     'all',

@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { cert, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getMessaging, type BatchResponse, type MulticastMessage } from 'firebase-admin/messaging';
 import type { PushSendBody } from '@academy/contracts';
+import pg from 'pg';
 
 /** What a push says, whoever it goes to. */
 export type PushMessage = Pick<PushSendBody, 'title' | 'body' | 'priority' | 'channelId' | 'data'>;
@@ -106,25 +107,29 @@ export function firebaseFromCredentials(credentialsFile: string): PushProvider {
   return firebasePushProvider(getMessaging(app), () => deleteApp(app));
 }
 
-/** Stores each chunk it would have sent in `recorded_pushes`; every token succeeds. */
+/**
+ * Stores each chunk it would have sent in `recorded_pushes`; every token succeeds. It stands for FCM,
+ * a system outside the service: it writes through a connection of its own (not the service's pool,
+ * whose connections the event handlers that push hold), and what it recorded stays recorded whatever
+ * the caller's transaction does, as a push sent stays sent.
+ */
 export function recordingPushProvider(orm: MikroORM): PushProvider {
+  const own = new pg.Pool({ connectionString: orm.config.get('clientUrl') as string, max: 2 });
+  own.on('error', () => {}); // an idle connection dropped by the server: the next send opens another
   return {
     kind: 'recording',
     async send(message, tokens) {
       const chunks = chunk(tokens, FCM_MULTICAST_LIMIT);
       if (chunks.length) {
         const { tokens: _omitted, ...withoutTokens } = toMulticastMessage(message, []);
-        await orm.em
-          .fork()
-          .getConnection()
-          .execute(
-            `insert into recorded_pushes (message, tokens, token_count, created_at) values ${chunks.map(() => '(?, ?, ?, now())').join(', ')}`,
-            chunks.flatMap((part) => [JSON.stringify(withoutTokens), JSON.stringify(part), part.length]),
-            'run',
-          );
+        let n = 0;
+        await own.query(
+          `insert into recorded_pushes (message, tokens, token_count, created_at) values ${chunks.map(() => `($${++n}, $${++n}, $${++n}, now())`).join(', ')}`,
+          chunks.flatMap((part) => [JSON.stringify(withoutTokens), JSON.stringify(part), part.length]),
+        );
       }
       return tokens.map(() => ({ ok: true }));
     },
-    close: async () => {},
+    close: () => own.end(),
   };
 }

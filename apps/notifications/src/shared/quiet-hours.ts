@@ -38,7 +38,7 @@ export async function writeQuietHours(em: EntityManager, userId: number, quietHo
  */
 export async function inQuietHours(em: EntityManager, userIds: number[], now: Date): Promise<Map<number, Date>> {
   if (!userIds.length) return new Map();
-  const rows = await em.getConnection().execute<{ user_id: number; release_at: Date | string }[]>(
+  const rows = await em.execute<{ user_id: number; release_at: Date | string }[]>(
     `with q as (select user_id, start_time, end_time, time_zone, (?::timestamptz at time zone time_zone) as local from quiet_hours where user_id = any(?::int[]))
      select user_id,
             case when ((local::date + end_time) at time zone time_zone) > ?::timestamptz then (local::date + end_time) at time zone time_zone

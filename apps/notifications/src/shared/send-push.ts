@@ -40,7 +40,6 @@ export interface SendPushOptions {
  * idempotencyKey, a retry answers the first result and sends nothing.
  */
 export async function sendPush(em: EntityManager, provider: PushProvider, input: PushSendBody, options: SendPushOptions = {}): Promise<PushSendResponse> {
-  const connection = em.getConnection();
   const requestedUserIds = [...new Set(input.userIds)];
   let sendId: string = randomUUID();
 
@@ -60,7 +59,7 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
   }
   const recipients = allowed.filter((userId) => !held.has(userId));
 
-  const tokens = await connection.execute<TokenRow[]>(
+  const tokens = await em.execute<TokenRow[]>(
     `select user_id, device_id, token from device_tokens where user_id = any(?::int[])${input.platform ? ' and platform = ?' : ''} order by user_id, id`,
     input.platform ? [pgArray(recipients), input.platform] : [pgArray(recipients)],
     'all',
@@ -89,15 +88,15 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
     if (DEAD_TOKEN_CODES.has(outcome.code)) dead.push(row.token);
   });
 
-  if (dead.length) await connection.execute(`delete from device_tokens where token = any(?::text[])`, [pgArray(dead)], 'run');
+  if (dead.length) await em.execute(`delete from device_tokens where token = any(?::text[])`, [pgArray(dead)], 'run');
   // A day's precision is plenty for a 270-day retention, and spares rewriting every row on each send.
   if (seen.length) {
-    await connection.execute(`update device_tokens set last_seen_at = now() where token = any(?::text[]) and last_seen_at < now() - interval '1 day'`, [pgArray(seen)], 'run');
+    await em.execute(`update device_tokens set last_seen_at = now() where token = any(?::text[]) and last_seen_at < now() - interval '1 day'`, [pgArray(seen)], 'run');
   }
   if (perUser.size) {
     const rows = [...perUser];
     const statusOf = (user: { success: number }) => (user.success === 0 ? 'failed' : provider.kind === 'recording' ? 'recorded' : 'sent');
-    await connection.execute(
+    await em.execute(
       `insert into deliveries (event_id, event_type, channel, recipient, user_id, subject, detail, status, attempts, last_error, sent_at, created_at, updated_at)
        values ${rows.map(() => `(?, ?, 'push', ?, ?, ?, ?, ?, 1, ?, now(), now(), now())`).join(', ')}
        on conflict (event_id, recipient, channel) do nothing`,
@@ -126,7 +125,7 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
     errors,
   };
   if (input.idempotencyKey) {
-    await connection.execute(`update push_sends set response = ? where idempotency_key = ?`, [JSON.stringify(response), input.idempotencyKey], 'run');
+    await em.execute(`update push_sends set response = ? where idempotency_key = ?`, [JSON.stringify(response), input.idempotencyKey], 'run');
   }
   return response;
 }
@@ -141,7 +140,7 @@ async function switchedOffUsers(em: EntityManager, userIds: number[], eventType:
 
 /** A push held back by its recipient's preference is recorded as `skipped`, not dropped silently. */
 async function recordSkipped(em: EntityManager, sendId: string, eventType: string, input: PushSendBody, userIds: number[]): Promise<void> {
-  await em.getConnection().execute(
+  await em.execute(
     `insert into deliveries (event_id, event_type, channel, recipient, user_id, subject, detail, status, attempts, last_error, created_at, updated_at)
      values ${userIds.map(() => `(?, ?, 'push', ?, ?, ?, ?, 'skipped', 0, 'switched off by its recipient (push preference)', now(), now())`).join(', ')}
      on conflict (event_id, recipient, channel) do nothing`,
@@ -152,20 +151,19 @@ async function recordSkipped(em: EntityManager, sendId: string, eventType: strin
 
 /** Inserts the key (first send), or answers the stored result of an earlier send with the same body. */
 async function claimIdempotencyKey(em: EntityManager, input: PushSendBody, sendId: string): Promise<{ sendId: string } | { response: PushSendResponse }> {
-  const connection = em.getConnection();
   const { idempotencyKey: key, ...body } = input;
   const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
-  const inserted = await connection.execute<{ send_id: string }[]>(
+  const inserted = await em.execute<{ send_id: string }[]>(
     `insert into push_sends (idempotency_key, send_id, request_hash, response, created_at) values (?, ?, ?, null, now()) on conflict do nothing returning send_id`,
     [key, sendId, requestHash],
     'all',
   );
   if (inserted.length) return { sendId };
-  const [existing] = await connection.execute<PushSendRow[]>(`select send_id, request_hash, response from push_sends where idempotency_key = ?`, [key], 'all');
+  const [existing] = await em.execute<PushSendRow[]>(`select send_id, request_hash, response from push_sends where idempotency_key = ?`, [key], 'all');
   if (!existing) return claimIdempotencyKey(em, input, sendId); // pruned between the two statements
   if (existing.request_hash !== requestHash) throw idempotencyKeyReused();
   if (existing.response) return { response: existing.response };
-  const [takenOver] = await connection.execute<{ send_id: string }[]>(
+  const [takenOver] = await em.execute<{ send_id: string }[]>(
     `update push_sends set created_at = now() where idempotency_key = ? and response is null and created_at < now() - interval '${IN_PROGRESS_TAKEOVER}' returning send_id`,
     [key],
     'all',
@@ -176,5 +174,5 @@ async function claimIdempotencyKey(em: EntityManager, input: PushSendBody, sendI
 
 /** Idempotency keys are kept this many days. */
 export async function pruneIdempotencyKeys(em: EntityManager, days: number): Promise<void> {
-  await em.getConnection().execute(`delete from push_sends where created_at < now() - make_interval(days => ?)`, [days], 'run');
+  await em.execute(`delete from push_sends where created_at < now() - make_interval(days => ?)`, [days], 'run');
 }
