@@ -32,7 +32,7 @@ export async function releaseHeldPushes(orm: MikroORM, push: PushProvider, now: 
       [now],
     );
     for (const held of due) {
-      await sendPush(tx, push, { ...held.message, userIds: [held.user_id], idempotencyKey: `held-push:${held.id}` }, { eventType: held.event_type, now, quietHoursChecked: true });
+      await sendPush(orm.em.fork(), push, { ...held.message, userIds: [held.user_id], idempotencyKey: `held-push:${held.id}` }, { eventType: held.event_type, now, quietHoursChecked: true });
     }
     if (due.length) await tx.execute(`update held_pushes set sent_at = ? where id = any(?::bigint[])`, [now, `{${due.map((held) => held.id).join(',')}}`]);
     return due.length;
