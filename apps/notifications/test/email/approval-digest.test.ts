@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
+import { envelope, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
 
 function digest(email: string, userId: number, locale: 'es' | 'en' | null, count = 12): EventData<'blocks.pending-digest'> {
   return {
@@ -27,23 +26,11 @@ function digest(email: string, userId: number, locale: 'es' | 'en' | null, count
 }
 
 describe('the approval digest mail (blocks.pending-digest), read back from a real SMTP server', () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
+  const { service, publish, mailsTo } = useNotificationsWithSmtp({ APP_URL: 'https://app.academy.test/' });
 
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ SMTP_URL: smtp.url, APP_URL: 'https://app.academy.test/' }));
-  });
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
-
-  const mailsTo = (address: string) => smtp.mails.filter((mail) => recipientsOf(mail).includes(address));
   async function deliver(data: EventData<'blocks.pending-digest'>) {
     const event = envelope('blocks.pending-digest', data);
-    await service.ctx.broker.publish([event]);
-    await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
+    await publish(event);
     return event.id;
   }
 
@@ -73,7 +60,7 @@ describe('the approval digest mail (blocks.pending-digest), read back from a rea
   });
 
   test('an admin who switched approval_digest off by e-mail gets none: the delivery is recorded as skipped', async () => {
-    const put = await request(service.url)
+    const put = await request(service().url)
       .put('/api/v2/notifications/preferences')
       .set(bearer({ sub: '4003', role: 'admin' }))
       .send({ preferences: [{ type: 'approval_digest', channel: 'email', enabled: false }] });
@@ -81,7 +68,7 @@ describe('the approval digest mail (blocks.pending-digest), read back from a rea
     const eventId = await deliver(digest('admin.off@school.test', 4003, null));
     const rows = await until(
       async () => {
-        const found = await sql<{ status: string }>(service, `select status from deliveries where event_id = ?`, [eventId]);
+        const found = await sql<{ status: string }>(service(), `select status from deliveries where event_id = ?`, [eventId]);
         return found[0]?.status === 'skipped' ? found : null;
       },
       10_000,

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
 import { onBlockApproved } from '../../src/email/block-approved.handler.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
+import { envelope, sleep, sql, tagged, until, useNotificationsWithSmtp } from '../support.ts';
+import { recipientsOf } from '../smtp.ts';
 
 let nextId = 1;
 
@@ -32,28 +32,13 @@ function approval(tag: string, overrides: Partial<EventData<'block.approved'>> =
 }
 
 describe('approval e-mails on block.approved (real SMTP server)', () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
+  const { service, smtp, publish, settledMailsTo, mailsTo } = useNotificationsWithSmtp({ ACADEMY_LOCALE: 'en' });
 
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url }));
-  });
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
-
-  const mailsTo = (tag: string) => smtp.mails.filter((mail) => recipientsOf(mail).some((address) => address.includes(`.${tag}@`)));
   const byRole = (mails: ParsedMail[], role: string) => mails.filter((mail) => recipientsOf(mail).some((address) => address.startsWith(`${role}.`)));
   /** Publishes the event, waits for `count` mails to the tag's addresses and a moment for any extra one. */
   async function approve(tag: string, data: EventData<'block.approved'>, count: number): Promise<ParsedMail[]> {
-    const event = envelope('block.approved', data);
-    await service.ctx.broker.publish([event]);
-    await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
-    await until(async () => mailsTo(tag).length >= count, 10_000, `${count} mails to ${tag}`);
-    await sleep(300);
-    return mailsTo(tag);
+    await publish(envelope('block.approved', data));
+    return settledMailsTo(tagged(tag), count, 300);
   }
 
   describe('who is written to', () => {
@@ -93,7 +78,7 @@ describe('approval e-mails on block.approved (real SMTP server)', () => {
     test('no guardian and a placeholder student address: only the teacher', async () => {
       const mails = await approve('case4', approval('case4', { student: { name: 'Leo Gil', email: 'sin-email-42@placeholder.invalid' } }), 1);
       expect(mails.flatMap(recipientsOf)).toEqual(['teacher.case4@school.test']);
-      expect(smtp.mails.some((mail) => recipientsOf(mail).includes('sin-email-42@placeholder.invalid'))).toBe(false);
+      expect(mailsTo('sin-email-42@placeholder.invalid')).toEqual([]);
     });
   });
 
@@ -121,72 +106,63 @@ describe('approval e-mails on block.approved (real SMTP server)', () => {
 
   test('the same event delivered three times (and handled again past the inbox): one mail per recipient', async () => {
     const event = envelope('block.approved', approval('thrice', { guardian: { name: 'Eva Gil', email: 'guardian.thrice@school.test' } }));
-    await service.ctx.broker.publish([event, event, event]);
-    await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
+    await publish(event, event, event);
     // As if the inbox row were lost: the deliveries key alone stops a second send.
-    await service.ctx.orm.em.fork().transactional((em) => onBlockApproved(() => undefined, { locale: 'en', timeZone: 'Europe/Madrid' })(em, { ...event, correlationId: event.correlationId }));
-    await until(async () => mailsTo('thrice').length >= 3, 10_000, 'three mails');
-    await sleep(800);
-    expect(mailsTo('thrice').flatMap(recipientsOf).sort()).toEqual(['guardian.thrice@school.test', 'student.thrice@school.test', 'teacher.thrice@school.test']);
-    expect(await sql(service, `select count(*)::int as n from deliveries where event_id = ?`, [event.id])).toEqual([{ n: 3 }]);
+    await service().ctx.orm.em.fork().transactional((em) => onBlockApproved(() => undefined, { locale: 'en', timeZone: 'Europe/Madrid' })(em, { ...event, correlationId: event.correlationId }));
+    await settledMailsTo(tagged('thrice'), 3, 800);
+    expect(mailsTo(tagged('thrice')).flatMap(recipientsOf).sort()).toEqual(['guardian.thrice@school.test', 'student.thrice@school.test', 'teacher.thrice@school.test']);
+    expect(await sql(service(), `select count(*)::int as n from deliveries where event_id = ?`, [event.id])).toEqual([{ n: 3 }]);
   });
 
   test('an SMTP server that refuses twice, then accepts: the mail is delivered once, after three attempts', async () => {
-    smtp.refuseNext(2);
+    smtp().refuseNext(2);
     const mails = await approve('retry', approval('retry', { student: { name: 'Leo Gil', email: null } }), 1);
     expect(mails.flatMap(recipientsOf)).toEqual(['teacher.retry@school.test']);
-    const [row] = await sql<{ status: string; attempts: number; last_error: string }>(service, `select status, attempts, last_error from deliveries where recipient = 'teacher.retry@school.test'`);
+    const [row] = await sql<{ status: string; attempts: number; last_error: string }>(service(), `select status, attempts, last_error from deliveries where recipient = 'teacher.retry@school.test'`);
     expect(row).toEqual({ status: 'sent', attempts: 3, last_error: expect.stringContaining('try again later') });
   });
 
   test('block.rejected sends nothing', async () => {
-    const before = smtp.mails.length;
+    const before = smtp().mails.length;
     const event = envelope('block.rejected', { studentBlockId: 9999, blockId: 1, studentId: 2, employeeId: 3, reason: 'Incomplete', rejectedAt: new Date().toISOString() } as EventData<'block.rejected'>);
-    await service.ctx.broker.publish([event]);
+    await service().ctx.broker.publish([event]);
     await sleep(500);
-    expect(smtp.mails.length).toBe(before);
-    expect(await sql(service, `select 1 from deliveries where event_id = ?`, [event.id])).toEqual([]);
+    expect(smtp().mails.length).toBe(before);
+    expect(await sql(service(), `select 1 from deliveries where event_id = ?`, [event.id])).toEqual([]);
   });
 });
 
 describe('GET /api/v2/notifications/deliveries (an instance and SMTP server of its own, so the rows are known)', () => {
   const admin = bearer({ sub: '1', role: 'admin' });
-  let smtp: TestSmtp;
-  let service: Notifications;
+  const { service, smtp } = useNotificationsWithSmtp({ ACADEMY_LOCALE: 'en' });
 
   /** Publishes the approval and waits until all `count` of its e-mails are sent. */
   async function approveAndSend(data: EventData<'block.approved'>, count: number): Promise<void> {
     const event = envelope('block.approved', data);
-    await service.ctx.broker.publish([event]);
+    await service().ctx.broker.publish([event]);
     await until(
-      async () => (await sql<{ n: number }>(service, `select count(*)::int as n from deliveries where event_id = ? and status = 'sent'`, [event.id]))[0].n === count,
+      async () => (await sql<{ n: number }>(service(), `select count(*)::int as n from deliveries where event_id = ? and status = 'sent'`, [event.id]))[0].n === count,
       15_000,
       `${count} e-mails of event ${event.id} sent`,
     );
   }
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url }));
     // Sent e-mails: the teacher's after two refusals (3 attempts), then teacher, student and guardian of a second approval.
-    smtp.refuseNext(2);
+    smtp().refuseNext(2);
     await approveAndSend(approval('retry', { student: { name: 'Leo Gil', email: null } }), 1);
     await approveAndSend(approval('listed', { guardian: { name: 'Eva Gil', email: 'guardian.listed@school.test' } }), 3);
     // Rows the filters leave out: a push, and a parked e-mail.
     await sql(
-      service,
+      service(),
       `insert into deliveries (event_id, event_type, channel, recipient, user_id, status, attempts, created_at, updated_at)
        values ('listing-push', 'payslip.published', 'push', 'user:9', 9, 'sent', 1, now(), now()),
               ('listing-parked', 'block.approved', 'email', 'parked.listed@school.test', null, 'parked', 3, now(), now())`,
     );
   });
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
 
   test('admins see the e-mails, filtered by channel, status and recipient, newest first and paginated', async () => {
-    const res = await request(service.url).get('/api/v2/notifications/deliveries?channel=email&status=sent&limit=2&page=1').set(admin);
+    const res = await request(service().url).get('/api/v2/notifications/deliveries?channel=email&status=sent&limit=2&page=1').set(admin);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.data).toHaveLength(2);
@@ -194,81 +170,71 @@ describe('GET /api/v2/notifications/deliveries (an instance and SMTP server of i
     expect(res.body.data.every((row: { channel: string; status: string }) => row.channel === 'email' && row.status === 'sent')).toBe(true);
     expect(res.body.meta).toEqual({ totalItems: 4, totalPages: 2, currentPage: 1, pageSize: 2 });
 
-    const last = await request(service.url).get('/api/v2/notifications/deliveries?channel=email&status=sent&limit=2&page=2').set(admin);
+    const last = await request(service().url).get('/api/v2/notifications/deliveries?channel=email&status=sent&limit=2&page=2').set(admin);
     expect(last.body.data).toHaveLength(2);
     expect(last.body.data[0].id).toBeLessThan(res.body.data[1].id);
     expect(last.body.data[1]).toMatchObject({ recipient: 'teacher.retry@school.test' });
 
-    const one = await request(service.url).get('/api/v2/notifications/deliveries?recipient=Teacher.Retry@school.test').set(admin);
+    const one = await request(service().url).get('/api/v2/notifications/deliveries?recipient=Teacher.Retry@school.test').set(admin);
     expect(one.body.data).toEqual([
       expect.objectContaining({ recipient: 'teacher.retry@school.test', eventType: 'block.approved', template: 'blockApprovedEmployeeTemplate', status: 'sent', attempts: 3 }),
     ]);
   });
 
   test('a user is refused (403), a bad filter is a 400, both in the notifications style', async () => {
-    const user = await request(service.url).get('/api/v2/notifications/deliveries').set(bearer({ sub: '5', role: 'user' }));
+    const user = await request(service().url).get('/api/v2/notifications/deliveries').set(bearer({ sub: '5', role: 'user' }));
     expect(user.status).toBe(403);
     expect(user.body).toMatchObject({ success: false });
-    const bad = await request(service.url).get('/api/v2/notifications/deliveries?status=lost&limit=1000').set(admin);
+    const bad = await request(service().url).get('/api/v2/notifications/deliveries?status=lost&limit=1000').set(admin);
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
   });
 });
 
 describe('an SMTP server that keeps refusing', () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
-
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SMTP_URL: smtp.url, MAIL_MAX_ATTEMPTS: 3 }));
-  });
+  const { service, smtp, mailsTo } = useNotificationsWithSmtp({ ACADEMY_LOCALE: 'en', MAIL_MAX_ATTEMPTS: 3 });
   // The replay test lets the server accept again; each test starts with it refusing.
-  beforeEach(() => smtp.refuseNext(1_000));
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
+  beforeEach(() => smtp().refuseNext(1_000));
 
   test('after MAIL_MAX_ATTEMPTS the e-mail is parked with its last error, not lost; nothing was accepted', async () => {
-    const acceptedBefore = smtp.mails.length;
+    const acceptedBefore = smtp().mails.length;
     const event = envelope('block.approved', approval('parked', { student: { name: 'Leo Gil', email: null } }));
-    await service.ctx.broker.publish([event]);
+    await service().ctx.broker.publish([event]);
     const row = await until(async () => {
-      const [found] = await sql<{ status: string; attempts: number; last_error: string; payload: unknown }>(service, `select status, attempts, last_error, payload from deliveries where event_id = ?`, [event.id]);
+      const [found] = await sql<{ status: string; attempts: number; last_error: string; payload: unknown }>(service(), `select status, attempts, last_error, payload from deliveries where event_id = ?`, [event.id]);
       return found?.status === 'parked' ? found : undefined;
     }, 10_000, 'parked');
     expect(row).toMatchObject({ status: 'parked', attempts: 3, last_error: expect.stringContaining('try again later'), payload: expect.objectContaining({ to: 'teacher.parked@school.test' }) });
-    expect(smtp.mails.slice(acceptedBefore)).toEqual([]);
+    expect(smtp().mails.slice(acceptedBefore)).toEqual([]);
   });
 
   test('`npm run mail -- replay <id>` puts a parked e-mail back: it is sent once when the SMTP server accepts again, and other rows are left alone', async () => {
     const event = envelope('block.approved', approval('replayed', { student: { name: 'Ana Paz', email: null } }));
     // Parked beside it and not named in the replay: it must stay parked.
     const bystander = envelope('block.approved', approval('bystander', { student: { name: 'Eva Sol', email: null } }));
-    await service.ctx.broker.publish([event, bystander]);
+    await service().ctx.broker.publish([event, bystander]);
     const parkedRow = (eventId: string) =>
       until(async () => {
-        const [found] = await sql<{ id: string; status: string }>(service, `select id::text as id, status from deliveries where event_id = ?`, [eventId]);
+        const [found] = await sql<{ id: string; status: string }>(service(), `select id::text as id, status from deliveries where event_id = ?`, [eventId]);
         return found?.status === 'parked' ? found : undefined;
       }, 10_000, 'parked');
     const parked = await parkedRow(event.id);
     await parkedRow(bystander.id);
-    smtp.refuseNext(0);
+    smtp().refuseNext(0);
     const replay = (...args: string[]) =>
-      spawnSync(process.execPath, [fileURLToPath(new URL('../../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service.ctx.config.DATABASE_URL], { encoding: 'utf8' });
+      spawnSync(process.execPath, [fileURLToPath(new URL('../../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service().ctx.config.DATABASE_URL], { encoding: 'utf8' });
     expect(replay('abc').status).toBe(2);
     const done = replay(parked.id);
     expect(done.stderr).toBe('');
     expect(done.status).toBe(0);
     expect(done.stdout).toContain(`1 parked e-mail(s) back to pending: ${parked.id}`);
     await until(async () => {
-      const [found] = await sql<{ status: string }>(service, `select status from deliveries where id = ?`, [parked.id]);
+      const [found] = await sql<{ status: string }>(service(), `select status from deliveries where id = ?`, [parked.id]);
       return found?.status === 'sent' ? true : undefined;
     }, 10_000, 'sent');
-    expect(smtp.mails.filter((mail) => recipientsOf(mail).includes('teacher.replayed@school.test'))).toHaveLength(1);
+    expect(mailsTo('teacher.replayed@school.test')).toHaveLength(1);
     // The bystander was not named, so it stays parked; a second replay finds nothing.
-    expect(await sql(service, `select status from deliveries where event_id = ?`, [bystander.id])).toEqual([{ status: 'parked' }]);
+    expect(await sql(service(), `select status from deliveries where event_id = ?`, [bystander.id])).toEqual([{ status: 'parked' }]);
     expect(replay(parked.id).stdout).toContain('0 parked e-mail(s) back to pending');
   });
 });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
-import { envelope, handled, notificationsConfig, sleep, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
+import { envelope, sleep, until, useNotificationsWithSmtp } from '../support.ts';
 
 let nextId = 900;
 
@@ -26,24 +25,12 @@ function approval(tag: string, overrides: Partial<EventData<'block.approved'>> =
 }
 
 describe('the language of each mail, read back from a real SMTP server', () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
+  // The academy's language is Spanish (the default); the teacher's login chose English.
+  const { publish, mailsTo } = useNotificationsWithSmtp();
 
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    // The academy's language is Spanish (the default); the teacher's login chose English.
-    service = await startNotifications(await notificationsConfig({ SMTP_URL: smtp.url }));
-  });
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
-
-  const mailTo = (address: string) => smtp.mails.find((mail) => recipientsOf(mail).includes(address));
+  const mailTo = (address: string): ParsedMail | undefined => mailsTo(address)[0];
   async function deliver<T extends 'block.approved' | 'payslip.published'>(type: T, data: EventData<T>, addresses: string[]): Promise<ParsedMail[]> {
-    const event = envelope(type, data);
-    await service.ctx.broker.publish([event]);
-    await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
+    await publish(envelope(type, data));
     await until(async () => addresses.every((address) => mailTo(address)), 10_000, `mails to ${addresses.join(', ')}`);
     await sleep(200);
     return addresses.map((address) => mailTo(address)!);

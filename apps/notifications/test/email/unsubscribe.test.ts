@@ -3,13 +3,10 @@ import request from 'supertest';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
 import { fixedClock } from '@academy/kit';
-import { startTestService } from '@academy/testing/harness';
-import { defineNotificationsService } from '../../src/service.ts';
 import { unsubscribePage } from '../../src/email/unsubscribe-page.ts';
 import { unsubscribeToken } from '../../src/email/unsubscribe-token.ts';
 import { startGatewayProcess, type TestGateway } from '../gateway.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, stopNotifications, until, type Notifications } from '../support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
+import { envelope, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
 
 const SECRET = 'test-unsubscribe-secret-0123456789abcdef';
 const PUBLIC_API_URL = 'https://api.academy.test';
@@ -61,40 +58,32 @@ const formAction = (html: string) => /<form method="post" action="([^"]+)">/.exe
 const formPost = (url: string, body = '') => fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
 
 describe("a guardian's unsubscribe link (pinned clock, real SMTP server, through the real gateway)", () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
+  const notifications = useNotificationsWithSmtp({ UNSUBSCRIBE_SECRET: SECRET, PUBLIC_API_URL }, { clock });
+  const { service } = notifications;
   let gateway: TestGateway;
-
   beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startTestService(defineNotificationsService(), await notificationsConfig({ SMTP_URL: smtp.url, UNSUBSCRIBE_SECRET: SECRET, PUBLIC_API_URL }), { clock });
-    gateway = await startGatewayProcess(service.url);
+    gateway = await startGatewayProcess(service().url);
   }, 30_000);
-  afterAll(async () => {
-    await gateway?.stop();
-    await stopNotifications(service);
-    await smtp.close();
-  });
+  afterAll(() => gateway?.stop());
 
-  const mailsTo = (address: string) => smtp.mails.filter((mail) => recipientsOf(mail).some((to) => to.toLowerCase() === address));
+  const mailsTo = (address: string) => notifications.mailsTo((to) => to.toLowerCase() === address);
   const nthMailTo = (address: string, count: number) => until(async () => (mailsTo(address).length >= count ? mailsTo(address)[count - 1] : null), 10_000, `mail ${count} to ${address}`);
   async function publish<T extends 'block.approved' | 'attendance.threshold-crossed'>(type: T, data: EventData<T>) {
     const event = envelope(type, data);
-    await service.ctx.broker.publish([event]);
-    await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
+    await notifications.publish(event);
     return event.id;
   }
   const deliveryTo = (eventId: string, recipient: string) =>
     until(
       async () => {
-        const [row] = await sql<{ status: string; last_error: string | null }>(service, `select status, last_error from deliveries where event_id = ? and recipient = ?`, [eventId, recipient]);
+        const [row] = await sql<{ status: string; last_error: string | null }>(service(), `select status, last_error from deliveries where event_id = ? and recipient = ?`, [eventId, recipient]);
         return row && row.status !== 'pending' && row.status !== 'sending' ? row : null;
       },
       10_000,
       `the delivery to ${recipient}`,
     );
   const optOuts = async () =>
-    (await sql<{ recipient: string; type: string; created_at: string }>(service, `select recipient, type, created_at from email_unsubscribes order by recipient, type`)).map((row) => ({ ...row, created_at: new Date(row.created_at) }));
+    (await sql<{ recipient: string; type: string; created_at: string }>(service(), `select recipient, type, created_at from email_unsubscribes order by recipient, type`)).map((row) => ({ ...row, created_at: new Date(row.created_at) }));
   /** The link of a guardian's mail, on the gateway the test reaches (the mail names the public address). */
   const viaGateway = (link: string) => link.replace(PUBLIC_API_URL, gateway.url);
 
@@ -225,8 +214,8 @@ describe("a guardian's unsubscribe link (pinned clock, real SMTP server, through
       expect(response.text).not.toContain('<form');
     };
     for (const token of refused) {
-      expectRefusalPage(await request(service.url).get(PATH).query({ token }));
-      expectRefusalPage(await request(service.url).post(PATH).query({ token }).type('form').send('List-Unsubscribe=One-Click'));
+      expectRefusalPage(await request(service().url).get(PATH).query({ token }));
+      expectRefusalPage(await request(service().url).post(PATH).query({ token }).type('form').send('List-Unsubscribe=One-Click'));
     }
 
     // The mail's own link, once its UNSUBSCRIBE_TOKEN_DAYS (90) have passed: through the gateway too.
@@ -242,7 +231,7 @@ describe("a guardian's unsubscribe link (pinned clock, real SMTP server, through
       clock.set(NOW);
     }
 
-    for (const missing of [request(service.url).get(PATH), request(service.url).post(PATH).type('form').send('List-Unsubscribe=One-Click')]) {
+    for (const missing of [request(service().url).get(PATH), request(service().url).post(PATH).type('form').send('List-Unsubscribe=One-Click')]) {
       const response = await missing;
       expect(response.status).toBe(400);
       expect(response.body.message).toContain('token');
@@ -253,7 +242,7 @@ describe("a guardian's unsubscribe link (pinned clock, real SMTP server, through
   test('values on the page are escaped: an address with markup in a validly signed token shows as text', async () => {
     const address = '"><script>alert(1)</script>@home.test';
     const token = unsubscribeToken(SECRET, { type: 'block_approved', address, expiresAt: new Date(clock.now().getTime() + 3_600_000) });
-    const page = await request(service.url).get(PATH).query({ token });
+    const page = await request(service().url).get(PATH).query({ token });
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('<script>');
     expect(page.text).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@home.test dejará de recibir');
