@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
 import { recordingPushProvider } from '../../src/shared/push-provider.ts';
 import { sendPush } from '../../src/shared/send-push.ts';
-import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
+import { envelope, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
 
 let nextId = 1;
 const as = (userId: number) => bearer({ sub: String(userId), role: 'user' });
@@ -29,25 +28,14 @@ function approval(tag: string, teacherUserId: number): EventData<'block.approved
 }
 
 describe('notification preferences (real SMTP server)', () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
+  const { service, publish, mailsTo } = useNotificationsWithSmtp();
 
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startNotifications(await notificationsConfig({ SMTP_URL: smtp.url }));
-  });
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
-
-  const get = (userId: number) => request(service.url).get('/api/v2/notifications/preferences').set(as(userId));
-  const put = (userId: number, body: unknown) => request(service.url).put('/api/v2/notifications/preferences').set(as(userId)).send(body as object);
+  const get = (userId: number) => request(service().url).get('/api/v2/notifications/preferences').set(as(userId));
+  const put = (userId: number, body: unknown) => request(service().url).put('/api/v2/notifications/preferences').set(as(userId)).send(body as object);
   const setting = (body: { data: { preferences: { type: string; channel: string; enabled: boolean }[] } }, type: string, channel: string) =>
     body.data.preferences.find((row) => row.type === type && row.channel === channel)?.enabled;
-  const mailsTo = (address: string) => smtp.mails.filter((mail) => recipientsOf(mail).includes(address));
   const deliveriesOf = (eventId: string) =>
-    sql<{ channel: string; recipient: string; status: string }>(service, `select channel, recipient, status from deliveries where event_id = ? order by recipient`, [eventId]);
+    sql<{ channel: string; recipient: string; status: string }>(service(), `select channel, recipient, status from deliveries where event_id = ? order by recipient`, [eventId]);
 
   describe('GET and PUT /api/v2/notifications/preferences', () => {
     test('a user who set nothing has every type on on both channels, the critical ones marked', async () => {
@@ -86,7 +74,7 @@ describe('notification preferences (real SMTP server)', () => {
       expect(response.body).toMatchObject({ success: false, code: 'CRITICAL_NOTIFICATION_TYPE' });
       expect(response.body.message).toContain('payslip_published (push)');
       expect(response.body.message).toContain('incident (email)');
-      expect(await sql(service, `select * from notification_preferences where user_id = 104`)).toEqual([]);
+      expect(await sql(service(), `select * from notification_preferences where user_id = 104`)).toEqual([]);
     });
 
     test.each([
@@ -100,11 +88,11 @@ describe('notification preferences (real SMTP server)', () => {
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
       expect(response.body.message).toContain(field);
-      expect(await sql(service, `select * from notification_preferences where user_id = 105`)).toEqual([]);
+      expect(await sql(service(), `select * from notification_preferences where user_id = 105`)).toEqual([]);
     });
 
     test('without a token: 401', async () => {
-      expect((await request(service.url).get('/api/v2/notifications/preferences')).status).toBe(401);
+      expect((await request(service().url).get('/api/v2/notifications/preferences')).status).toBe(401);
     });
   });
 
@@ -112,8 +100,7 @@ describe('notification preferences (real SMTP server)', () => {
     test('a teacher who switched block approvals off by e-mail gets no mail (a "skipped" delivery, in the listing), the student still does', async () => {
       expect((await put(201, { preferences: [{ type: 'block_approved', channel: 'email', enabled: false }] })).status).toBe(200);
       const event = envelope('block.approved', approval('skip', 201));
-      await service.ctx.broker.publish([event]);
-      await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
+      await publish(event);
       await until(async () => mailsTo('student.skip@school.test').length === 1, 10_000, 'the student mail');
       await until(async () => (await deliveriesOf(event.id)).every((row) => row.status !== 'pending' && row.status !== 'sending'), 10_000, 'both settled');
       await sleep(300);
@@ -122,7 +109,7 @@ describe('notification preferences (real SMTP server)', () => {
         { channel: 'email', recipient: 'student.skip@school.test', status: 'sent' },
         { channel: 'email', recipient: 'teacher.skip@school.test', status: 'skipped' },
       ]);
-      const listed = await request(service.url).get('/api/v2/notifications/deliveries?status=skipped&recipient=teacher.skip@school.test').set(bearer({ sub: '1', role: 'admin' }));
+      const listed = await request(service().url).get('/api/v2/notifications/deliveries?status=skipped&recipient=teacher.skip@school.test').set(bearer({ sub: '1', role: 'admin' }));
       expect(listed.status).toBe(200);
       expect(listed.body.data).toEqual([expect.objectContaining({ status: 'skipped', userId: 201, lastError: expect.stringContaining('preference') })]);
     });
@@ -131,14 +118,14 @@ describe('notification preferences (real SMTP server)', () => {
       expect((await put(202, { preferences: [{ type: 'attendance_warning', channel: 'email', enabled: false }] })).status).toBe(200);
       const own = envelope('block.approved', approval('othertype', 202));
       const other = envelope('block.approved', approval('otherteacher', 203));
-      await service.ctx.broker.publish([own, other]);
+      await service().ctx.broker.publish([own, other]);
       await until(async () => mailsTo('teacher.othertype@school.test').length === 1 && mailsTo('teacher.otherteacher@school.test').length === 1, 10_000, 'both teachers');
     });
 
     test('a critical type is delivered on both channels even when a stored setting says off', async () => {
       // The API refuses it; a row written by hand (or by an older version) must not silence a payslip either.
-      await sql(service, `insert into notification_preferences (user_id, type, channel, enabled, updated_at) values (204, 'payslip_published', 'email', false, now()), (204, 'payslip_published', 'push', false, now())`);
-      await sql(service, `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (204, 'phone', 'critical-token', 'android', now(), now(), now())`);
+      await sql(service(), `insert into notification_preferences (user_id, type, channel, enabled, updated_at) values (204, 'payslip_published', 'email', false, now()), (204, 'payslip_published', 'push', false, now())`);
+      await sql(service(), `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (204, 'phone', 'critical-token', 'android', now(), now(), now())`);
       const event = envelope('payslip.published', {
         payslipId: 1,
         employeeId: 2,
@@ -150,26 +137,26 @@ describe('notification preferences (real SMTP server)', () => {
         supersedesPayslipId: null,
         batchId: null,
       });
-      await service.ctx.broker.publish([event]);
+      await service().ctx.broker.publish([event]);
       await until(async () => mailsTo('employee.critical@school.test').length === 1, 10_000, 'the payslip mail');
-      expect(await sql(service, `select status from deliveries where channel = 'push' and recipient = 'user:204'`)).toEqual([{ status: 'recorded' }]);
+      expect(await sql(service(), `select status from deliveries where channel = 'push' and recipient = 'user:204'`)).toEqual([{ status: 'recorded' }]);
     });
 
     test('push: a user who switched a type off for push gets nothing on their devices (recorded as skipped); the others do', async () => {
       expect((await put(205, { preferences: [{ type: 'attendance_reminder', channel: 'push', enabled: false }] })).status).toBe(200);
-      await sql(service, `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (205, 'phone', 'off-token', 'android', now(), now(), now()), (206, 'phone', 'on-token', 'ios', now(), now(), now())`);
+      await sql(service(), `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (205, 'phone', 'off-token', 'android', now(), now(), now()), (206, 'phone', 'on-token', 'ios', now(), now(), now())`);
       const sent: string[][] = [];
-      const recording = recordingPushProvider(service.ctx.orm);
+      const recording = recordingPushProvider(service().ctx.orm);
       const provider = { ...recording, send: (message: Parameters<typeof recording.send>[0], tokens: string[]) => (sent.push(tokens), recording.send(message, tokens)) };
-      const response = await sendPush(service.ctx.orm.em.fork(), provider, { userIds: [205, 206], title: 'Attendance', body: 'Take the register' }, { eventType: 'attendance.missing' });
+      const response = await sendPush(service().ctx.orm.em.fork(), provider, { userIds: [205, 206], title: 'Attendance', body: 'Take the register' }, { eventType: 'attendance.missing' });
       expect(sent).toEqual([['on-token']]);
       expect(response).toMatchObject({ tokensCount: 1, successCount: 1 });
-      expect(await sql(service, `select recipient, status from deliveries where channel = 'push' and user_id in (205, 206) order by recipient`)).toEqual([
+      expect(await sql(service(), `select recipient, status from deliveries where channel = 'push' and user_id in (205, 206) order by recipient`)).toEqual([
         { recipient: 'user:205', status: 'skipped' },
         { recipient: 'user:206', status: 'recorded' },
       ]);
       // The same user, a type still on: pushed.
-      await sendPush(service.ctx.orm.em.fork(), provider, { userIds: [205], title: 'Warning', body: 'Attendance below threshold' }, { eventType: 'attendance.threshold-crossed' });
+      await sendPush(service().ctx.orm.em.fork(), provider, { userIds: [205], title: 'Warning', body: 'Attendance below threshold' }, { eventType: 'attendance.threshold-crossed' });
       expect(sent).toEqual([['on-token'], ['off-token']]);
     });
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
 import { fixedClock } from '@academy/kit';
@@ -7,8 +7,7 @@ import { startTestService } from '@academy/testing/harness';
 import { defineNotificationsService } from '../../src/service.ts';
 import type { NotificationsContext } from '../../src/notifications-context.ts';
 import { releaseHeldPushes } from '../../src/shared/held-pushes.ts';
-import { envelope, handled, notificationsConfig, sql, stopNotifications, until, type Notifications } from '../support.ts';
-import { recipientsOf, startSmtp, type TestSmtp } from '../smtp.ts';
+import { envelope, sql, stopNotifications, until, useNotificationsWithSmtp, type Notifications } from '../support.ts';
 
 // 23:30 in Madrid (CEST) on Monday 4 May; the quiet hours end at 07:00 on the 5th, 05:00 UTC.
 const clock = fixedClock('2026-05-04T21:30:00Z');
@@ -28,29 +27,13 @@ function missing(userId: number, tag: string): EventData<'attendance.missing'> {
 }
 
 describe('quiet hours for push (pinned clock)', () => {
-  let smtp: TestSmtp;
-  let service: Notifications;
+  const { service, publish, mailsTo } = useNotificationsWithSmtp({ HELD_PUSH_POLL_MS: 0 }, { clock });
 
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    service = await startTestService(defineNotificationsService(), await notificationsConfig({ SMTP_URL: smtp.url, HELD_PUSH_POLL_MS: 0 }), { clock });
-  });
-  afterAll(async () => {
-    await stopNotifications(service);
-    await smtp.close();
-  });
-
-  const put = (userId: number, body: unknown) => request(service.url).put('/api/v2/notifications/preferences').set(as(userId)).send(body as object);
-  const quietOf = async (userId: number) => (await request(service.url).get('/api/v2/notifications/preferences').set(as(userId))).body.data.quietHours;
-  const device = (userId: number, token: string) => request(service.url).post('/api/v2/notifications/token').set(as(userId)).send({ deviceId: `device-${token}`, token, platform: 'android' });
-  async function publish<T extends 'attendance.missing' | 'payslip.published'>(type: T, data: EventData<T>) {
-    const event = envelope(type, data);
-    await service.ctx.broker.publish([event]);
-    await handled(service, event.id, service.ctx.config.EMAIL_QUEUE);
-    return event.id;
-  }
-  const pushesTo = (userId: number) => sql<{ event_type: string; status: string }>(service, `select event_type, status from deliveries where channel = 'push' and user_id = ? order by id`, [userId]);
-  const held = (userId: number) => sql<{ release_at: Date; sent_at: Date | null }>(service, `select release_at, sent_at from held_pushes where user_id = ? order by id`, [userId]);
+  const put = (userId: number, body: unknown) => request(service().url).put('/api/v2/notifications/preferences').set(as(userId)).send(body as object);
+  const quietOf = async (userId: number) => (await request(service().url).get('/api/v2/notifications/preferences').set(as(userId))).body.data.quietHours;
+  const device = (userId: number, token: string) => request(service().url).post('/api/v2/notifications/token').set(as(userId)).send({ deviceId: `device-${token}`, token, platform: 'android' });
+  const pushesTo = (userId: number) => sql<{ event_type: string; status: string }>(service(), `select event_type, status from deliveries where channel = 'push' and user_id = ? order by id`, [userId]);
+  const held = (userId: number) => sql<{ release_at: Date; sent_at: Date | null }>(service(), `select release_at, sent_at from held_pushes where user_id = ? order by id`, [userId]);
 
   test('quiet hours are set, read back and removed with the preferences; bad ones are a 400 naming the field, nothing changed', async () => {
     expect(await quietOf(600)).toBeNull();
@@ -81,9 +64,9 @@ describe('quiet hours for push (pinned clock)', () => {
     expect((await device(601, 'quiet-token')).status).toBe(200);
     expect((await device(602, 'awake-token')).status).toBe(200);
 
-    await publish('attendance.missing', missing(601, 'quiet'));
-    await publish('attendance.missing', missing(602, 'awake'));
-    await publish('payslip.published', {
+    await publish(envelope('attendance.missing', missing(601, 'quiet')));
+    await publish(envelope('attendance.missing', missing(602, 'awake')));
+    await publish(envelope('payslip.published', {
       payslipId: 77,
       employeeId: 3,
       employee: { name: 'Marta Ruiz', email: 'employee.quiet@school.test', userId: 601 },
@@ -93,20 +76,20 @@ describe('quiet hours for push (pinned clock)', () => {
       issuedOn: '2026-05-04',
       supersedesPayslipId: null,
       batchId: null,
-    });
+    }));
     expect(await pushesTo(601)).toEqual([{ event_type: 'payslip.published', status: 'recorded' }]);
     expect(await pushesTo(602)).toEqual([{ event_type: 'attendance.missing', status: 'recorded' }]);
     expect((await held(601)).map((row) => [new Date(row.release_at).toISOString(), row.sent_at])).toEqual([['2026-05-05T05:00:00.000Z', null]]);
     // E-mail is unaffected.
-    await until(async () => smtp.mails.some((mail) => recipientsOf(mail).includes('teacher.quiet@school.test')), 10_000, 'the reminder mail');
+    await until(async () => mailsTo('teacher.quiet@school.test').length > 0, 10_000, 'the reminder mail');
 
     clock.set('2026-05-05T04:59:00Z');
-    expect(await releaseHeldPushes(service.ctx.orm, pushOf(service), clock.now())).toBe(0);
+    expect(await releaseHeldPushes(service().ctx.orm, pushOf(service()), clock.now())).toBe(0);
 
     clock.set('2026-05-05T05:00:00Z');
-    const second = await startTestService(defineNotificationsService(), service.ctx.config, { clock });
+    const second = await startTestService(defineNotificationsService(), service().ctx.config, { clock });
     try {
-      const sent = await Promise.all([service, second, service, second].map((instance) => releaseHeldPushes(instance.ctx.orm, pushOf(instance), clock.now())));
+      const sent = await Promise.all([service(), second, service(), second].map((instance) => releaseHeldPushes(instance.ctx.orm, pushOf(instance), clock.now())));
       expect(sent.reduce((sum, n) => sum + n, 0)).toBe(1);
     } finally {
       await stopNotifications(second, false);
@@ -116,9 +99,9 @@ describe('quiet hours for push (pinned clock)', () => {
       { event_type: 'attendance.missing', status: 'recorded' },
     ]);
     expect((await held(601))[0]!.sent_at).not.toBeNull();
-    const [recorded] = await sql<{ count: number }>(service, `select count(*)::int as count from recorded_pushes where tokens::text like '%quiet-token%'`);
+    const [recorded] = await sql<{ count: number }>(service(), `select count(*)::int as count from recorded_pushes where tokens::text like '%quiet-token%'`);
     expect(recorded!.count).toBe(2);
     clock.set('2026-05-05T06:00:00Z');
-    expect(await releaseHeldPushes(service.ctx.orm, pushOf(service), clock.now())).toBe(0);
+    expect(await releaseHeldPushes(service().ctx.orm, pushOf(service()), clock.now())).toBe(0);
   });
 });
