@@ -11,15 +11,14 @@
 // of the floor's p99 at 10 clients. BENCH_DURATION seconds per run (default 3).
 // Each run also reports the CPU time per request of the gateway, academic and the PostgreSQL
 // backends (from /proc): latency moves with the machine's other load, CPU per request barely does.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
-import { dropTestDatabase, testConfig, testUrls, tokenFor, uniqueName } from '@academy/testing';
+import { ensureInfra, stopInfra } from '@academy/infra';
+import { dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { summarySql } from '../../apps/academic/src/attendance/read-attendance.ts';
+import { cpuMeter, figureColumns, figuresOf, FLOOR_SCENARIO, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, rssMb, startServiceProcess, stopAll, tenths, verdict, vsFloor, waitReady } from './support.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const GROUPS = 35;
@@ -33,20 +32,9 @@ const config = await testConfig('bench_attendance', SettingsSchema);
 const children: ChildProcess[] = [];
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
 
-function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, LOG_LEVEL: 'error', ...env } });
-  children.push(child);
-  return child;
-}
-const jwtEnv = { JWT_KEYS_DIR: config.JWT_KEYS_DIR, JWT_KEY_IDS: config.JWT_KEY_IDS.join(','), JWT_ISSUER: config.JWT_ISSUER, JWT_AUDIENCE: config.JWT_AUDIENCE };
-/** Resident memory of a process, in MB. */
-const rssMb = (pid: number | undefined) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
 try {
-  const academicPort = await freePort();
-  const academicProcess = startProcess('apps/academic/src/main.ts', {
-    ...jwtEnv,
-    PORT: String(academicPort),
+  const academic = await startServiceProcess('academic', {
+    ...jwtEnv(config),
     DATABASE_URL: config.DATABASE_URL,
     DATABASE_POOL_MAX: '14',
     RABBITMQ_URL: config.RABBITMQ_URL,
@@ -54,20 +42,14 @@ try {
     REDIS_URL: config.REDIS_URL,
     ATTENDANCE_CHECK_INTERVAL_MS: '0',
   });
-  const academicUrl = `http://127.0.0.1:${academicPort}`;
-  await waitFor('academic', async () => (await fetch(`${academicUrl}/readyz`).catch(() => null))?.ok ?? false, 60_000);
-  const gatewayPort = await freePort();
-  const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
-    ...jwtEnv,
-    PORT: String(gatewayPort),
-    ACADEMIC_URL: academicUrl,
-    REDIS_URL: testUrls.redis,
-    RATE_LIMIT_KEY_PREFIX: uniqueName('bench_rl'),
-    RATE_LIMIT_IP_PER_MINUTE: '100000000',
-    RATE_LIMIT_USER_PER_MINUTE: '100000000',
-  });
-  const gateway = `http://127.0.0.1:${gatewayPort}`;
-  await waitFor('gateway', async () => (await fetch(`${gateway}/healthz`).catch(() => null))?.ok ?? false, 60_000);
+  const academicProcess = academic.child;
+  children.push(academicProcess);
+  await waitReady('academic', `${academic.url}/readyz`);
+  const gatewayService = await startServiceProcess('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() });
+  const gatewayProcess = gatewayService.child;
+  children.push(gatewayProcess);
+  const gateway = gatewayService.url;
+  await waitReady('gateway', `${gateway}/healthz`);
 
   const loadStarted = performance.now();
   const students = GROUPS * GROUP_SIZE;
@@ -106,50 +88,17 @@ try {
   console.log(`\nData: ${counts!.events} classes, ${counts!.marks} marks, ${students} students (loaded in ${Math.round(performance.now() - loadStarted)} ms)`);
 
   const headers = { authorization: `Bearer ${tokenFor({ role: 'admin', sub: '1' }, 900)}` };
-  /** CPU time (user + system, ms) a process has used so far; 0 once it is gone. */
-  const cpuMs = (pid: number | undefined): number => {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
-    } catch {
-      return 0;
-    }
-  };
-  /** CPU time of each PostgreSQL backend on the benchmark's database, by pid. */
-  const postgresCpu = async (): Promise<Map<number, number>> => {
-    const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
-    return new Map(rows.map((row) => [row.pid, cpuMs(row.pid)]));
-  };
   type Cpu = { gateway: number; academic: number; postgres: number };
   /** Runs `work`; the CPU the gateway, academic and the database's backends spent meanwhile, per request (`count`). */
-  const measured = async <T>(count: (result: T) => number, work: () => Promise<T>): Promise<{ result: T; cpu: Cpu }> => {
-    const before = { gateway: cpuMs(gatewayProcess.pid), academic: cpuMs(academicProcess.pid), postgres: await postgresCpu() };
-    const result = await work();
-    const after = await postgresCpu();
-    const n = Math.max(1, count(result));
-    let postgres = 0;
-    for (const [pid, ms] of after) postgres += ms - (before.postgres.get(pid) ?? 0);
-    return { result, cpu: { gateway: (cpuMs(gatewayProcess.pid) - before.gateway) / n, academic: (cpuMs(academicProcess.pid) - before.academic) / n, postgres: postgres / n } };
-  };
+  const measured = cpuMeter({ gateway: gatewayProcess, academic: academicProcess }, db);
   const cpuColumns = (cpu: Cpu) => ({ 'gw cpu ms/req': +cpu.gateway.toFixed(2), 'academic cpu ms/req': +cpu.academic.toFixed(2), 'pg cpu ms/req': +cpu.postgres.toFixed(2) });
-  const figures = ({ result, cpu }: { result: autocannon.Result; cpu: Cpu }, expectStatus = 200) => ({
-    'p50 ms': result.latency.p50,
-    'p99 ms': result.latency.p99,
-    'req/s': Math.round(result.requests.average),
-    errors: result.errors + result.timeouts + result.non2xx - (expectStatus === 200 ? 0 : (result.statusCodeStats?.[String(expectStatus) as '400']?.count ?? 0)),
-    ...cpuColumns(cpu),
-  });
+  const figures = ({ result, cpu }: { result: autocannon.Result; cpu: Cpu }, expectStatus = 200) => ({ ...figureColumns(figuresOf(result, expectStatus)), ...cpuColumns(cpu) });
   const requestsOf = (result: autocannon.Result) => result.requests.total;
-  const get = (path: (i: number) => string, connections: number) => {
-    let n = 0;
-    return measured(requestsOf, () =>
-      autocannon({ url: gateway, connections, duration: DURATION_S, headers, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path(n++) }) }] }),
-    );
-  };
+  const get = (path: (i: number) => string, connections: number) => measured(requestsOf, () => getPaths(gateway, path, { connections, duration: DURATION_S, headers }));
   await autocannon({ url: `${gateway}/api/v2/attendance/students/1`, connections: 10, amount: 300, headers });
 
   const rows: Record<string, unknown>[] = [];
-  for (const connections of [1, 10]) rows.push({ scenario: 'baseline: proxied, refused before any query (400)', clients: connections, ...figures(await get(() => '/api/v2/attendance/students/abc', connections), 400) });
+  for (const connections of [1, 10]) rows.push({ scenario: FLOOR_SCENARIO, clients: connections, ...figures(await get(() => '/api/v2/attendance/students/abc', connections), 400) });
 
   // 1. Saves of 30 marks on the first group's classes of subjects 2–8, each save changing every mark.
   const saveEvents = (await db.query<{ id: number }>(`select id from calendar_events where subject_id > 1 order by id`)).rows.map((row) => row.id);
@@ -198,7 +147,7 @@ try {
     }
   });
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]! * 10) / 10;
+  const at = (q: number) => tenths(quantile(latencies, q));
   rows.push({ scenario: "baseline: the report's SQL, raw pg", clients: 1, 'p50 ms': at(0.5), 'p99 ms': at(0.99), 'req/s': Math.round(latencies.length / DURATION_S), errors: 0, ...cpuColumns(rawCpu) });
   console.log(`\nThrough the gateway, ${DURATION_S} s per run`);
   console.table(rows);
@@ -223,21 +172,16 @@ try {
   const save1 = rows.find((row) => String(row.scenario).startsWith('PUT') && row.clients === 1)!;
   const student = rows.find((row) => String(row.scenario).startsWith("GET a student's"))!;
   const report10 = rows.find((row) => String(row.scenario).startsWith('GET report') && row.clients === 10)!;
-  const verdict = (value: number, target: number, errors: number) => (errors > 0 ? `INVALID (${errors} errors)` : value < target ? 'MET' : 'NOT MET');
   console.log(`save of 30 marks p50 at 1 client: ${save1['p50 ms']} ms (target < 15 ms): ${verdict(save1['p50 ms'] as number, 15, save1.errors as number)}`);
   console.log(`student's year p99 at 10 clients: ${student['p99 ms']} ms (target < 20 ms): ${verdict(student['p99 ms'] as number, 20, student.errors as number)}`);
-  const floor10 = rows.find((row) => String(row.scenario).startsWith('baseline: proxied') && row.clients === 10)!;
-  console.log(`student's year p99 against the floor's p99 at 10 clients: ${student['p99 ms']} / ${floor10['p99 ms']} ms = ${((student['p99 ms'] as number) / Math.max(1, floor10['p99 ms'] as number)).toFixed(2)}×`);
+  const floor10 = rows.find((row) => row.scenario === FLOOR_SCENARIO && row.clients === 10)!;
+  console.log(`student's year p99 against the floor's p99 at 10 clients: ${student['p99 ms']} / ${floor10['p99 ms']} ms = ${vsFloor(student['p99 ms'] as number, floor10['p99 ms'] as number).toFixed(2)}×`);
   console.log(`report p99 at 10 clients: ${report10['p99 ms']} ms (target < 150 ms): ${verdict(report10['p99 ms'] as number, 150, report10.errors as number)}`);
-  console.log(`load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(`load average at the end: ${loadAverage()}`);
   console.log(`\nbench:attendance finished in ${Math.round((performance.now() - started) / 1000)} s`);
 } finally {
   await db.end();
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  }
+  await stopAll(children);
   await dropTestDatabase(config.DATABASE_URL);
   if (infra.started.length) await stopInfra('test', infra.started);
 }
