@@ -13,31 +13,22 @@
 // backends (read from /proc): on a machine shared with other work, latency and req/s move with the
 // load, CPU per request barely does.
 // BENCH_DURATION (seconds per run, default 3; the review runs take one more second).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
-import { testConfig, testUrls, tokenFor, uniqueName, dropTestDatabase } from '@academy/testing';
+import { ensureInfra, stopInfra } from '@academy/infra';
+import { testConfig, tokenFor, dropTestDatabase } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { APPROVE_SQL, REVIEW_TARGET_SQL } from '../../apps/academic/src/blocks/review-block.ts';
+import { cpuMeter, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, startServiceProcess, stopAll, tenths, verdict, waitReady, type Figures } from './support.ts';
 
 const CLIENTS = 16;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const STUDENTS = 2000;
 const SUBJECTS = 5;
 const BLOCKS_PER_SUBJECT = 5;
-
-interface Figures {
-  p50: number;
-  p99: number;
-  rps: number;
-  errors: number;
-}
 
 const started = performance.now();
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq', 'redis']);
@@ -46,51 +37,28 @@ const children: ChildProcess[] = [];
 // Timestamps as PostgreSQL writes them (microseconds kept), as the service reads them: the review's write matches `closed_at` exactly.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: CLIENTS });
-const rabbit = await amqp.connect(testUrls.rabbitmq);
-
-function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, LOG_LEVEL: 'error', ...env } });
-  children.push(child);
-  return child;
-}
-
-const jwtEnv = {
-  JWT_KEYS_DIR: config.JWT_KEYS_DIR,
-  JWT_KEY_IDS: config.JWT_KEY_IDS.join(','),
-  JWT_ISSUER: config.JWT_ISSUER,
-  JWT_AUDIENCE: config.JWT_AUDIENCE,
-};
+let rabbit: { close(): Promise<void> } | undefined;
 
 try {
   // The academic service migrates its database at start.
-  const academicPort = await freePort();
-  const academicProcess = startProcess('apps/academic/src/main.ts', {
-    ...jwtEnv,
-    PORT: String(academicPort),
+  const academic = await startServiceProcess('academic', {
+    ...jwtEnv(config),
     DATABASE_URL: config.DATABASE_URL,
     DATABASE_POOL_MAX: String(CLIENTS + 4),
     RABBITMQ_URL: config.RABBITMQ_URL,
     EVENTS_EXCHANGE: config.EVENTS_EXCHANGE,
     REDIS_URL: config.REDIS_URL,
   });
-  const academicUrl = `http://127.0.0.1:${academicPort}`;
-  await waitFor('academic', async () => (await fetch(`${academicUrl}/readyz`).catch(() => null))?.ok ?? false, 60_000);
-  const gatewayPort = await freePort();
-  const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
-    ...jwtEnv,
-    PORT: String(gatewayPort),
-    ACADEMIC_URL: academicUrl,
-    REDIS_URL: testUrls.redis,
-    RATE_LIMIT_KEY_PREFIX: uniqueName('bench_rl'),
-    RATE_LIMIT_IP_PER_MINUTE: '100000000',
-    RATE_LIMIT_USER_PER_MINUTE: '100000000',
-  });
-  const gateway = `http://127.0.0.1:${gatewayPort}`;
-  await waitFor('gateway', async () => (await fetch(`${gateway}/healthz`).catch(() => null))?.ok ?? false, 60_000);
+  const academicProcess = academic.child;
+  children.push(academicProcess);
+  await waitReady('academic', `${academic.url}/readyz`);
+  const gatewayService = await startServiceProcess('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() });
+  const gatewayProcess = gatewayService.child;
+  children.push(gatewayProcess);
+  const gateway = gatewayService.url;
+  await waitReady('gateway', `${gateway}/healthz`);
   // Stands for the notifications consumer, so the relay's block.approved publishes are routable; keeps only the newest.
-  const sinkChannel = await rabbit.createChannel();
-  const sink = await sinkChannel.assertQueue('', { exclusive: true, autoDelete: true, arguments: { 'x-max-length': 1 } });
-  await sinkChannel.bindQueue(sink.queue, config.EVENTS_EXCHANGE, 'block.#');
+  rabbit = await eventSink(config.EVENTS_EXCHANGE, 'block.#');
 
   // Data: 2,000 students in 5 subjects of one course, each with their teacher; every student has
   // closed 0–4 blocks of each subject; the next one is pending for half of the (student, subject) pairs.
@@ -132,60 +100,21 @@ try {
 
   const headers = { authorization: `Bearer ${tokenFor({ role: 'admin', sub: '1' }, 900)}` };
 
-  /** CPU time (user + system, ms) a process has used so far; 0 once it is gone. */
-  const cpuMs = (pid: number | undefined): number => {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-    } catch {
-      return 0;
-    }
-  };
-  /** CPU time of each PostgreSQL backend on the benchmark's database, by pid. */
-  const postgresCpu = async (): Promise<Map<number, number>> => {
-    const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
-    return new Map(rows.map((row) => [row.pid, cpuMs(row.pid)]));
-  };
   interface Cpu {
     gateway: number;
     academic: number;
     postgres: number;
   }
   /** Runs `work` and divides the CPU the gateway, academic and the database's backends spent meanwhile by `count()` requests. */
-  const measured = async <T>(count: (result: T) => number, work: () => Promise<T>): Promise<{ result: T; cpu: Cpu }> => {
-    const before = { gateway: cpuMs(gatewayProcess.pid), academic: cpuMs(academicProcess.pid), postgres: await postgresCpu() };
-    const result = await work();
-    const after = await postgresCpu();
-    const n = Math.max(1, count(result));
-    let postgres = 0;
-    for (const [pid, ms] of after) postgres += ms - (before.postgres.get(pid) ?? 0);
-    return { result, cpu: { gateway: (cpuMs(gatewayProcess.pid) - before.gateway) / n, academic: (cpuMs(academicProcess.pid) - before.academic) / n, postgres: postgres / n } };
-  };
+  const measured = cpuMeter({ gateway: gatewayProcess, academic: academicProcess }, db);
   const cpuColumns = (cpu: Cpu) => ({ 'gateway cpu ms/req': +cpu.gateway.toFixed(2), 'academic cpu ms/req': +cpu.academic.toFixed(2), 'postgres cpu ms/req': +cpu.postgres.toFixed(2) });
-  const figures = (result: autocannon.Result): Figures => ({
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    rps: result.requests.average,
-    errors: result.errors + result.timeouts + result.non2xx,
-  });
-  /** GETs through the gateway; `pathOf(i)` gives the i-th request's path. */
+  /** GETs through the gateway; `pathOf(i)` gives the i-th request's path. The baseline answers 400 on purpose: only the other statuses count as errors. */
   const getRun = async (pathOf: (i: number) => string, connections: number, expectStatus = 200): Promise<Figures & { cpu: Cpu }> => {
-    let n = 0;
     const { result, cpu } = await measured(
       (done: autocannon.Result) => done.requests.total,
-      () =>
-        autocannon({
-          url: gateway,
-          connections,
-          duration: DURATION_S,
-          headers,
-          requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }],
-        }),
+      () => getPaths(gateway, pathOf, { connections, duration: DURATION_S, headers }),
     );
-    const run = { ...figures(result), cpu };
-    // The baseline answers 400 on purpose: count only the other statuses as errors.
-    if (expectStatus !== 200) run.errors = result.errors + result.timeouts + (result.non2xx - (result.statusCodeStats?.[String(expectStatus) as '400']?.count ?? 0));
-    return run;
+    return { ...figuresOf(result, expectStatus), cpu };
   };
 
   const BADGE_CLIENTS = 10;
@@ -224,7 +153,7 @@ try {
   const filtered = listingRows.filter((row) => ['filtered', "one student's", 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)));
   const worstFiltered = Math.max(...filtered.map((row) => row['p99 ms'] as number));
   const listingErrors = listingRows.reduce((sum, row) => sum + (row.errors as number), 0);
-  console.log(`worst p99 of a filtered page, page 1 or deep: ${worstFiltered} ms (target < 50 ms): ${listingErrors > 0 ? `INVALID (${listingErrors} errors)` : worstFiltered < 50 ? 'MET' : 'NOT MET'}`);
+  console.log(`worst p99 of a filtered page, page 1 or deep: ${worstFiltered} ms (target < 50 ms): ${verdict(worstFiltered, 50, listingErrors)}`);
   const badge = listingRows.find((row) => String(row.scenario).startsWith('badge'))!;
   console.log(`badge count p99 at ${BADGE_CLIENTS} clients: ${badge['p99 ms']} ms (target < 10 ms): ${(badge.errors as number) > 0 ? 'INVALID' : (badge['p99 ms'] as number) < 10 ? 'MET' : 'NOT MET'}`);
   // The floor of this machine: a request the gateway proxies and academic refuses before any query, at the same clients.
@@ -288,7 +217,7 @@ try {
       },
     ],
   }));
-  const review = figures(reviewResult);
+  const review = figuresOf(reviewResult);
 
   // The same approvals with an Idempotency-Key on each (issue 23), on the service's blocks left: an ORM write's cost of the key.
   const keyedS = REVIEW_S - 1;
@@ -311,7 +240,7 @@ try {
       },
     ],
   }));
-  const keyed = figures(keyedResult);
+  const keyed = figuresOf(keyedResult);
 
   // Raw baseline: the service's own two statements per block (the read, then the conditional write
   // with its outbox row), straight from pg. Its outbox rows are marked published so the relay leaves them.
@@ -348,7 +277,7 @@ try {
   ));
   const rawSeconds = (performance.now() - rawStarted) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0) * 10) / 10;
+  const at = (q: number) => tenths(quantile(latencies, q));
   const raw = { p50: at(0.5), p99: at(0.99), rps: latencies.length / rawSeconds, errors: rawErrors };
   console.table([
     { run: 'service via gateway', 'p50 ms': review.p50, 'p99 ms': review.p99, 'req/s': Math.round(review.rps), errors: review.errors, ...cpuColumns(reviewCpu) },
@@ -373,16 +302,12 @@ try {
   console.log(
     `review CPU: ${reviewCpuTotal.toFixed(2)} ms per approval in the gateway, academic and PostgreSQL together: ${os.cpus().length} cores given to them alone would serve about ${Math.round((os.cpus().length * 1000) / reviewCpuTotal)} approvals/s`,
   );
-  console.log(`load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${os.cpus().length} cores`);
+  console.log(`load average at the end: ${loadAverage()} on ${os.cpus().length} cores`);
   console.log(`\nbench:blocks finished in ${Math.round((performance.now() - started) / 1000)} s`);
 } finally {
-  await rabbit.close().catch(() => undefined);
+  await rabbit?.close().catch(() => undefined);
   await db.end();
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  }
+  await stopAll(children);
   await dropTestDatabase(config.DATABASE_URL);
   if (infra.started.length) await stopInfra('test', infra.started);
 }
