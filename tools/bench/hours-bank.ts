@@ -8,14 +8,11 @@
 // other load, ops/s move with that load, CPU per operation much less). The service runs are made twice:
 // without and with a fresh `Idempotency-Key` on every request (issue 23: within 10%). Starts and stops what it needs.
 // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
-import { bearer, createTestDatabase, dropTestDatabase, testConfig, testUrls, uniqueQueueName } from '@academy/testing';
+import { ensureInfra, stopInfra } from '@academy/infra';
+import { bearer, createTestDatabase, dropTestDatabase, testConfig, uniqueQueueName } from '@academy/testing';
+import { cpuMs, eventSink, jwtEnv, median, medianOps, postgresCpu, postgresCpuDelta, procAvailable, quantile, startServiceProcess, stopAll, waitReady, type OpsFigures } from './support.ts';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
@@ -24,58 +21,36 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BANKS = 1000;
 const COURSE_ID = 1;
 
-interface Figures {
-  opsPerSec: number;
-  p99Ms: number;
-  errors: number;
+interface Figures extends OpsFigures {
   /** The service process's CPU time (user + system) per operation: a figure that other load on the machine disturbs less than ops/s. */
   cpuMsPerOp?: number;
   /** The same for the PostgreSQL backends serving the benchmark's database. */
   dbCpuMsPerOp?: number;
 }
 
-/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
-function cpuMsOf(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-const CLOCK_TICKS = 100;
-
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq']);
 const base = await testConfig('bench_hours_bank');
 const config = { ...base, DATABASE_URL: await createTestDatabase('bench_hours_bank'), REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas') };
 await dropTestDatabase(base.DATABASE_URL);
-const port = await freePort();
-const serviceProcess = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), 'apps/hours-bank/src/main.ts'], {
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: {
-    ...process.env,
-    PORT: String(port),
+const service = await startServiceProcess(
+  'hours-bank',
+  {
     LOG_LEVEL: 'warn',
     DATABASE_URL: config.DATABASE_URL,
     DATABASE_POOL_MAX: String(CONNECTIONS),
     RABBITMQ_URL: config.RABBITMQ_URL,
     EVENTS_EXCHANGE: config.EVENTS_EXCHANGE,
     REPLICAS_QUEUE: config.REPLICAS_QUEUE,
-    JWT_KEYS_DIR: config.JWT_KEYS_DIR,
-    JWT_KEY_IDS: config.JWT_KEY_IDS.join(','),
-    JWT_ISSUER: config.JWT_ISSUER,
-    JWT_AUDIENCE: config.JWT_AUDIENCE,
+    ...jwtEnv(config),
   },
-});
-const service = { url: `http://127.0.0.1:${port}` };
-await waitFor('hours-bank', async () => (await fetch(`${service.url}/readyz`).catch(() => null))?.ok ?? false, 60_000);
+  { cpuProfile: true },
+);
+const serviceProcess = service.child;
+await waitReady('hours-bank', `${service.url}/readyz`);
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: CONNECTIONS });
 // Stands for the future consumer of hours-bank events, so the outbox relay's publishes are routable
 // (otherwise it keeps retrying them); it keeps only the newest message.
-const rabbit = await amqp.connect(testUrls.rabbitmq);
-const sinkChannel = await rabbit.createChannel();
-const sink = await sinkChannel.assertQueue('', { exclusive: true, autoDelete: true, arguments: { 'x-max-length': 1 } });
-await sinkChannel.bindQueue(sink.queue, config.EVENTS_EXCHANGE, 'hours-bank.#');
+const rabbit = await eventSink(config.EVENTS_EXCHANGE, 'hours-bank.#');
 
 try {
   // Replicas: employees 1..1000 for the service, 10001.. for the baseline's own banks; one course.
@@ -110,34 +85,20 @@ try {
     ];
   };
   const viaService = async (label: string, employeeOf: (n: number) => number, keyed = false): Promise<Figures> => {
-    const cpuBefore = cpuMsOf(serviceProcess.pid);
-    const dbBefore = await databaseCpuMs();
+    // The raw loop's backends sit idle while the service runs.
+    const cpuBefore = cpuMs(serviceProcess.pid);
+    const dbBefore = await postgresCpu(db, true);
     const result = await autocannon({ url: service.url, connections: CONNECTIONS, duration: DURATION_S, requests: posts(employeeOf, keyed) });
-    const cpuAfter = cpuMsOf(serviceProcess.pid);
-    const dbAfter = await databaseCpuMs();
+    const cpuAfter = cpuMs(serviceProcess.pid);
+    const dbAfter = await postgresCpu(db, true);
     const errors = result.errors + result.timeouts + result.non2xx;
-    const perOp = (before: number | null, after: number | null) => (before === null || after === null || result.requests.total === 0 ? undefined : (after - before) / result.requests.total);
-    const cpuMsPerOp = perOp(cpuBefore, cpuAfter);
-    const dbCpuMsPerOp = perOp(0, databaseCpuDelta(dbBefore, dbAfter));
+    const perOp = (used: number) => (!procAvailable || result.requests.total === 0 ? undefined : used / result.requests.total);
+    const cpuMsPerOp = perOp(cpuAfter - cpuBefore);
+    const dbCpuMsPerOp = perOp(postgresCpuDelta(dbBefore, dbAfter));
     const cpu = cpuMsPerOp === undefined ? '' : `, CPU per op: service ${cpuMsPerOp.toFixed(2)} ms, PostgreSQL ${dbCpuMsPerOp?.toFixed(2)} ms`;
     console.log(`  service ${label}: ${Math.round(result.requests.average)} ops/s, p99 ${result.latency.p99} ms, ${errors} errors${cpu}`);
     return { opsPerSec: result.requests.average, p99Ms: result.latency.p99, errors, cpuMsPerOp, dbCpuMsPerOp };
   };
-
-  /** CPU time of each PostgreSQL backend on the benchmark's database (the raw loop's sit idle while the service runs), by pid. */
-  const databaseCpuMs = async (): Promise<Map<number, number> | null> => {
-    const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    const byPid = new Map<number, number>();
-    for (const { pid } of rows) {
-      const ms = cpuMsOf(pid);
-      if (ms === null) return null;
-      byPid.set(pid, ms);
-    }
-    return byPid;
-  };
-  /** CPU used between two snapshots by the backends alive at the second (a backend started meanwhile counts whole; one that exited is missed). */
-  const databaseCpuDelta = (before: Map<number, number> | null, after: Map<number, number> | null): number | null =>
-    before && after ? [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0) : null;
 
   const rawLoop = async (label: string, bankOf: (n: number) => number): Promise<Figures> => {
     const latencies: number[] = [];
@@ -181,7 +142,7 @@ try {
     await Promise.all(Array.from({ length: CONNECTIONS }, client));
     const seconds = (Date.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    const figures = { opsPerSec: latencies.length / seconds, p99Ms: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0), errors };
+    const figures = { opsPerSec: latencies.length / seconds, p99Ms: Math.round(quantile(latencies, 0.99)), errors };
     console.log(`  raw pg  ${label}: ${Math.round(figures.opsPerSec)} ops/s, p99 ${figures.p99Ms} ms, ${errors} errors`);
     return figures;
   };
@@ -199,11 +160,8 @@ try {
     runs.serviceMany.push(await viaService('(b) 1,000 banks   ', (i) => 1 + ((i * 7919) % BANKS)));
     runs.keyedMany.push(await viaService('(b) 1,000 banks, key', (i) => 1 + ((i * 7919) % BANKS), true));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const summary = (figures: Figures[]): Figures => ({
-    opsPerSec: median(figures.map((f) => f.opsPerSec)),
-    p99Ms: median(figures.map((f) => f.p99Ms)),
-    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+    ...medianOps(figures),
     cpuMsPerOp: figures.every((f) => f.cpuMsPerOp !== undefined) ? median(figures.map((f) => f.cpuMsPerOp!)) : undefined,
     dbCpuMsPerOp: figures.every((f) => f.dbCpuMsPerOp !== undefined) ? median(figures.map((f) => f.dbCpuMsPerOp!)) : undefined,
   });
@@ -213,29 +171,20 @@ try {
 
   const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
   console.log(`\nresults (medians of ${ROUNDS} rounds)`);
+  const resultRow = (viaService: Figures, raw: Figures, target: string, met: boolean) => ({
+    'service ops/s': Math.round(viaService.opsPerSec),
+    'service p99 ms': viaService.p99Ms,
+    'service CPU ms/op': viaService.cpuMsPerOp?.toFixed(2),
+    'db CPU ms/op': viaService.dbCpuMsPerOp?.toFixed(2),
+    'raw SQL ops/s': Math.round(raw.opsPerSec),
+    'raw p99 ms': raw.p99Ms,
+    'service / raw': pct(viaService.opsPerSec, raw.opsPerSec),
+    target,
+    met: viaService.opsPerSec >= 0.5 * raw.opsPerSec && met && viaService.errors === 0,
+  });
   console.table({
-    '(a) one bank': {
-      'service ops/s': Math.round(serviceOne.opsPerSec),
-      'service p99 ms': serviceOne.p99Ms,
-      'service CPU ms/op': serviceOne.cpuMsPerOp?.toFixed(2),
-      'db CPU ms/op': serviceOne.dbCpuMsPerOp?.toFixed(2),
-      'raw SQL ops/s': Math.round(rawOne.opsPerSec),
-      'raw p99 ms': rawOne.p99Ms,
-      'service / raw': pct(serviceOne.opsPerSec, rawOne.opsPerSec),
-      target: '≥ 50% of raw',
-      met: serviceOne.opsPerSec >= 0.5 * rawOne.opsPerSec && serviceOne.errors === 0,
-    },
-    '(b) 1,000 banks': {
-      'service ops/s': Math.round(serviceMany.opsPerSec),
-      'service p99 ms': serviceMany.p99Ms,
-      'service CPU ms/op': serviceMany.cpuMsPerOp?.toFixed(2),
-      'db CPU ms/op': serviceMany.dbCpuMsPerOp?.toFixed(2),
-      'raw SQL ops/s': Math.round(rawMany.opsPerSec),
-      'raw p99 ms': rawMany.p99Ms,
-      'service / raw': pct(serviceMany.opsPerSec, rawMany.opsPerSec),
-      target: '≥ 50% of raw, p99 < 40 ms',
-      met: serviceMany.opsPerSec >= 0.5 * rawMany.opsPerSec && serviceMany.p99Ms < 40 && serviceMany.errors === 0,
-    },
+    '(a) one bank': resultRow(serviceOne, rawOne, '≥ 50% of raw', true),
+    '(b) 1,000 banks': resultRow(serviceMany, rawMany, '≥ 50% of raw, p99 < 40 ms', serviceMany.p99Ms < 40),
   });
   console.log('\nwith an Idempotency-Key on every request (issue 23: within 10% of the same run without)');
   const keyedRow = (without: Figures, keyed: Figures) => ({
@@ -262,8 +211,7 @@ try {
 } finally {
   await rabbit.close();
   await db.end();
-  serviceProcess.kill('SIGTERM');
-  await once(serviceProcess, 'exit');
+  await stopAll([serviceProcess]);
   await dropTestDatabase(config.DATABASE_URL);
   if (infra.started.length) await stopInfra('test', infra.started);
 }

@@ -168,3 +168,17 @@ export function getPaths(url: string, pathOf: (i: number) => string, options: { 
   let n = 0;
   return autocannon({ url, ...options, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }] });
 }
+
+/** A run of the benches that interleave rounds (hours-bank, replicas): throughput, p99 and failed requests. */
+export interface OpsFigures {
+  opsPerSec: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/** The rounds of one run together: medians of ops/s and p99, errors summed. */
+export const medianOps = (figures: OpsFigures[]): OpsFigures => ({
+  opsPerSec: median(figures.map((f) => f.opsPerSec)),
+  p99Ms: median(figures.map((f) => f.p99Ms)),
+  errors: figures.reduce((sum, f) => sum + f.errors, 0),
+});
