@@ -5,11 +5,11 @@
 // runs interleaved, medians of BENCH_ROUNDS. Prints ops/s, p99, the 2 × 2 / 1 × 1 ratio, and the CPU
 // time each process took per 1,000 requests (where the time goes). Starts the processes with the
 // system test harness (tools/system/harness.ts): hours-bank and gateways only, replicas inserted.
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createTokenSigner, loadKeyRing } from '@academy/auth';
 import { ensureInfra, stopInfra } from '@academy/infra';
 import { startTestSystem, type SystemProcess } from '../system/harness.ts';
+import { cpuMs, medianOps, type OpsFigures } from './support.ts';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
@@ -18,10 +18,7 @@ const BANKS = 1000;
 /** Employees of the bench (far from any other id). */
 const FIRST_EMPLOYEE = 100_001;
 
-interface Figures {
-  opsPerSec: number;
-  p99Ms: number;
-  errors: number;
+interface Figures extends OpsFigures {
   /** CPU milliseconds per 1,000 requests, by process. */
   cpu: Record<string, number>;
 }
@@ -41,17 +38,6 @@ const system = await startTestSystem({
   },
   log: (line) => console.log(`[system] ${line}`),
 });
-
-/** utime + stime of a process, in ms (Linux /proc; 100 ticks a second). */
-function cpuMs(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 try {
   await system.sql('hours-bank', `insert into school_courses (id, name, start_date, end_date, deleted, source_version) values (1, 'bench', '2025-09-01', '2027-06-30', false, now())`);
@@ -140,8 +126,7 @@ try {
     runs.r11.push(await run('(r) listing  1 × 1', [gateways[0]!], reads));
     runs.r22.push(await run('(r) listing  2 × 2', gateways, reads));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const summary = (figures: Figures[]) => ({ opsPerSec: median(figures.map((f) => f.opsPerSec)), p99Ms: median(figures.map((f) => f.p99Ms)), errors: figures.reduce((s, f) => s + f.errors, 0) });
+  const summary = medianOps;
   const [w11, w22, r11, r22] = [runs.w11, runs.w22, runs.r11, runs.r22].map(summary);
   const row = (one: ReturnType<typeof summary>, two: ReturnType<typeof summary>) => ({
     '1×1 ops/s': Math.round(one.opsPerSec),
