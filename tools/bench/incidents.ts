@@ -7,17 +7,14 @@
 // gateway run as their own processes (as in production, not sharing an event loop with
 // autocannon), on the test profile's PostgreSQL, RabbitMQ and Redis, with a database of their own.
 // Prints CPU time per request of each process too. Starts and stops what it needs; ~45 s.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
-import { dlqName, retryQueueName } from '@academy/messaging';
-import { bearer, createTestDatabase, dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { ensureInfra, stopInfra } from '@academy/infra';
+import { bearer, createTestDatabase, deleteTestQueues, dropTestDatabase, testConfig, testUrls, uniqueName, uniqueQueueName } from '@academy/testing';
+import { cpuMeter, eventSink, gatewayLimitsOff, jwtEnv, loadAverage, median, quantile, startServiceProcess, stopAll, waitReady } from './support.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
 const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -35,74 +32,38 @@ await dropTestDatabase(base.DATABASE_URL);
 const databaseUrl = await createTestDatabase('bench_incidents');
 const filesDir = mkdtempSync(path.join(os.tmpdir(), 'bench-incidents-'));
 const replicasQueue = uniqueQueueName('incidents.replicas');
-const [incidentsPort, gatewayPort] = [await freePort(), await freePort()];
-const shared = {
-  ...process.env,
-  LOG_LEVEL: 'error',
-  JWT_KEYS_DIR: base.JWT_KEYS_DIR,
-  JWT_KEY_IDS: base.JWT_KEY_IDS.join(','),
-  JWT_ISSUER: base.JWT_ISSUER,
-  JWT_AUDIENCE: base.JWT_AUDIENCE,
-  REDIS_URL: testUrls.redis,
-};
-
+const shared = { ...jwtEnv(base), REDIS_URL: testUrls.redis };
 /** BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the incidents process there. */
-function startProcess(main: string, env: Record<string, string | undefined>, profile = false): ChildProcess {
-  const flags = profile && process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  return spawn(process.execPath, [...flags, main], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...shared, ...env } });
-}
-const incidentsProcess = startProcess('apps/incidents/src/main.ts', {
-  PORT: String(incidentsPort),
-  DATABASE_URL: databaseUrl,
-  DATABASE_POOL_MAX: String(CLOCK_CONNECTIONS),
-  RABBITMQ_URL: base.RABBITMQ_URL,
-  EVENTS_EXCHANGE: base.EVENTS_EXCHANGE,
-  REPLICAS_QUEUE: replicasQueue,
-  CACHE_KEY_PREFIX: uniqueName('bench_incidents'),
-  FILES_DIR: filesDir,
-  CHECK_INTERVAL_MS: '0',
-}, true);
-const gatewayProcess = startProcess('apps/gateway/src/main.ts', {
-  PORT: String(gatewayPort),
-  INCIDENTS_URL: `http://127.0.0.1:${incidentsPort}`,
-  RATE_LIMIT_KEY_PREFIX: uniqueName('bench_rl'),
-  // Limits out of the way, but still counted in Redis on every request.
-  RATE_LIMIT_IP_PER_MINUTE: '100000000',
-  RATE_LIMIT_USER_PER_MINUTE: '100000000',
-});
-const gateway = `http://127.0.0.1:${gatewayPort}`;
+const incidents = await startServiceProcess(
+  'incidents',
+  {
+    ...shared,
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: String(CLOCK_CONNECTIONS),
+    RABBITMQ_URL: base.RABBITMQ_URL,
+    EVENTS_EXCHANGE: base.EVENTS_EXCHANGE,
+    REPLICAS_QUEUE: replicasQueue,
+    CACHE_KEY_PREFIX: uniqueName('bench_incidents'),
+    FILES_DIR: filesDir,
+    CHECK_INTERVAL_MS: '0',
+  },
+  { cpuProfile: true },
+);
+const incidentsProcess = incidents.child;
+const gatewayService = await startServiceProcess('gateway', { ...shared, INCIDENTS_URL: incidents.url, ...gatewayLimitsOff() });
+const gatewayProcess = gatewayService.child;
+const gateway = gatewayService.url;
 const db = new pg.Pool({ connectionString: databaseUrl, max: 4 });
 // Stands for notifications, so the outbox relay's incident events are routable; keeps the newest only.
-const rabbit = await amqp.connect(testUrls.rabbitmq);
+let rabbit: { close(): Promise<void> } | undefined;
 
-/** CPU time (user + system, ms) a process has used so far: per request, a figure the machine's other load barely moves. */
-function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-}
-interface CpuCost {
-  gateway: number;
-  incidents: number;
-}
-async function measuredCpu<T>(requests: () => number, work: () => Promise<T>): Promise<{ result: T; cpu: CpuCost }> {
-  const before = [cpuMs(gatewayProcess.pid), cpuMs(incidentsProcess.pid)];
-  const result = await work();
-  const count = Math.max(1, requests());
-  return {
-    result,
-    cpu: { gateway: (cpuMs(gatewayProcess.pid) - before[0]!) / count, incidents: (cpuMs(incidentsProcess.pid) - before[1]!) / count },
-  };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+/** CPU time (user + system, ms) each process spent per request: a figure the machine's other load barely moves. */
+const measuredCpu = cpuMeter({ gateway: gatewayProcess, incidents: incidentsProcess });
 
 try {
-  await waitFor('incidents', async () => (await fetch(`http://127.0.0.1:${incidentsPort}/readyz`).catch(() => null))?.ok ?? false, 60_000);
-  await waitFor('gateway', async () => (await fetch(`${gateway}/healthz`).catch(() => null))?.ok ?? false, 30_000);
-  const sinkChannel = await rabbit.createChannel();
-  const sink = await sinkChannel.assertQueue('', { exclusive: true, autoDelete: true, arguments: { 'x-max-length': 1 } });
-  await sinkChannel.bindQueue(sink.queue, base.EVENTS_EXCHANGE, 'incident.#');
+  await waitReady('incidents', `${incidents.url}/readyz`);
+  await waitReady('gateway', `${gateway}/healthz`, 30_000);
+  rabbit = await eventSink(base.EVENTS_EXCHANGE, 'incident.#');
 
   // Employees 1..EMPLOYEES in the replica; incidents 1..INCIDENTS (employee 1..1000), each with a few messages.
   await db.query(`insert into employees (id, user_id, name, active, deleted, source_version) select g, 100000 + g, 'Employee ' || g, true, false, now() from generate_series(1, $1) g`, [
@@ -238,85 +199,44 @@ try {
 
   const errors = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
   console.log('\nresults');
+  const sequentialRow = (sorted: number[], target: string, p50Under: number) => ({
+    'p50 ms': +quantile(sorted, 0.5).toFixed(2),
+    'p99 ms': +quantile(sorted, 0.99).toFixed(2),
+    'req/s': Math.round(1000 / median(sorted)),
+    errors: 0,
+    target,
+    met: quantile(sorted, 0.5) < p50Under,
+  });
+  const loadRow = (result: autocannon.Result, cpu: { gateway: number; incidents: number }, target: string, met = true, rps = result.requests.average) => ({
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'req/s': Math.round(rps),
+    errors: errors(result),
+    'gateway cpu ms/req': +cpu.gateway.toFixed(2),
+    'incidents cpu ms/req': +cpu.incidents.toFixed(2),
+    target,
+    met: met && errors(result) === 0,
+  });
+  const clockRps = clock.requests.total / clockSeconds;
   console.table({
-    'cached, sequential': {
-      'p50 ms': +quantile(sequential.cached, 0.5).toFixed(2),
-      'p99 ms': +quantile(sequential.cached, 0.99).toFixed(2),
-      'req/s': Math.round(1000 / median(sequential.cached)),
-      errors: 0,
-      target: 'p50 < 5 ms',
-      met: quantile(sequential.cached, 0.5) < 5,
-    },
-    'uncached, sequential': {
-      'p50 ms': +quantile(sequential.uncached, 0.5).toFixed(2),
-      'p99 ms': +quantile(sequential.uncached, 0.99).toFixed(2),
-      'req/s': Math.round(1000 / median(sequential.uncached)),
-      errors: 0,
-      target: 'p50 < 20 ms',
-      met: quantile(sequential.uncached, 0.5) < 20,
-    },
-    [`cached, ${LOAD_CONNECTIONS} clients`]: {
-      'p50 ms': cachedLoad.latency.p50,
-      'p99 ms': cachedLoad.latency.p99,
-      'req/s': Math.round(cachedLoad.requests.average),
-      errors: errors(cachedLoad),
-      'gateway cpu ms/req': +cachedCpu.gateway.toFixed(2),
-      'incidents cpu ms/req': +cachedCpu.incidents.toFixed(2),
-      target: '',
-      met: errors(cachedLoad) === 0,
-    },
-    [`uncached, ${LOAD_CONNECTIONS} clients`]: {
-      'p50 ms': uncachedLoad.latency.p50,
-      'p99 ms': uncachedLoad.latency.p99,
-      'req/s': Math.round(uncachedLoad.requests.average),
-      errors: errors(uncachedLoad),
-      'gateway cpu ms/req': +uncachedCpu.gateway.toFixed(2),
-      'incidents cpu ms/req': +uncachedCpu.incidents.toFixed(2),
-      target: wrapped ? 'ids wrapped: partly cached' : '',
-      met: errors(uncachedLoad) === 0,
-    },
-    [`clock-in, ${CLOCK_CONNECTIONS} clients`]: {
-      'p50 ms': clock.latency.p50,
-      'p99 ms': clock.latency.p99,
-      'req/s': Math.round(clock.requests.total / clockSeconds),
-      errors: errors(clock),
-      'gateway cpu ms/req': +clockCpu.gateway.toFixed(2),
-      'incidents cpu ms/req': +clockCpu.incidents.toFixed(2),
-      target: '≥ 500 req/s',
-      met: clock.requests.total / clockSeconds >= 500 && errors(clock) === 0,
-    },
-    [`clock-in/out, ${CLOCK_CONNECTIONS} employees`]: {
-      'p50 ms': shift.latency.p50,
-      'p99 ms': shift.latency.p99,
-      'req/s': Math.round(shift.requests.average),
-      errors: errors(shift),
-      'gateway cpu ms/req': +shiftCpu.gateway.toFixed(2),
-      'incidents cpu ms/req': +shiftCpu.incidents.toFixed(2),
-      target: 'half are clock-ins',
-      met: errors(shift) === 0,
-    },
+    'cached, sequential': sequentialRow(sequential.cached, 'p50 < 5 ms', 5),
+    'uncached, sequential': sequentialRow(sequential.uncached, 'p50 < 20 ms', 20),
+    [`cached, ${LOAD_CONNECTIONS} clients`]: loadRow(cachedLoad, cachedCpu, ''),
+    [`uncached, ${LOAD_CONNECTIONS} clients`]: loadRow(uncachedLoad, uncachedCpu, wrapped ? 'ids wrapped: partly cached' : ''),
+    [`clock-in, ${CLOCK_CONNECTIONS} clients`]: loadRow(clock, clockCpu, '≥ 500 req/s', clockRps >= 500, clockRps),
+    [`clock-in/out, ${CLOCK_CONNECTIONS} employees`]: loadRow(shift, shiftCpu, 'half are clock-ins'),
   });
   console.log(`clock-ins recorded: ${records} (warm-up included); spec observed ~1–2 s uncached and 50–100 ms cached`);
   const answers = (result: autocannon.Result) => Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => `${status}×${count}`).join(' ');
   console.log(`answers by status: clock-in ${answers(clock)}; clock-in/out ${answers(shift)} (errors ${shift.errors}, timeouts ${shift.timeouts})`);
-  console.log(`load average during the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} on ${os.cpus().length} cores`);
+  console.log(`load average during the run: ${loadAverage()} on ${os.cpus().length} cores`);
   console.log('cpu ms/req: CPU time each process spent per request, which load from elsewhere on the machine barely changes; 2 cores for these two alone would serve at most about 2000 / (their sum) req/s (PostgreSQL and Redis need their share too)');
 } finally {
-  await rabbit.close();
+  await rabbit?.close();
   await db.end();
-  for (const child of [gatewayProcess, incidentsProcess]) {
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await once(child, 'exit');
-  }
+  await stopAll([gatewayProcess, incidentsProcess]);
   await dropTestDatabase(databaseUrl);
   rmSync(filesDir, { recursive: true, force: true });
-  const connection = await amqp.connect(testUrls.rabbitmq).catch(() => null);
-  if (connection) {
-    const channel = await connection.createChannel();
-    for (const name of [replicasQueue, dlqName(replicasQueue), ...[1000, 5000, 30000].map((delay) => retryQueueName(replicasQueue, delay))])
-      await channel.deleteQueue(name).catch(() => undefined);
-    await channel.deleteExchange(base.EVENTS_EXCHANGE).catch(() => undefined);
-    await connection.close().catch(() => undefined);
-  }
+  await deleteTestQueues(base.EVENTS_EXCHANGE, [replicasQueue]).catch(() => undefined);
   if (infra.started.length) await stopInfra('test', infra.started);
 }
