@@ -18,7 +18,7 @@ import { ensureInfra, stopInfra } from '@academy/infra';
 import { dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { summarySql } from '../../apps/academic/src/attendance/read-attendance.ts';
-import { cpuMeter, figureColumns, figuresOf, FLOOR_SCENARIO, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, rssMb, startServiceProcess, stopAll, tenths, verdict, vsFloor, waitReady } from './support.ts';
+import { cpuMeter, figureColumns, figuresOf, FLOOR_SCENARIO, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, rssMb, startReady, stopAll, tenths, verdict, vsFloor } from './support.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const GROUPS = 35;
@@ -33,7 +33,7 @@ const children: ChildProcess[] = [];
 const db = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
 
 try {
-  const academic = await startServiceProcess('academic', {
+  const academic = await startReady('academic', {
     ...jwtEnv(config),
     DATABASE_URL: config.DATABASE_URL,
     DATABASE_POOL_MAX: '14',
@@ -41,15 +41,9 @@ try {
     EVENTS_EXCHANGE: config.EVENTS_EXCHANGE,
     REDIS_URL: config.REDIS_URL,
     ATTENDANCE_CHECK_INTERVAL_MS: '0',
-  });
-  const academicProcess = academic.child;
-  children.push(academicProcess);
-  await waitReady('academic', `${academic.url}/readyz`);
-  const gatewayService = await startServiceProcess('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() });
-  const gatewayProcess = gatewayService.child;
-  children.push(gatewayProcess);
-  const gateway = gatewayService.url;
-  await waitReady('gateway', `${gateway}/healthz`);
+  }, { children });
+  const gatewayService = await startReady('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() }, { children, readyPath: '/healthz' });
+  const [academicProcess, gatewayProcess, gateway] = [academic.child, gatewayService.child, gatewayService.url];
 
   const loadStarted = performance.now();
   const students = GROUPS * GROUP_SIZE;

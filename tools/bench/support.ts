@@ -9,7 +9,7 @@ import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import type pg from 'pg';
 import { freePort, waitFor } from '@academy/infra';
-import { testUrls, uniqueName } from '@academy/testing';
+import { TEST_KEYS_DIR, TEST_KID, testUrls, uniqueName } from '@academy/testing';
 import { answersOk, stopChild } from '../dev/processes.ts';
 
 /** Whether CPU times can be read from /proc (Linux). */
@@ -82,6 +82,15 @@ export const gatewayLimitsOff = () => ({
   RATE_LIMIT_USER_PER_MINUTE: '100000000',
 });
 
+/**
+ * The gateway in this process on port 0, silent, with the test keys and its limits out of the way, in
+ * front of `upstreams` (`{ ACADEMIC_URL }`); `upstreams` may set other settings too.
+ */
+export async function startInProcessGateway(upstreams: Record<string, string>) {
+  const [{ ConfigSchema }, { startGateway }] = await Promise.all([import('../../apps/gateway/src/config.ts'), import('../../apps/gateway/src/gateway.ts')]);
+  return startGateway(ConfigSchema.parse({ PORT: '0', LOG_LEVEL: 'silent', JWT_KEYS_DIR: TEST_KEYS_DIR, JWT_KEY_IDS: TEST_KID, ...gatewayLimitsOff(), ...upstreams }));
+}
+
 export interface ServiceProcess {
   child: ChildProcess;
   port: number;
@@ -105,6 +114,14 @@ export async function startServiceProcess(service: string, env: Record<string, s
 
 /** Waits until `url` answers 2xx (a service's `/readyz`). */
 export const waitReady = (name: string, url: string, timeoutMs = 60_000) => waitFor(name, () => answersOk(url), timeoutMs);
+
+/** startServiceProcess, the process added to `children` (to stop at the end), then waitReady on `readyPath`. */
+export async function startReady(service: string, env: Record<string, string | undefined>, options: { children: ChildProcess[]; readyPath?: string }): Promise<ServiceProcess> {
+  const started = await startServiceProcess(service, env);
+  options.children.push(started.child);
+  await waitReady(service, `${started.url}${options.readyPath ?? '/readyz'}`);
+  return started;
+}
 
 /** Stops the processes still running, one by one (SIGTERM, then SIGKILL after 15 s). */
 export async function stopAll(children: ChildProcess[]): Promise<void> {
@@ -182,3 +199,25 @@ export const medianOps = (figures: OpsFigures[]): OpsFigures => ({
   p99Ms: median(figures.map((f) => f.p99Ms)),
   errors: figures.reduce((sum, f) => sum + f.errors, 0),
 });
+
+/**
+ * hours-bank's POSTs, alternating completed (1h 10m) and pending (1h) hours on the bank of
+ * `employeeOf(i)` for the i-th request; `keyOf(i)`: an Idempotency-Key on each.
+ */
+export function hoursBankPosts(authorization: string, employeeOf: (i: number) => number, keyOf?: (i: number) => string): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      setupRequest: (request) => {
+        const i = n++;
+        return {
+          ...request,
+          path: `/api/v2/hours-bank/${employeeOf(i)}/${i % 2 === 0 ? 'completed' : 'pending'}`,
+          headers: { 'content-type': 'application/json', authorization, ...(keyOf ? { 'idempotency-key': keyOf(i) } : {}) },
+          body: JSON.stringify({ time: i % 2 === 0 ? '1h 10m' : '1h' }),
+        };
+      },
+    },
+  ];
+}
