@@ -22,7 +22,7 @@ import { ensureInfra, stopInfra } from '@academy/infra';
 import { testConfig, tokenFor, dropTestDatabase } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { APPROVE_SQL, REVIEW_TARGET_SQL } from '../../apps/academic/src/blocks/review-block.ts';
-import { cpuMeter, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, startServiceProcess, stopAll, tenths, verdict, waitReady, type Figures } from './support.ts';
+import { cpuMeter, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, startReady, stopAll, tenths, verdict, type Figures } from './support.ts';
 
 const CLIENTS = 16;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -41,22 +41,16 @@ let rabbit: { close(): Promise<void> } | undefined;
 
 try {
   // The academic service migrates its database at start.
-  const academic = await startServiceProcess('academic', {
+  const academic = await startReady('academic', {
     ...jwtEnv(config),
     DATABASE_URL: config.DATABASE_URL,
     DATABASE_POOL_MAX: String(CLIENTS + 4),
     RABBITMQ_URL: config.RABBITMQ_URL,
     EVENTS_EXCHANGE: config.EVENTS_EXCHANGE,
     REDIS_URL: config.REDIS_URL,
-  });
-  const academicProcess = academic.child;
-  children.push(academicProcess);
-  await waitReady('academic', `${academic.url}/readyz`);
-  const gatewayService = await startServiceProcess('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() });
-  const gatewayProcess = gatewayService.child;
-  children.push(gatewayProcess);
-  const gateway = gatewayService.url;
-  await waitReady('gateway', `${gateway}/healthz`);
+  }, { children });
+  const gatewayService = await startReady('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() }, { children, readyPath: '/healthz' });
+  const [academicProcess, gatewayProcess, gateway] = [academic.child, gatewayService.child, gatewayService.url];
   // Stands for the notifications consumer, so the relay's block.approved publishes are routable; keeps only the newest.
   rabbit = await eventSink(config.EVENTS_EXCHANGE, 'block.#');
 
