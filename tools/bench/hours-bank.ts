@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureInfra, stopInfra } from '@academy/infra';
 import { bearer, createTestDatabase, dropTestDatabase, testConfig, uniqueQueueName } from '@academy/testing';
-import { cpuMs, eventSink, jwtEnv, median, medianOps, postgresCpu, postgresCpuDelta, procAvailable, quantile, startServiceProcess, stopAll, waitReady, type OpsFigures } from './support.ts';
+import { cpuMs, eventSink, hoursBankPosts, jwtEnv, median, medianOps, postgresCpu, postgresCpuDelta, procAvailable, quantile, startServiceProcess, stopAll, waitReady, type OpsFigures } from './support.ts';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
@@ -67,22 +67,8 @@ try {
   let keyedRun = 0;
   /** POSTs alternating completed (1h 10m) and pending (1h), on the bank of `employeeOf(i)`; `keyed`: each with its own Idempotency-Key. */
   const posts = (employeeOf: (n: number) => number, keyed = false): autocannon.Request[] => {
-    let n = 0;
     const run = ++keyedRun;
-    return [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          const i = n++;
-          return {
-            ...request,
-            path: `/api/v2/hours-bank/${employeeOf(i)}/${i % 2 === 0 ? 'completed' : 'pending'}`,
-            headers: { 'content-type': 'application/json', authorization, ...(keyed ? { 'idempotency-key': `bench-${run}-${i}` } : {}) },
-            body: JSON.stringify({ time: i % 2 === 0 ? '1h 10m' : '1h' }),
-          };
-        },
-      },
-    ];
+    return hoursBankPosts(authorization, employeeOf, keyed ? (i) => `bench-${run}-${i}` : undefined);
   };
   const viaService = async (label: string, employeeOf: (n: number) => number, keyed = false): Promise<Figures> => {
     // The raw loop's backends sit idle while the service runs.
