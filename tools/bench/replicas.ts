@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { createTokenSigner, loadKeyRing } from '@academy/auth';
 import { ensureInfra, stopInfra } from '@academy/infra';
 import { startTestSystem, type SystemProcess } from '../system/harness.ts';
-import { cpuMs, medianOps, type OpsFigures } from './support.ts';
+import { cpuMs, hoursBankPosts, medianOps, type OpsFigures } from './support.ts';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
@@ -53,23 +53,7 @@ try {
   const authorization = `Bearer ${signer.sign({ sub: '1', role: 'admin' }, 900)}`;
   const employeeOf = (n: number) => FIRST_EMPLOYEE + ((n * 7919) % BANKS);
 
-  const writes = (): autocannon.Request[] => {
-    let n = 0;
-    return [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          const i = n++;
-          return {
-            ...request,
-            path: `/api/v2/hours-bank/${employeeOf(i)}/${i % 2 === 0 ? 'completed' : 'pending'}`,
-            headers: { 'content-type': 'application/json', authorization },
-            body: JSON.stringify({ time: i % 2 === 0 ? '1h 10m' : '1h' }),
-          };
-        },
-      },
-    ];
-  };
+  const writes = (): autocannon.Request[] => hoursBankPosts(authorization, employeeOf);
   const reads = (): autocannon.Request[] => {
     let n = 0;
     return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/v2/hours-bank/${employeeOf(n++)}`, headers: { authorization } }) }];
