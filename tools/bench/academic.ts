@@ -6,11 +6,10 @@
 import autocannon from 'autocannon';
 import { ensureInfra } from '@academy/infra';
 import { startService } from '@academy/service';
-import { dropTestDatabase, testConfig, testUrls, tokenFor, uniqueName, TEST_KEYS_DIR, TEST_KID } from '@academy/testing';
+import { dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
 import { academicService } from '../../apps/academic/src/service.ts';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
-import { ConfigSchema as GatewayConfig } from '../../apps/gateway/src/config.ts';
-import { startGateway } from '../../apps/gateway/src/gateway.ts';
+import { figuresOf, startInProcessGateway } from './support.ts';
 
 const STUDENTS = 50_000;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
@@ -65,10 +64,7 @@ try {
   ];
   console.log(`"garcia" matches ${searchMeta.totalItems} students`);
 
-  const run = async (url: string, connections: number) => {
-    const result = await autocannon({ url, connections, duration: DURATION_S, headers });
-    return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.non2xx + result.errors + result.timeouts };
-  };
+  const run = async (url: string, connections: number) => figuresOf(await autocannon({ url, connections, duration: DURATION_S, headers }));
   const report = async (label: string, base: string, connections: number) => {
     console.log(`\n${label}: ${connections} connection(s), ${DURATION_S} s per scenario`);
     const baseline = await run(`${base}/healthz`, connections);
@@ -87,19 +83,7 @@ try {
   for (const connections of CONCURRENCY) await report('Straight to academic (in-process)', academic.url, connections);
 
   // Through the gateway, as clients reach it (rate limits out of the way, still counted in Redis).
-  const gateway = await startGateway(
-    GatewayConfig.parse({
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      ACADEMIC_URL: academic.url,
-      REDIS_URL: testUrls.redis,
-      JWT_KEYS_DIR: TEST_KEYS_DIR,
-      JWT_KEY_IDS: TEST_KID,
-      RATE_LIMIT_KEY_PREFIX: uniqueName('bench_rl'),
-      RATE_LIMIT_IP_PER_MINUTE: '100000000',
-      RATE_LIMIT_USER_PER_MINUTE: '100000000',
-    }),
-  );
+  const gateway = await startInProcessGateway({ ACADEMIC_URL: academic.url });
   stops.push(gateway.stop);
   for (const connections of CONCURRENCY) await report('Through the gateway', gateway.url, connections);
 } finally {
