@@ -5,20 +5,17 @@ import autocannon from 'autocannon';
 import { hashPassword } from '@academy/auth';
 import { ensureInfra, stopInfra } from '@academy/infra';
 import { startService } from '@academy/service';
-import { TEST_KEYS_DIR, TEST_KID, dropTestDatabase, testConfig, testUrls, uniqueName } from '@academy/testing';
+import { dropTestDatabase, testConfig } from '@academy/testing';
 import { academicService } from '../../apps/academic/src/service.ts';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { User } from '../../apps/academic/src/shared/entities/user.entity.ts';
-import { ConfigSchema } from '../../apps/gateway/src/config.ts';
-import { startGateway } from '../../apps/gateway/src/gateway.ts';
+import { median, quantile, startInProcessGateway } from './support.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARMUP_S = 3;
 const SEQUENTIAL_REQUESTS = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * Latency without queueing: one request at a time, alternating direct and gateway so both see the
@@ -36,29 +33,13 @@ async function sequentialLatency(urls: string[], headers: Record<string, string>
   }
   return samples.map((list) => {
     list.sort((x, y) => x - y);
-    const at = (q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))];
-    return { p50: at(0.5), p99: at(0.99) };
+    return { p50: quantile(list, 0.5), p99: quantile(list, 0.99) };
   });
 }
 
 const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`));
 const academic = await startService(academicService, { ...(await testConfig('bench_gateway', SettingsSchema)), LOG_LEVEL: 'silent' });
-const gatewayWith = (extra: Record<string, string> = {}) =>
-  startGateway(
-    ConfigSchema.parse({
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      ACADEMIC_URL: academic.url,
-      JWT_KEYS_DIR: TEST_KEYS_DIR,
-      JWT_KEY_IDS: TEST_KID,
-      REDIS_URL: testUrls.redis,
-      RATE_LIMIT_KEY_PREFIX: uniqueName('bench_rl'),
-      // Limits out of the way, but still counted in Redis on every request.
-      RATE_LIMIT_IP_PER_MINUTE: '100000000',
-      RATE_LIMIT_USER_PER_MINUTE: '100000000',
-      ...extra,
-    }),
-  );
+const gatewayWith = (extra: Record<string, string> = {}) => startInProcessGateway({ ACADEMIC_URL: academic.url, ...extra });
 // The gateway as configured (a token's session checked in Redis at most every 2 s), and one that
 // checks the session on every request: the difference is what the check itself costs.
 const gateway = await gatewayWith();
