@@ -15,6 +15,7 @@ import { ensureInfra, stopInfra, urls } from '@academy/infra';
 import { createLogger } from '@academy/kit';
 import { createEnvelope } from '@academy/contracts';
 import { consume, createBroker, dlqName, messagingEntities, outboxInsertSql, outboxRow, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
+import { percentile } from './support.ts';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 20_000);
 const STEADY_RATE = 500;
@@ -31,7 +32,6 @@ const baselineQueue = `bench-${suffix}.baseline`;
 const unroutedQueue = `${exchange}.unrouted`;
 const logger = createLogger('bench-events', 'warn');
 const rate = (count: number, ms: number) => Math.round((count / ms) * 1000);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 await ensureDatabase(databaseUrl);
 const orm = await createOrm({ clientUrl: databaseUrl, entities: messagingEntities, migrations: [], poolMax: 20 });
