@@ -100,6 +100,7 @@ async function main(): Promise<void> {
   const { notificationsService } = await import('../../apps/notifications/src/service.ts');
   const gatewayConfig = await import('../../apps/gateway/src/config.ts');
   const { startGateway } = await import('../../apps/gateway/src/gateway.ts');
+  const { percentile } = await import('./support.ts');
 
   const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`));
   const apiKey = 'bench-push-api-key-0123456789';
@@ -130,7 +131,6 @@ async function main(): Promise<void> {
       RATE_LIMIT_USER_PER_MINUTE: '100000',
     }),
   );
-  const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
   let worker: Worker | null = null;
   let smtp: Worker | null = null;
