@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
+import { defineEntity, p } from '@mikro-orm/postgresql';
 import { testUrls, uniqueName } from '@academy/testing';
-import { dropDatabase, ensureDatabase } from '../src/index.ts';
+import { toErrorResponse } from '@academy/kit';
+import { createOrm, dropDatabase, ensureDatabase } from '../src/index.ts';
 
 describe('ensureDatabase', () => {
   const url = `${testUrls.postgres}/${uniqueName('t_db_ensure')}`;
@@ -20,5 +22,38 @@ describe('ensureDatabase', () => {
 
   test('refuses a database name that would need quoting', async () => {
     await expect(ensureDatabase(`${testUrls.postgres}/bad-name;drop`)).rejects.toThrow(/unsupported database name/);
+  });
+});
+
+const Thing = defineEntity({ name: 'Thing', properties: { id: p.integer().primary() } });
+
+describe('createOrm: a starved pool', () => {
+  const url = `${testUrls.postgres}/${uniqueName('t_db_starved')}`;
+  afterAll(() => dropDatabase(url));
+
+  test('a query that waits longer than acquireTimeoutMs for a connection fails (a 503 for a request), and the pool serves again once one is free', async () => {
+    await ensureDatabase(url);
+    const orm = await createOrm({ clientUrl: url, entities: [Thing], migrations: [], poolMax: 1, acquireTimeoutMs: 300 });
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      // The pool's one connection, held by a transaction that waits (as a handler waiting for a second connection would).
+      const holder = orm.em.fork().transactional(async (em) => {
+        await em.execute('select 1');
+        await held;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = Date.now();
+      const starved = await orm.em.fork().execute('select 1').then(() => null, (error: unknown) => error);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(starved).toBeInstanceOf(Error);
+      expect(toErrorResponse(starved)).toMatchObject({ status: 503, code: 'DATABASE_BUSY', headers: { 'Retry-After': '1' } });
+      release();
+      await holder;
+      expect(await orm.em.fork().execute('select 1 as one')).toEqual([{ one: 1 }]);
+    } finally {
+      await orm.close(true);
+    }
   });
 });

@@ -138,6 +138,18 @@ interface HttpishError {
   message: string;
 }
 
+/**
+ * pg-pool's error when no connection came free (or opened) within the pool's `connectionTimeoutMillis`
+ * (`DATABASE_ACQUIRE_TIMEOUT_MS`): a starved or unreachable database, a passing condition (503), also
+ * when MikroORM wraps it.
+ */
+function isPoolStarved(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
+    if (cause.message.includes('timeout exceeded when trying to connect')) return true;
+  }
+  return false;
+}
+
 /** Turns anything thrown into a status and a body: known errors as they say, the rest a logged 500. */
 export function toErrorResponse(error: unknown): { status: number; code: string; message: string; details?: unknown; headers?: Record<string, string> } {
   if (error instanceof AppError) {
@@ -147,6 +159,9 @@ export function toErrorResponse(error: unknown): { status: number; code: string;
     const details = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
     const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
     return { status: 400, code: 'VALIDATION_ERROR', message: `Invalid request: ${message}`, details };
+  }
+  if (isPoolStarved(error)) {
+    return { status: 503, code: 'DATABASE_BUSY', message: 'The database has no free connection right now; retry shortly', headers: { 'Retry-After': '1' } };
   }
   const httpish = error as HttpishError;
   const status = httpish?.status ?? httpish?.statusCode;

@@ -10,6 +10,8 @@ export function baseConfigSchema(defaults: { port: number; database: string }) {
     LOG_LEVEL: env.logLevel(),
     DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${defaults.database}`),
     DATABASE_POOL_MAX: z.coerce.number().int().positive().default(20),
+    /** How long a query waits for a pool connection before failing (a starved pool fails loudly, never hangs). */
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
     RABBITMQ_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
     EVENTS_EXCHANGE: z.string().min(1).default('academy.events'),
     REDIS_URL: env.url('redis://127.0.0.1:6379'),

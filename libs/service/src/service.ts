@@ -81,7 +81,7 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
   const clock = options.clock ?? systemClock;
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const metrics = createMetrics(definition.name);
-  const orm = await openServiceOrm(definition, config.DATABASE_URL, { logger, poolMax: config.DATABASE_POOL_MAX });
+  const orm = await openServiceOrm(definition, config.DATABASE_URL, { logger, poolMax: config.DATABASE_POOL_MAX, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   // Whatever start-up opened is closed again when a later step fails (no half-started service).
   const opened: (() => Promise<void> | void)[] = [() => orm.close()];
   const closeOpened = async () => {

@@ -24,6 +24,7 @@ async function startBackbone() {
     LOG_LEVEL: 'silent',
     DATABASE_URL: `${servers.postgres}/t_service_${suffix}`,
     DATABASE_POOL_MAX: 10,
+    DATABASE_ACQUIRE_TIMEOUT_MS: 30_000,
     RABBITMQ_URL: servers.rabbitmq,
     EVENTS_EXCHANGE: `academy.events.test.${suffix}`,
     REDIS_URL: servers.redis,

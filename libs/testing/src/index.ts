@@ -71,6 +71,7 @@ export async function testConfig(name: string, settings?: SettingsSchema<object>
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL as BaseConfig['LOG_LEVEL']) ?? 'silent',
     DATABASE_URL: await createTestDatabase(name),
     DATABASE_POOL_MAX: 10,
+    DATABASE_ACQUIRE_TIMEOUT_MS: 30_000,
     RABBITMQ_URL: testUrls.rabbitmq,
     EVENTS_EXCHANGE: uniqueName('academy.events.test'),
     REDIS_URL: testUrls.redis,
