@@ -18,6 +18,8 @@ import { readAttendanceHistory, readAttendanceReport, readAttendanceSheet, readS
 import { streamReportCsv } from './attendance-report-csv.ts';
 import { listMissingAttendance } from './missing-attendance.ts';
 import { dayOf, dayRange } from './academy-days.ts';
+import { isAdmin } from './attendance-actor.ts';
+import { AttendanceReportCache } from './attendance-report-cache.ts';
 
 /** `/api/v2/attendance/*`: statuses, taking and reading a class's sheet, summaries, the report, missing sheets. */
 export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): void {
@@ -32,6 +34,7 @@ export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): vo
     minSessions: config.ATTENDANCE_WARNING_MIN_SESSIONS,
   };
   const today = () => dayOf(ctx.clock.now(), timeZone);
+  const reportCache = new AttendanceReportCache(ctx.redis, { logger: ctx.logger });
 
   bind(listAttendanceStatusesRoute, async ({ res }) => {
     res.json({ data: await listStatuses(em()) });
@@ -60,7 +63,14 @@ export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): vo
     const range = dayRange(query, today(), 365);
     const actor = actorOf(req, res);
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') {
-      res.json(await readAttendanceReport(em(), query, range, actor, settings));
+      const load = () => readAttendanceReport(em(), query, range, actor, settings);
+      // Admins' reports only: a teacher's depends on their registrations, which bump no version.
+      if (!isAdmin(actor)) {
+        res.json(await load());
+        return;
+      }
+      const parts = { from: range.from, to: range.to, timeZone, thresholdPercent: settings.thresholdPercent, subjectId: query.subjectId, centerId: query.centerId, below: query.below };
+      res.type('application/json').send(await reportCache.json(em(), parts, load));
       return;
     }
     const { filters, params } = await reportFilters(em(), query, actor);

@@ -1,0 +1,111 @@
+// The admins' JSON report, kept in Redis as its JSON text under the versions of what it shows.
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Redis } from 'ioredis';
+import type { Logger } from '@academy/kit';
+import { inKeyedWrite } from '@academy/service';
+
+/** The versions a report depends on: the database's epoch, `global`, and its subject's (or the sum over subjects). */
+export interface ReportVersions {
+  epoch: string;
+  global: string;
+  subjects: string;
+}
+
+/** Everything besides the versions that the report's answer depends on. */
+export interface ReportKeyParts {
+  from: string;
+  to: string;
+  timeZone: string;
+  thresholdPercent: number;
+  subjectId?: number;
+  centerId?: number;
+  below?: number;
+}
+
+/**
+ * The versions of `attendance_report_versions` (see its migration), read in one query: the subject's
+ * (0 while it has none), or with no subject the sum over every subject's (versions only grow and rows
+ * are never deleted, so the sum grows with every bump), and the global one.
+ */
+export async function reportVersions(em: EntityManager, subjectId: number | undefined): Promise<ReportVersions | null> {
+  const scope = subjectId === undefined ? null : `subject:${subjectId}`;
+  const [row] = await em.execute<{ epoch: string; global: string; subjects: string }[]>(
+    `select g.epoch::text as epoch, g.version::text as global,
+            (select coalesce(sum(v.version), 0) from attendance_report_versions v where v.scope like 'subject:%' and (?::text is null or v.scope = ?::text))::text as subjects
+       from attendance_report_versions g where g.scope = 'global'`,
+    [scope, scope],
+  );
+  return row ?? null;
+}
+
+export function reportCacheKey(prefix: string, versions: ReportVersions, parts: ReportKeyParts): string {
+  const { from, to, timeZone, thresholdPercent, subjectId = null, centerId = null, below = null } = parts;
+  const text = JSON.stringify([versions.epoch, versions.global, versions.subjects, from, to, timeZone, thresholdPercent, subjectId, centerId, below]);
+  return `${prefix}:${createHash('sha256').update(text).digest('base64url')}`;
+}
+
+export interface ReportCacheOptions {
+  logger: Logger;
+  /** Redis key prefix. */
+  prefix?: string;
+  /** How long an answer is kept at most; a newer version makes it unreachable long before. */
+  ttlSeconds?: number;
+  /** After a failed command, Redis is skipped for this long (reports are computed). */
+  pauseAfterFailureMs?: number;
+}
+
+/**
+ * No stale answer: the writers bump the versions in their own transaction, and a reader reads them
+ * before the report's data (a later snapshot). An answer is stored under versions no newer than the
+ * data it holds (possibly older, when a change committed in between: a fresher answer under the old
+ * key, which only readers that overlapped that commit can still ask for), and every reader that
+ * starts after a commit reads the new versions, hence a new key. Every instance reads the versions
+ * from PostgreSQL: nothing is ever invalidated in Redis, old keys are not asked for again and expire.
+ * Redis down or slow (commands fail fast): the report is computed, as without a cache.
+ */
+export class AttendanceReportCache {
+  private readonly options: Required<ReportCacheOptions>;
+  private skipUntil = 0;
+  private lastFailureLogged = 0;
+
+  private readonly redis: Redis;
+
+  constructor(redis: Redis, options: ReportCacheOptions) {
+    this.redis = redis;
+    this.options = { prefix: 'academic:attendance-report', ttlSeconds: 600, pauseAfterFailureMs: 1000, ...options };
+  }
+
+  private usable(): boolean {
+    return this.redis.status === 'ready' && Date.now() >= this.skipUntil;
+  }
+
+  private failed(error: unknown, what: string): void {
+    this.skipUntil = Date.now() + this.options.pauseAfterFailureMs;
+    const now = Date.now();
+    if (now - this.lastFailureLogged > 10_000) {
+      this.lastFailureLogged = now;
+      this.options.logger.warn({ err: error }, `attendance report cache ${what} failed: computing the report`);
+    } else {
+      this.options.logger.debug({ err: error }, `attendance report cache ${what} failed`);
+    }
+  }
+
+  /** The report's JSON text, from Redis or from `load` (then stored, not awaited). */
+  async json(em: EntityManager, parts: ReportKeyParts, load: () => Promise<unknown>): Promise<string> {
+    // A keyed write reads its own uncommitted rows, which nobody else may see: computed, not kept.
+    if (!this.usable() || inKeyedWrite()) return JSON.stringify(await load());
+    const versions = await reportVersions(em, parts.subjectId);
+    if (!versions) return JSON.stringify(await load());
+    const key = reportCacheKey(this.options.prefix, versions, parts);
+    try {
+      const cached = await this.redis.get(key);
+      if (cached !== null) return cached;
+    } catch (error) {
+      this.failed(error, 'read');
+    }
+    const json = JSON.stringify(await load());
+    if (this.usable()) this.redis.set(key, json, 'EX', this.options.ttlSeconds).catch((error: unknown) => this.failed(error, 'write'));
+    return json;
+  }
+}
