@@ -1,17 +1,18 @@
 // Test helpers: the academic service on port 0 over a fresh database, and fixtures written
 // straight to the database (fast, and independent of the routes under test).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RunningService } from '@academy/service';
+import type { RunningService, StartOptions } from '@academy/service';
 import { bearer, testConfig } from '@academy/testing';
 import { startTestService, useService } from '@academy/testing/harness';
 import { academicService } from '../src/service.ts';
-import { SettingsSchema } from '../src/config.ts';
+import { SettingsSchema, type Config } from '../src/config.ts';
 
 export const admin = bearer({ role: 'admin', sub: '1' });
 export const user = bearer({ role: 'user', sub: '2', employeeId: 1 });
 
-export async function startAcademic(): Promise<RunningService> {
-  return startTestService(academicService, { ...(await testConfig('academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0 });
+/** The service over a fresh database (its periodic attendance check off); `settings` over the test config, `options.clock` to pin its clock. */
+export async function startAcademic(settings: Partial<Config> = {}, options: StartOptions = {}): Promise<RunningService<Config>> {
+  return startTestService(academicService, { ...(await testConfig('academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0, ...settings }, options);
 }
 
 /** The service around the describe's tests (`useService`), and fixtures bound to it. */

@@ -1,42 +1,21 @@
 // The academic service on port 0 with a pinned clock (ATTENDANCE_* settings as given), and a small
 // world of classes: a subject, a center, a teacher, students, classes at given instants.
-import { afterAll, beforeAll } from '@jest/globals';
 import request from 'supertest';
-import { fixedClock, type SettableClock } from '@academy/kit';
-import { startService, type RunningService } from '@academy/service';
-import { bearer, dropTestDatabase, testConfig } from '@academy/testing';
-import { academicService } from '../../src/service.ts';
-import { SettingsSchema, type Config } from '../../src/config.ts';
-import { em, fixtures } from '../support.ts';
+import { fixedClock } from '@academy/kit';
+import type { RunningService } from '@academy/service';
+import { bearer } from '@academy/testing';
+import { useService } from '@academy/testing/harness';
+import type { Config } from '../../src/config.ts';
+import { em, fixtures, startAcademic } from '../support.ts';
 
 export const ADMIN_USER_ID = 9001;
 export const adminToken = bearer({ role: 'admin', sub: String(ADMIN_USER_ID) });
 export const teacherToken = (employeeId: number, userId = 5000 + employeeId) => bearer({ role: 'user', sub: String(userId), employeeId });
 
-export async function startWithClock(clock: SettableClock, settings: Partial<Config> = {}): Promise<RunningService<Config>> {
-  const config = { ...(await testConfig('academic_attendance', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0, ...settings };
-  const service = await startService(academicService, config, { clock });
-  await service.ctx.broker.start();
-  return service;
-}
-
 /** Hooks around a describe: the service with its own pinned clock (at `start` until a test sets it). */
 export function useAttendance(start: string, settings: Partial<Config> = {}) {
   const clock = fixedClock(start);
-  let running: RunningService<Config> | undefined;
-  beforeAll(async () => {
-    running = await startWithClock(clock, settings);
-  });
-  afterAll(async () => {
-    if (running) {
-      await running.stop();
-      await dropTestDatabase(running.ctx.config.DATABASE_URL);
-    }
-  });
-  const service = () => {
-    if (!running) throw new Error('the service is not running');
-    return running;
-  };
+  const service = useService(() => startAcademic(settings, { clock }));
   return { clock, service, world: attendanceWorld(service) };
 }
 

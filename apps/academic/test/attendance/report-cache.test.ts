@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { reportCacheKey, reportVersions, type ReportKeyParts } from '../../src/attendance/attendance-report-cache.ts';
+import type { SummaryRow } from '../../src/attendance/read-attendance.ts';
 import { adminToken, useAttendance, type attendanceWorld } from './attendance-support.ts';
 import type { RunningService } from '@academy/service';
 import type { Config } from '../../src/config.ts';
@@ -10,17 +11,7 @@ import type { SettableClock } from '@academy/kit';
 const RANGE = 'from=2026-03-01&to=2026-04-30';
 const PREFIX = 'academic:attendance-report';
 
-interface Row {
-  studentId: number;
-  studentName: string;
-  subjectId: number;
-  subjectName: string;
-  sessions: number;
-  counted: number;
-  counts: Record<string, number>;
-  percentage: number | null;
-  below: boolean;
-}
+type Row = SummaryRow & { below: boolean };
 
 function helpers(clock: SettableClock, service: () => RunningService<Config>, w: ReturnType<typeof attendanceWorld>) {
   /** A subject with three students and three classes (10 and 17 March, 14 April): P L A, P P P, E A P. */

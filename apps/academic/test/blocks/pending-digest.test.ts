@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { fixedClock, type SettableClock } from '@academy/kit';
-import { startService, type RunningService } from '@academy/service';
-import { dropTestDatabase, testConfig } from '@academy/testing';
+import { startService } from '@academy/service';
+import { useService } from '@academy/testing/harness';
 import { academicService } from '../../src/service.ts';
-import { SettingsSchema, type Config } from '../../src/config.ts';
 import { runPendingDigests } from '../../src/blocks/pending-digests.ts';
-import { fixtures } from '../support.ts';
+import { fixtures, startAcademic } from '../support.ts';
 import { blockWorld } from './blocks-support.ts';
 
 // 07:59 and 08:00 in Madrid (CEST) on Monday 4 May 2026.
@@ -16,21 +15,7 @@ const HOUR = 3_600_000;
 /** The service over a database of its own with a pinned clock (the check's timer off: tests run it). */
 function useDigest(start: string) {
   const clock: SettableClock = fixedClock(start);
-  let running: RunningService<Config> | undefined;
-  beforeAll(async () => {
-    const config = { ...(await testConfig('academic_digest', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0, DIGEST_CHECK_INTERVAL_MS: 0 };
-    running = await startService(academicService, config, { clock });
-  });
-  afterAll(async () => {
-    if (running) {
-      await running.stop();
-      await dropTestDatabase(running.ctx.config.DATABASE_URL);
-    }
-  });
-  const service = () => {
-    if (!running) throw new Error('the service is not running');
-    return running;
-  };
+  const service = useService(() => startAcademic({ DIGEST_CHECK_INTERVAL_MS: 0 }, { clock }));
   const f = fixtures(service);
   const w = blockWorld(service, f);
   return {
