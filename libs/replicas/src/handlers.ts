@@ -51,15 +51,24 @@ export const onSchoolCourseCreated: EventHandler<'school-course.created'> = asyn
   );
 };
 
-export const onSchoolCourseDeleted: EventHandler<'school-course.deleted'> = async (em, event) => {
-  await run(
-    em,
-    `insert into school_courses (id, deleted, source_version) values (?, true, ?)
-     on conflict (id) do update set deleted = true, source_version = excluded.source_version
-     where school_courses.source_version <= excluded.source_version`,
-    [event.data.id, event.occurredAt],
-  );
-};
+/**
+ * A `*.deleted` event as a tombstone in `table` (a replica table with `id`, `deleted` and
+ * `source_version`): the row is kept, marked deleted, unless a newer event already wrote it; a
+ * deletion that arrives before its row is created is remembered the same way.
+ */
+export const tombstone =
+  <T extends 'school-course.deleted' | 'calendar-event.deleted'>(table: 'school_courses' | 'calendar_events'): EventHandler<T> =>
+  async (em, event) => {
+    await run(
+      em,
+      `insert into ${table} (id, deleted, source_version) values (?, true, ?)
+       on conflict (id) do update set deleted = true, source_version = excluded.source_version
+       where ${table}.source_version <= excluded.source_version`,
+      [event.data.id, event.occurredAt],
+    );
+  };
+
+export const onSchoolCourseDeleted = tombstone<'school-course.deleted'>('school_courses');
 
 /** The four academic events a replica follows. */
 export const replicaHandlers: EventHandlers = {

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
-import { onEmployeeUpserted, replicaHandlers, run } from './handlers.ts';
+import { onEmployeeUpserted, replicaHandlers, run, tombstone } from './handlers.ts';
 
 /**
  * Local copy of academic's timetable: one row per class (calendar event), fed by `calendar-event.*`
@@ -58,15 +58,7 @@ export const onCalendarEventChanged: EventHandler<'calendar-event.created' | 'ca
   );
 };
 
-export const onCalendarEventDeleted: EventHandler<'calendar-event.deleted'> = async (em, event) => {
-  await run(
-    em,
-    `insert into calendar_events (id, deleted, source_version) values (?, true, ?)
-     on conflict (id) do update set deleted = true, source_version = excluded.source_version
-     where calendar_events.source_version <= excluded.source_version`,
-    [event.data.id, event.occurredAt],
-  );
-};
+export const onCalendarEventDeleted = tombstone<'calendar-event.deleted'>('calendar_events');
 
 /** The employees replica's upsert, and the first time this employee was heard of (the earliest event wins, whatever the order). */
 export const onEmployeeUpsertedFirstSeen: EventHandler<'employee.upserted'> = async (em, event) => {

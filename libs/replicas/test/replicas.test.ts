@@ -1,44 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { createEnvelope, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
-import { createOrm } from '@academy/db';
-import { createLogger } from '@academy/kit';
-import { createBroker, messagingEntities, type Broker, type Consumer } from '@academy/messaging';
-import { createTestDatabase, deleteTestQueues, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
-import { chosenSchoolCourseId, replicaEntities, subscribeReplicas } from '../src/index.ts';
-
-const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt = new Date()): EventEnvelope =>
-  createEnvelope(type, data, { source: 'academic', occurredAt });
+import { describe, expect, test } from '@jest/globals';
+import { chosenSchoolCourseId } from '../src/index.ts';
+import { envelope, useReplicaConsumer } from './support.ts';
 
 describe('subscribeReplicas: one call keeps employees and school courses', () => {
-  const exchange = uniqueName('academy.events.test');
-  const queue = uniqueQueueName('replicas-test.replicas');
-  let url: string;
-  let orm: MikroORM;
-  let broker: Broker;
-  let consumer: Consumer;
-
-  beforeAll(async () => {
-    url = await createTestDatabase('replicas');
-    orm = await createOrm({ clientUrl: url, entities: [...replicaEntities, ...messagingEntities], migrations: [] });
-    await orm.schema.create();
-    broker = createBroker({ url: testUrls.rabbitmq, service: 'replicas-test', logger: createLogger('replicas-test', 'silent'), exchange });
-    await broker.start();
-    consumer = await subscribeReplicas({ broker, orm }, queue);
-  });
-  afterAll(async () => {
-    await consumer.stop();
-    await broker.close();
-    await orm.close();
-    await dropTestDatabase(url);
-    await deleteTestQueues(exchange, [queue]);
-  });
-
-  const rows = (sql: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(sql, params, 'all');
-  const publish = async (...events: EventEnvelope[]) => {
-    await broker.publish(events);
-    for (const event of events) await waitFor(`event ${event.id} handled`, async () => (await rows('select 1 from inbox where event_id = ?', [event.id])).length > 0, 10_000, 50);
-  };
+  const { orm, rows, publish } = useReplicaConsumer('replicas-test');
 
   test('employee.upserted and employee.deleted keep the row, a deletion as a tombstone; an older event never undoes a newer one', async () => {
     const now = Date.now();
@@ -75,16 +40,16 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
   });
 
   test('the current school course: greatest start date, ties by greatest id, deleted ones ignored; a named course only while it lives', async () => {
-    expect(await chosenSchoolCourseId(orm.em.fork())).toBeNull();
+    expect(await chosenSchoolCourseId(orm().em.fork())).toBeNull();
     const course = (id: number, startDate: string) =>
       envelope('school-course.created', { id, name: `Course ${id}`, startDate, endDate: '2030-06-30' });
     await publish(course(11, '2025-09-01'), course(12, '2024-09-01'), course(13, '2025-09-01'));
-    expect(await chosenSchoolCourseId(orm.em.fork())).toBe(13);
-    expect(await chosenSchoolCourseId(orm.em.fork(), 12)).toBe(12);
+    expect(await chosenSchoolCourseId(orm().em.fork())).toBe(13);
+    expect(await chosenSchoolCourseId(orm().em.fork(), 12)).toBe(12);
 
     await publish(envelope('school-course.deleted', { id: 13 }));
-    expect(await chosenSchoolCourseId(orm.em.fork())).toBe(11);
-    expect(await chosenSchoolCourseId(orm.em.fork(), 13)).toBeNull();
-    expect(await chosenSchoolCourseId(orm.em.fork(), 99)).toBeNull();
+    expect(await chosenSchoolCourseId(orm().em.fork())).toBe(11);
+    expect(await chosenSchoolCourseId(orm().em.fork(), 13)).toBeNull();
+    expect(await chosenSchoolCourseId(orm().em.fork(), 99)).toBeNull();
   });
 });

@@ -1,44 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { createEnvelope, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
-import { createOrm } from '@academy/db';
-import { createLogger } from '@academy/kit';
-import { createBroker, messagingEntities, type Broker, type Consumer } from '@academy/messaging';
-import { createTestDatabase, deleteTestQueues, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
-import { replicaEntities, subscribeReplicas, timetableReplicaEntities } from '../src/index.ts';
-
-const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt: string): EventEnvelope =>
-  createEnvelope(type, data, { source: 'academic', occurredAt: new Date(occurredAt) });
+import { describe, expect, test } from '@jest/globals';
+import { envelope, useReplicaConsumer } from './support.ts';
 
 describe('subscribeReplicas with the timetable: classes and when each employee was first heard of', () => {
-  const exchange = uniqueName('academy.events.test');
-  const queue = uniqueQueueName('timetable-test.replicas');
-  let url: string;
-  let orm: MikroORM;
-  let broker: Broker;
-  let consumer: Consumer;
-
-  beforeAll(async () => {
-    url = await createTestDatabase('replicas_timetable');
-    orm = await createOrm({ clientUrl: url, entities: [...replicaEntities, ...timetableReplicaEntities, ...messagingEntities], migrations: [] });
-    await orm.schema.create();
-    broker = createBroker({ url: testUrls.rabbitmq, service: 'timetable-test', logger: createLogger('timetable-test', 'silent'), exchange });
-    await broker.start();
-    consumer = await subscribeReplicas({ broker, orm }, queue, { timetable: true });
-  });
-  afterAll(async () => {
-    await consumer.stop();
-    await broker.close();
-    await orm.close();
-    await dropTestDatabase(url);
-    await deleteTestQueues(exchange, [queue]);
-  });
-
-  const rows = (sql: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(sql, params, 'all');
-  const publish = async (...events: EventEnvelope[]) => {
-    await broker.publish(events);
-    for (const event of events) await waitFor(`event ${event.id} handled`, async () => (await rows('select 1 from inbox where event_id = ?', [event.id])).length > 0, 10_000, 50);
-  };
+  const { rows, publish } = useReplicaConsumer('timetable-test', { timetable: true });
   const classRow = (id: number) =>
     rows(
       `select employee_id as "employeeId", to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI') as "startsAt", deleted,
