@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig } from '@academy/kit';
+import { env, loadConfig } from '@academy/kit';
 import { baseConfigSchema, type BaseConfig } from '@academy/service';
 
 /** Token lifetimes of the logins served here; tokens are signed with the first of JWT_KEY_IDS. */
@@ -23,19 +23,10 @@ export const AuthSettingsSchema = z.object({
 });
 export type AuthSettings = z.infer<typeof AuthSettingsSchema>;
 
-const isTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Attendance (`attendance/`): the academy's days, the teachers' editing window, warnings and reminders. */
 export const AttendanceSettingsSchema = z.object({
   /** The academy's time zone (IANA): its days, and the times of the CSV report. Shared with incidents. */
-  ACADEMY_TIME_ZONE: z.string().default('Europe/Madrid').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  ACADEMY_TIME_ZONE: env.timeZone('Europe/Madrid'),
   /** A teacher may take or change a class's attendance until this many days after it ends (admins any time). */
   ATTENDANCE_EDIT_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /** A student whose weighted attendance in a subject drops below this percentage is warned about (once per crossing). */

@@ -2,15 +2,6 @@ import { z } from 'zod';
 import { env, loadConfig } from '@academy/kit';
 import { baseConfigSchema } from '@academy/service';
 
-const isTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents' }).extend({
   /** Queue of the employees replica (@academy/replicas); tests give each service instance its own. */
   REPLICAS_QUEUE: z.string().min(1).default('incidents.replicas'),
@@ -18,7 +9,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents'
    * The academy's time zone (IANA), shared with academic: the days of the history, the report and
    * the timetable, absence deadlines. `WORK_TIME_ZONE`, its former name, is read when it is unset.
    */
-  ACADEMY_TIME_ZONE: z.string().default('Europe/Madrid').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  ACADEMY_TIME_ZONE: env.timeZone('Europe/Madrid'),
   /**
    * Who is expected at work: `timetable`, an employee with a class that day, by its start plus the
    * grace; `every-working-day`, every active employee on WORKING_DAYS by ABSENCE_DEADLINE plus the grace.

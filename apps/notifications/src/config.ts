@@ -3,15 +3,6 @@ import { env, loadConfig } from '@academy/kit';
 import { baseConfigSchema } from '@academy/service';
 import { Locale } from '@academy/contracts';
 
-const isTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notifications' }).extend({
@@ -23,7 +14,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   /** The language of guardians' mails and of anyone whose login chose none. */
   ACADEMY_LOCALE: Locale.default('es'),
   /** The academy's time zone: instants in notifications are written as its clocks show them. */
-  ACADEMY_TIME_ZONE: z.string().default('Europe/Madrid').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  ACADEMY_TIME_ZONE: env.timeZone('Europe/Madrid'),
   /** Connections of the pooled SMTP transport. */
   SMTP_MAX_CONNECTIONS: positive(5),
   /** Attempts of one e-mail before it is parked (status `parked`, visible in the deliveries listing). */

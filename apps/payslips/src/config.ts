@@ -1,17 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { loadConfig } from '@academy/kit';
+import { env, loadConfig } from '@academy/kit';
 import { parseFileKeys } from '@academy/files';
 import { baseConfigSchema } from '@academy/service';
 
-const isTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const megabytes = (fallback: number) => z.coerce.number().positive().max(2000).default(fallback);
 /** A size of the configuration (MB) in bytes. */
 export const bytesOf = (megabytes: number) => Math.floor(megabytes * 1024 * 1024);
@@ -23,7 +15,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3005, database: 'payslips' 
   /** Queue of the employees replica (@academy/replicas); tests give each service instance its own. */
   REPLICAS_QUEUE: z.string().min(1).default('payslips.replicas'),
   /** The academy's time zone: the default `issuedOn` is today there. */
-  ACADEMY_TIME_ZONE: z.string().default('Europe/Madrid').refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
+  ACADEMY_TIME_ZONE: env.timeZone('Europe/Madrid'),
   /** Where payslip files are stored, encrypted (a ReadWriteMany volume shared by every instance on Kubernetes). */
   FILES_DIR: z.string().min(1).default('.local/dev/payslips/files'),
   /**

@@ -4,3 +4,13 @@ import { z } from 'zod';
 export const LOCALES = ['es', 'en'] as const;
 export const Locale = z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` });
 export type Locale = z.infer<typeof Locale>;
+
+/** Whether `value` is an IANA time zone this runtime knows (Intl refuses the others): `ACADEMY_TIME_ZONE`, a user's quiet hours. */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,3 +1,4 @@
+import { isTimeZone } from '@academy/contracts';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -21,6 +22,8 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
 
 /** Shared variable types, so every service reads them the same way. */
 export const env = {
+  /** An IANA time zone such as Europe/Madrid. */
+  timeZone: (fallback: string) => z.string().default(fallback).refine(isTimeZone, { error: 'must be an IANA time zone such as Europe/Madrid' }),
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   url: (fallback: string) => z.url().default(fallback),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

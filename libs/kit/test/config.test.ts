@@ -25,3 +25,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig(Schema, { DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL is invalid/);
   });
 });
+
+describe('env.timeZone', () => {
+  const Zone = z.object({ ACADEMY_TIME_ZONE: env.timeZone('Europe/Madrid') });
+
+  test('an IANA zone is taken, and the default when unset', () => {
+    expect(loadConfig(Zone, {})).toEqual({ ACADEMY_TIME_ZONE: 'Europe/Madrid' });
+    expect(loadConfig(Zone, { ACADEMY_TIME_ZONE: 'America/Argentina/Buenos_Aires' })).toEqual({ ACADEMY_TIME_ZONE: 'America/Argentina/Buenos_Aires' });
+  });
+
+  test('a name Intl does not know fails fast, naming the variable and what it must be', () => {
+    expect(() => loadConfig(Zone, { ACADEMY_TIME_ZONE: 'Mars/Olympus_Mons' })).toThrow(/ACADEMY_TIME_ZONE is invalid.*IANA time zone/);
+  });
+});

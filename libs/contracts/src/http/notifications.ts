@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, IdText, PageMeta, errorResponses, jsonContent, queryObject } from './common.ts';
 import { routeFamily } from '../routes.ts';
+import { isTimeZone } from '../locale.ts';
 
 // Notifications (spec sections "Push notifications", "Events" 1, 3, 4, the "Notifications" errors).
 
@@ -174,14 +175,6 @@ export const NotificationPreference = z
   .meta({ id: 'NotificationPreference' });
 export type NotificationPreference = z.infer<typeof NotificationPreference>;
 
-const isTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const timeOfDay = z.string({ error: 'must be a time of day as HH:MM' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day as HH:MM, such as 22:00' });
 
 /** Non-critical pushes during them are held and sent once when they end (e-mail is unaffected). `start` after `end` spans midnight. */
