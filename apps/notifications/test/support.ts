@@ -129,3 +129,28 @@ export function useNotificationsWithSmtp(overrides: Partial<Config> = {}, option
     pushesTo: (token: string) => sql<RecordedPush>(service(), `select tokens, message from recorded_pushes where tokens @> ?::jsonb`, [JSON.stringify([token])]),
   };
 }
+
+type PayslipPublished = EventData<'payslip.published'>;
+let payslipSequence = 0;
+
+/**
+ * A `payslip.published` for an employee of the test's own: address `employee.<tag>@school.test`, a
+ * login of their own (`employee.userId`, null for none), the November payslip; `overrides` over it,
+ * `employee` merged field by field.
+ */
+export function payslipPublished(tag: string, overrides: Partial<Omit<PayslipPublished, 'employee'>> & { employee?: Partial<PayslipPublished['employee']> } = {}): PayslipPublished {
+  const id = ++payslipSequence;
+  const { employee, ...rest } = overrides;
+  return {
+    payslipId: 900 + id,
+    employeeId: 300 + id,
+    label: 'Nómina noviembre',
+    periodStart: '2026-11-01',
+    periodEnd: '2026-11-30',
+    issuedOn: '2026-11-28',
+    supersedesPayslipId: null,
+    batchId: null,
+    ...rest,
+    employee: { name: 'Lucía Pérez', email: `employee.${tag}@school.test`, userId: 7000 + id, ...employee },
+  };
+}

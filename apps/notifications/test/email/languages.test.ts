@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
-import { envelope, sleep, until, useNotificationsWithSmtp } from '../support.ts';
+import { envelope, payslipPublished, sleep, until, useNotificationsWithSmtp } from '../support.ts';
 
 let nextId = 900;
 
@@ -53,17 +53,7 @@ describe('the language of each mail, read back from a real SMTP server', () => {
   });
 
   test('payslip.published: dates written for the reader, in Spanish or in English', async () => {
-    const payslip = (tag: string, locale?: 'en' | 'es'): EventData<'payslip.published'> => ({
-      payslipId: nextId++,
-      employeeId: 5,
-      employee: { name: 'Ana Pérez', email: `employee.${tag}@school.test`, userId: null, ...(locale ? { locale } : {}) },
-      label: 'Nómina noviembre',
-      periodStart: '2026-11-01',
-      periodEnd: '2026-11-30',
-      issuedOn: '2026-11-28',
-      supersedesPayslipId: null,
-      batchId: null,
-    });
+    const payslip = (tag: string, locale?: 'en' | 'es') => payslipPublished(tag, { employee: { name: 'Ana Pérez', userId: null, ...(locale ? { locale } : {}) } });
     const [spanish] = await deliver('payslip.published', payslip('es'), ['employee.es@school.test']);
     expect(spanish!.subject).toBe('Tienes una nueva nómina');
     expect(spanish!.text).toContain('Nómina noviembre, del 1 de noviembre de 2026 al 30 de noviembre de 2026.');

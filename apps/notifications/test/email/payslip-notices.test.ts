@@ -1,29 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
-import type { EventData } from '@academy/contracts';
 import { pgArray } from '@academy/db';
 import { onPayslipPublished } from '../../src/email/payslip-published.handler.ts';
-import { countingPushProvider, envelope, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
+import { countingPushProvider, envelope, payslipPublished, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
 import { recipientsOf } from '../smtp.ts';
 
 const APP_URL = 'https://app.academy.test/';
-let nextId = 1;
 
-/** A publication for an employee whose address and login are unique to the test (`tag`). */
-function payslip(tag: string, overrides: Partial<EventData<'payslip.published'>> = {}): EventData<'payslip.published'> {
-  const id = nextId++;
-  return {
-    payslipId: 900 + id,
-    employeeId: 300 + id,
-    employee: { name: 'Lucía Pérez', email: `employee.${tag}@school.test`, userId: 7000 + id },
-    label: 'Nómina noviembre',
-    periodStart: '2026-11-01',
-    periodEnd: '2026-11-30',
-    issuedOn: '2026-11-28',
-    supersedesPayslipId: null,
-    batchId: null,
-    ...overrides,
-  };
-}
+const payslip = payslipPublished;
 
 describe('payslip notices on payslip.published and payslip.corrected (real SMTP server, recording push provider)', () => {
   const { service, smtp, publish, settledMailsTo, mailsTo, device, pushesTo } = useNotificationsWithSmtp({ ACADEMY_LOCALE: 'en', APP_URL });

@@ -1,6 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import type { EventData } from '@academy/contracts';
-import { envelope, sql, until, useNotifications } from '../support.ts';
+import { envelope, payslipPublished, sql, until, useNotifications } from '../support.ts';
 
 // A burst of events whose handlers push (a batch of payslips published at once) takes the e-mail
 // queue's whole prefetch (50) at once, far more than the database pool. Each handler holds its
@@ -14,18 +13,8 @@ describe(`a burst of ${EVENTS} payslip.published events with a pool of ${POOL} c
 
   test('every event is handled and every employee gets one push: no handler waits for a second connection', async () => {
     const events = Array.from({ length: EVENTS }, (_, i) => {
-      const data: EventData<'payslip.published'> = {
-        payslipId: 5000 + i,
-        employeeId: 5000 + i,
-        // No address: only the push path, the one that took a second connection.
-        employee: { name: `Employee ${i}`, email: null, userId: 9000 + i },
-        label: 'Nómina noviembre',
-        periodStart: '2026-11-01',
-        periodEnd: '2026-11-30',
-        issuedOn: '2026-11-28',
-        supersedesPayslipId: null,
-        batchId: 77,
-      };
+      // No address: only the push path, the one that took a second connection.
+      const data = payslipPublished(`burst-${i}`, { payslipId: 5000 + i, employeeId: 5000 + i, batchId: 77, employee: { name: `Employee ${i}`, email: null, userId: 9000 + i } });
       return envelope('payslip.published', data);
     });
     for (let i = 0; i < EVENTS; i++) {

@@ -54,14 +54,8 @@ export async function batchView(query: Query, id: number): Promise<PayslipBatch 
   return { ...shown, matches, unmatchedPages: unmatchedPages(pages), ambiguousPages: ambiguousPages(pages) };
 }
 
-export interface NewBatch {
-  label: string;
-  periodStart: string;
-  periodEnd: string;
-  issuedOn: string;
-  matchBy: PayslipBatch['matchBy'];
-  pageCount: number;
-  sizeBytes: number;
+/** A batch as its upload records it: the stored row's own fields, with the file stored and who uploaded it. */
+export interface NewBatch extends Pick<BatchRow, 'label' | 'periodStart' | 'periodEnd' | 'issuedOn' | 'matchBy' | 'pageCount' | 'sizeBytes'> {
   storageKey: string;
   createdAt: Date;
   createdByUserId: number | null;
