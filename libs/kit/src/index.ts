@@ -5,7 +5,7 @@ export { createMetrics, type Metrics } from './metrics.ts';
 export { runReadiness, readinessHttpStatus, ReadinessError, type ReadinessCheck, type ReadinessCheckResult, type ReadinessDetails, type ReadinessReport } from './health.ts';
 export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, requestId, requestFront, sendError, sendJson, REQUEST_ID_HEADER, OPERATIONAL_PATHS, type ErrorStyle, type HttpAppOptions } from './http.ts';
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
-export { createRedis, createSocketIoRedis, redisReadiness, type RedisClientOptions } from './redis.ts';
+export { createRedis, createSocketIoRedis, redisReadiness, RedisGate, type RedisClientOptions, type RedisGateOptions } from './redis.ts';
 export { idParam, noQuery, readId } from './params.ts';
 export { pageMeta } from './paging.ts';
 export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';

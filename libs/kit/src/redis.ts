@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { Redis, type Command, type RedisOptions } from 'ioredis';
 import type { ReadinessCheck } from './health.ts';
+import type { Logger } from './logger.ts';
 
 export interface RedisClientOptions {
   keyPrefix?: string;
@@ -112,4 +113,52 @@ export function redisReadiness(redis: Redis, options: { name?: string; critical?
       await redis.ping();
     },
   };
+}
+
+export interface RedisGateOptions {
+  /** After a failed command, Redis is skipped for this long (callers go without it). Default 1 s. */
+  pauseAfterFailureMs?: number;
+  /** At most one warning per this long; the failures in between are logged at debug. Default 10 s. */
+  warnEveryMs?: number;
+  /** "Now" in ms (tests pin it). */
+  now?: () => number;
+}
+
+/**
+ * Whether a cache should use Redis right now: only while the client is `ready`, and not for
+ * `pauseAfterFailureMs` after one of its commands failed (Redis away or slow: go without it at once
+ * rather than fail every command in turn). Failures are logged as a throttled warning.
+ */
+export class RedisGate {
+  private skipUntil = 0;
+  private lastWarning = Number.NEGATIVE_INFINITY;
+  private readonly pauseMs: number;
+  private readonly warnEveryMs: number;
+  private readonly now: () => number;
+  private readonly redis: Redis;
+  private readonly logger: Pick<Logger, 'warn' | 'debug'>;
+
+  constructor(redis: Redis, logger: Pick<Logger, 'warn' | 'debug'>, options: RedisGateOptions = {}) {
+    this.redis = redis;
+    this.logger = logger;
+    this.pauseMs = options.pauseAfterFailureMs ?? 1000;
+    this.warnEveryMs = options.warnEveryMs ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  usable(): boolean {
+    return this.redis.status === 'ready' && this.now() >= this.skipUntil;
+  }
+
+  /** A command failed: Redis is skipped for the pause; `message` says what the caller does instead. */
+  failed(error: unknown, message: string): void {
+    const now = this.now();
+    this.skipUntil = now + this.pauseMs;
+    if (now - this.lastWarning >= this.warnEveryMs) {
+      this.lastWarning = now;
+      this.logger.warn({ err: error }, message);
+    } else {
+      this.logger.debug({ err: error }, message);
+    }
+  }
 }

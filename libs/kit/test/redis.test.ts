@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { startFaultRedis, type RedisInstance } from '@academy/infra';
-import { createRedis, createSocketIoRedis, redisReadiness, runReadiness } from '../src/index.ts';
+import { createRedis, createSocketIoRedis, RedisGate, redisReadiness, runReadiness } from '../src/index.ts';
 
 /** How long `work` took, and whether it resolved or rejected. */
 async function timed(work: () => Promise<unknown>): Promise<{ ms: number; ok: boolean }> {
@@ -67,6 +67,30 @@ describe('createRedis: a hung or stopped Redis costs a caller milliseconds, neve
     expect(await redis.get('k')).toBe('v');
     expect((await runReadiness(readiness)).status).toBe('ready');
   }, 30_000);
+
+  test('RedisGate: a cache skips Redis for the pause after a failed command, and warns at most once per interval', async () => {
+    const redis = client(() => createRedis(server.url));
+    await waitFor('ready', () => redis.status === 'ready', 5_000);
+    let now = 1_000_000;
+    const logged: { level: string; message: string }[] = [];
+    const logger = { warn: (_: unknown, message: string) => logged.push({ level: 'warn', message }), debug: (_: unknown, message: string) => logged.push({ level: 'debug', message }) };
+    const gate = new RedisGate(redis, logger as never, { pauseAfterFailureMs: 1000, warnEveryMs: 10_000, now: () => now });
+    expect(gate.usable()).toBe(true);
+    gate.failed(new Error('timed out'), 'read failed: computing');
+    expect(gate.usable()).toBe(false);
+    now += 999;
+    expect(gate.usable()).toBe(false);
+    now += 1;
+    expect(gate.usable()).toBe(true);
+    gate.failed(new Error('timed out'), 'read failed: computing');
+    now += 10_000;
+    gate.failed(new Error('timed out'), 'read failed: computing');
+    expect(logged.map((entry) => entry.level)).toEqual(['warn', 'debug', 'warn']);
+    redis.disconnect();
+    await waitFor('not ready', () => redis.status !== 'ready', 5_000);
+    now += 60_000;
+    expect(gate.usable()).toBe(false);
+  });
 
   test('stopped: commands fail at once; started again, the client reconnects by itself', async () => {
     const redis = client(() => createRedis(server.url));

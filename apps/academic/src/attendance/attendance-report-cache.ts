@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
-import type { Logger } from '@academy/kit';
+import { RedisGate, type Logger } from '@academy/kit';
 import { inKeyedWrite } from '@academy/service';
 
 /** The versions a report depends on: the database's epoch, `global`, and its subject's (or the sum over subjects). */
@@ -66,29 +66,21 @@ export interface ReportCacheOptions {
  */
 export class AttendanceReportCache {
   private readonly options: Required<ReportCacheOptions>;
-  private skipUntil = 0;
-  private lastFailureLogged = 0;
-
+  private readonly gate: RedisGate;
   private readonly redis: Redis;
 
   constructor(redis: Redis, options: ReportCacheOptions) {
     this.redis = redis;
     this.options = { prefix: 'academic:attendance-report', ttlSeconds: 600, pauseAfterFailureMs: 1000, ...options };
+    this.gate = new RedisGate(redis, this.options.logger, { pauseAfterFailureMs: this.options.pauseAfterFailureMs });
   }
 
   private usable(): boolean {
-    return this.redis.status === 'ready' && Date.now() >= this.skipUntil;
+    return this.gate.usable();
   }
 
   private failed(error: unknown, what: string): void {
-    this.skipUntil = Date.now() + this.options.pauseAfterFailureMs;
-    const now = Date.now();
-    if (now - this.lastFailureLogged > 10_000) {
-      this.lastFailureLogged = now;
-      this.options.logger.warn({ err: error }, `attendance report cache ${what} failed: computing the report`);
-    } else {
-      this.options.logger.debug({ err: error }, `attendance report cache ${what} failed`);
-    }
+    this.gate.failed(error, `attendance report cache ${what} failed: computing the report`);
   }
 
   /** The report's JSON text, from Redis or from `load` (then stored, not awaited). */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '@academy/kit';
+import { RedisGate, type Logger } from '@academy/kit';
 import { afterCommit, inKeyedWrite } from '@academy/service';
 
 /** What a cached read depends on: an incident (detail, threads) or an employee (their list). */
@@ -41,15 +41,15 @@ export interface CacheOptions {
 export class IncidentCache {
   private readonly redis: CacheRedis;
   private readonly options: Required<CacheOptions>;
-  private skipUntil = 0;
+  private readonly gate: RedisGate;
   private readonly pendingBumps = new Set<string>();
   private retryTimer: NodeJS.Timeout | null = null;
-  private lastFailureLogged = 0;
 
   constructor(redis: Redis, options: CacheOptions) {
     this.options = { pauseAfterFailureMs: 1000, retryIntervalMs: 500, ...options };
     if (!('cacheRead' in redis)) redis.defineCommand('cacheRead', { numberOfKeys: 1, lua: READ_SCRIPT });
     this.redis = redis as CacheRedis;
+    this.gate = new RedisGate(redis, this.options.logger, { pauseAfterFailureMs: this.options.pauseAfterFailureMs });
   }
 
   private versionKey(scope: CacheScope): string {
@@ -57,15 +57,11 @@ export class IncidentCache {
   }
 
   private usable(): boolean {
-    return this.redis.status === 'ready' && Date.now() >= this.skipUntil;
+    return this.gate.usable();
   }
 
   private failed(error: unknown, what: string): void {
-    this.skipUntil = Date.now() + this.options.pauseAfterFailureMs;
-    if (Date.now() - this.lastFailureLogged > 10_000) {
-      this.lastFailureLogged = Date.now();
-      this.options.logger.warn({ err: error }, `cache ${what} failed: answering from PostgreSQL`);
-    }
+    this.gate.failed(error, `cache ${what} failed: answering from PostgreSQL`);
   }
 
   /**
