@@ -1,5 +1,7 @@
-export { createOrm, runMigrations, requestContext, dbReadiness, ensureDatabase, dropDatabase, type OrmOptions } from './orm.ts';
+export { createOrm, runMigrations, dbReadiness, ensureDatabase, dropDatabase, type OrmOptions } from './orm.ts';
 export { migrationCli } from './migration-cli.ts';
 export { Sql, type Query } from './sql.ts';
 export { beginWith, commitWith, sqlLiteral } from './client-transaction.ts';
 export { pgArray } from './pg-array.ts';
+export { runInRequestScope, requestEntityManager } from './request-scope.ts';
+export { runWithStatementWrapper, splitWithClause, type StatementWrapper, type RunStatement } from './one-statement.ts';

@@ -1,8 +1,8 @@
-import { MikroORM, RequestContext, type Constructor, type EntitySchema, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type Constructor, type EntityManager, type EntitySchema, type Options } from '@mikro-orm/postgresql';
 import { Migrator, type Migration } from '@mikro-orm/migrations';
-import type { RequestHandler } from 'express';
 import pg from 'pg';
 import type { Logger } from '@academy/kit';
+import { requestScopedContext } from './request-scope.ts';
 
 type MigrationClass = Constructor<Migration>;
 
@@ -27,7 +27,10 @@ export interface OrmOptions {
 }
 
 export async function createOrm(options: OrmOptions): Promise<MikroORM> {
+  let root: EntityManager | undefined;
   const config: Options = {
+    // The current EntityManager is the request's (`runInRequestScope`), forked on first use.
+    context: requestScopedContext(() => root),
     clientUrl: options.clientUrl,
     entities: options.entities,
     extensions: [Migrator],
@@ -52,7 +55,9 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     const logger = options.logger.child({ component: 'orm' });
     config.logger = (message) => logger.debug(message);
   }
-  return MikroORM.init(config);
+  const orm = await MikroORM.init(config);
+  root = orm.em;
+  return orm;
 }
 
 /**
@@ -79,11 +84,6 @@ export async function runMigrations(orm: MikroORM): Promise<string[]> {
   } finally {
     await lock.end();
   }
-}
-
-/** One EntityManager fork per HTTP request. */
-export function requestContext(orm: MikroORM): RequestHandler {
-  return (_req, _res, next) => RequestContext.create(orm.em, next);
 }
 
 export function dbReadiness(orm: MikroORM) {

@@ -3,6 +3,8 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient } from 'pg';
 import { clientOf } from './client-transaction.ts';
+import { currentStatementWrapper } from './one-statement.ts';
+import { currentEntityManagerIfAny } from './request-scope.ts';
 
 /** Runs one SQL statement (`$1…` placeholders) and returns its rows. */
 export type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
@@ -38,7 +40,8 @@ export class Sql {
 
   /** The transaction of the current request's EntityManager, if it has one. */
   private ambient(): Transaction<unknown> | undefined {
-    return this.em.getTransactionContext<Transaction<unknown>>();
+    // Without making the request's EntityManager when nothing did yet (then no transaction is open).
+    return currentEntityManagerIfAny(this.em)?.getTransactionContext<Transaction<unknown>>();
   }
 
   private nameOf(text: string): string {
@@ -64,13 +67,18 @@ export class Sql {
   /** One statement, its own transaction (or a part of the request's). */
   readonly query: Query = async (text, values = []) => {
     const trx = this.ambient();
-    return trx ? this.inTransaction(trx)(text, values) : this.run(await this.getPool(), text, values);
+    if (trx) return this.inTransaction(trx)(text, values);
+    const pool = await this.getPool();
+    // A one-statement write of a request that records it with its statement (`one-statement.ts`).
+    const wrapper = currentStatementWrapper();
+    return wrapper ? wrapper(text, values, (t, v) => this.run(pool, t, v)) : this.run(pool, text, values);
   };
 
   /** Several statements in one transaction (committed when `work` resolves, rolled back when it throws). */
   async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
     const trx = this.ambient();
     if (trx) return this.savepoint(trx, work);
+    if (currentStatementWrapper()) throw new Error('a write declared one statement opened a transaction of several');
     const client = await (await this.getPool()).connect();
     try {
       await client.query('begin');

@@ -54,3 +54,21 @@ export class ServiceUnavailableError extends AppError {
     super(503, code, message);
   }
 }
+
+/**
+ * An answer recorded earlier and sent again as it was (an `Idempotency-Key`'s replay), from where
+ * a handler cannot answer itself: the error handler sends it, status, type and body unchanged.
+ */
+export class RecordedAnswer extends Error {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly body: string;
+
+  constructor(status: number, contentType: string | null, body: string) {
+    super(`a recorded ${status} answer`);
+    this.name = new.target.name;
+    this.status = status;
+    this.contentType = contentType;
+    this.body = body;
+  }
+}

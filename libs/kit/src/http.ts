@@ -4,7 +4,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { ZodError } from 'zod';
-import { AppError } from './errors.ts';
+import { AppError, RecordedAnswer } from './errors.ts';
 import { readinessHttpStatus, runReadiness, type ReadinessCheck } from './health.ts';
 import type { ErrorStyle } from '@academy/contracts';
 import type { Logger } from './logger.ts';
@@ -190,6 +190,11 @@ export function errorBody(style: ErrorStyle, response: ReturnType<typeof toError
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
+    if (error instanceof RecordedAnswer) {
+      if (error.contentType) res.setHeader('content-type', error.contentType);
+      res.status(error.status).send(error.body);
+      return;
+    }
     sendError(req, res, error, res.locals.errorStyle ?? 'default', logger);
   };
 }

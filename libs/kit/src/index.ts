@@ -1,5 +1,5 @@
 export { loadConfig, ConfigError, env } from './config.ts';
-export { AppError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError, ServiceUnavailableError } from './errors.ts';
+export { AppError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError, ServiceUnavailableError, RecordedAnswer } from './errors.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { runReadiness, readinessHttpStatus, ReadinessError, type ReadinessCheck, type ReadinessCheckResult, type ReadinessDetails, type ReadinessReport } from './health.ts';

@@ -1,9 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
-import { defineEntity, p, RequestContext, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { AppError, BadRequestError, type Logger } from '@academy/kit';
-import { beginWith, commitWith, sqlLiteral } from '@academy/db';
+import { defineEntity, p, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { AppError, BadRequestError, RecordedAnswer, type Logger } from '@academy/kit';
+import { beginWith, commitWith, requestEntityManager, runInRequestScope, runWithStatementWrapper, splitWithClause, sqlLiteral, type StatementWrapper } from '@academy/db';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
 import { matchRoute } from '@academy/contracts';
 
@@ -11,17 +12,28 @@ import { matchRoute } from '@academy/contracts';
 // returns the first outcome instead of happening twice.
 //
 // A keyed write runs in one database transaction that the request's EntityManager carries (MikroORM's
-// RequestContext): the route's writes, ORM or raw SQL through `@academy/db`'s `sql`, join it, and the
+// request scope, `@academy/db`): the route's writes, ORM or raw SQL through `@academy/db`'s `sql`, join it, and the
 // key with the answer is inserted into it just before it commits, when the answer is known. So the
 // effect and the key commit together or not at all: a 5xx, or a crash before the commit, leaves
 // neither, and the retry runs. While it runs, the transaction holds an advisory lock on the key: the
 // same key meanwhile is 409 with `Retry-After: 1`, never a second execution.
+//
+// A route whose write is one `Sql` statement can say so (`oneStatementWrite` in its binding). Its
+// keyed request then opens no transaction: the key goes into that statement, one more common table
+// expression, with the statement's rows as the stored answer (status 0), and the statement runs in
+// one round trip as without a key. The primary key on (scope, key) keeps it to one execution: a
+// second request with the key waits for the first statement's commit, fails on the key, and the
+// handler gets the first rows instead (`Idempotent-Replayed: true`), from which it answers as the
+// first time. In that mode the handler receives the rows as JSON (the first time as on a replay);
+// its code before the statement runs again on a replay, so it must not write anything else.
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** 1 to 255 printable ASCII characters (space to tilde). */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+/** The `status` of a key whose stored answer is the rows of a one-statement write (`body`: their JSON). */
+const ROWS_STATUS = 0;
 
 /** A key remembered with the answer of its first request; the lib owns the table. */
 export const IdempotencyRecord = defineEntity({
@@ -73,16 +85,17 @@ export function requestFingerprint(req: IncomingMessage & { body?: unknown; orig
 
 /** Side effects a rollback cannot undo, held until the keyed write's transaction ends. */
 interface OpenWrite {
+  open: boolean;
   afterCommit: (() => unknown)[];
   onRollback: (() => unknown)[];
 }
 
-/** The keyed writes whose transaction is open, by their request's EntityManager. */
-const openWrites = new WeakMap<EntityManager, OpenWrite>();
+/** The keyed write the current request runs in, while its transaction is open. */
+const keyedWrites = new AsyncLocalStorage<OpenWrite>();
 
 function currentWrite(): OpenWrite | undefined {
-  const em = RequestContext.getEntityManager() as EntityManager | undefined;
-  return em ? openWrites.get(em) : undefined;
+  const write = keyedWrites.getStore();
+  return write?.open ? write : undefined;
 }
 
 /**
@@ -126,14 +139,14 @@ interface StoredAnswer {
 }
 
 /**
- * The request scope of a service: every request gets its own EntityManager (MikroORM's
- * RequestContext); a write with an `Idempotency-Key` gets one in a transaction that records the key
- * with its answer, as described above.
+ * The request scope of a service: every request gets its own EntityManager (forked on first use,
+ * `@academy/db`'s request scope); a write with an `Idempotency-Key` gets one in a transaction that
+ * records the key with its answer, as described above.
  */
 export function requestScope(options: IdempotencyOptions): RequestHandler {
   const { orm } = options;
   return (req, res, next) => {
-    if (!WRITE_METHODS.has(req.method) || req.headers[IDEMPOTENCY_HEADER] === undefined) return RequestContext.create(orm.em, next);
+    if (!WRITE_METHODS.has(req.method) || req.headers[IDEMPOTENCY_HEADER] === undefined) return runInRequestScope(orm.em, next);
     // Its refusals (400, 409, 422) come in the error body of the route family, set before any route runs.
     const rule = matchRoute(req.path);
     if (rule) res.locals.errorStyle ??= rule.errorStyle;
@@ -146,8 +159,11 @@ export function requestScope(options: IdempotencyOptions): RequestHandler {
     // A write without a signed-in user (login, refresh, logout) is not remembered: its answer is credentials, never stored.
     const token = bearerToken(req.headers.authorization);
     const claims = token ? options.verifier.verify(token) : null;
-    if (key === null || !claims) return RequestContext.create(orm.em, next);
-    RequestContext.create(orm.em, () => {
+    if (key === null || !claims) return runInRequestScope(orm.em, next);
+    if (isOneStatementWrite(req)) {
+      return runInRequestScope(orm.em, () => runWithStatementWrapper(keyedStatement(options, key, claims.sub, req, res), next));
+    }
+    runInRequestScope(orm.em, () => {
       runKeyed(options, key, claims.sub, req, res, next).catch(next);
     });
   };
@@ -159,7 +175,7 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
   const scope = `u:${userId} ${req.method} ${req.path}`;
 
   // The request's own EntityManager carries the transaction: its flushes and `Sql`'s statements join it.
-  const em = (RequestContext.getEntityManager() as EntityManager | undefined) ?? options.orm.em.fork();
+  const em = requestEntityManager(options.orm.em) ?? options.orm.em.fork();
   const now = options.now();
   // With the BEGIN, in its round trip: the lock on the key, then (a statement of its own, so its
   // snapshot is taken once the lock is held and sees a first request that committed meanwhile) the stored answer.
@@ -170,11 +186,11 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
      where scope = ${sqlLiteral(scope)} and key = ${sqlLiteral(key)} and expires_at > ${sqlLiteral(now)}`,
   );
   let settled = false;
-  const write: OpenWrite = { afterCommit: [], onRollback: [] };
+  const write: OpenWrite = { open: true, afterCommit: [], onRollback: [] };
   const rollback = async () => {
     if (settled) return;
     settled = true;
-    openWrites.delete(em);
+    write.open = false;
     await em.rollback().catch((error: unknown) => options.logger.warn({ err: error }, 'idempotency: rollback failed'));
     await runAll(write.onRollback, options.logger, 'work after rollback');
   };
@@ -188,8 +204,10 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
   }
   if (stored) {
     await rollback();
-    if (stored.fingerprint !== fingerprint) {
-      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+    if (stored.fingerprint !== fingerprint) throw keyReused();
+    // The rows of the route when it was a one-statement write (a version before this one): no answer to replay, and no second execution.
+    if (stored.status === ROWS_STATUS) {
+      throw new AppError(409, 'IDEMPOTENCY_KEY_USED', 'This Idempotency-Key was used by an earlier version of this route, whose answer cannot be replayed; use a new key to write again');
     }
     res.setHeader(REPLAYED_HEADER, 'true');
     if (stored.contentType) res.setHeader('content-type', stored.contentType);
@@ -214,7 +232,7 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
       );
     }
     settled = true;
-    openWrites.delete(em);
+    write.open = false;
     try {
       await em.commit();
     } catch (error) {
@@ -226,8 +244,71 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
     }
     await runAll(write.afterCommit, options.logger, 'work after commit');
   });
-  openWrites.set(em, write);
-  next();
+  keyedWrites.run(write, next);
+}
+
+const keyReused = () => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+
+/** Routes whose write is one `Sql` statement, by the app they are mounted on (`declareOneStatementWrite`). */
+const oneStatementWrites = new WeakMap<object, { method: string; pattern: RegExp }[]>();
+
+/** Declares that `METHOD path` (Express syntax, `:id`) on `app` writes in one `Sql` statement: see the top of this file. */
+export function declareOneStatementWrite(app: object, method: string, path: string): void {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+');
+  const pattern = new RegExp('^' + escaped + '/?$');
+  const routes = oneStatementWrites.get(app) ?? [];
+  routes.push({ method: method.toUpperCase(), pattern });
+  oneStatementWrites.set(app, routes);
+}
+
+function isOneStatementWrite(req: Parameters<RequestHandler>[0]): boolean {
+  return oneStatementWrites.get(req.app)?.some((route) => route.method === req.method && route.pattern.test(req.path)) ?? false;
+}
+
+/** A unique violation of the key's primary key: another request recorded it first. */
+const isKeyTaken = (error: unknown) => (error as { code?: string; constraint?: string })?.code === '23505' && (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
+
+/** The statement of a one-statement keyed write, with its key recorded in it (see the top of this file). */
+function keyedStatement(options: IdempotencyOptions, key: string, userId: string, req: Parameters<RequestHandler>[0], res: Response): StatementWrapper {
+  const fingerprint = requestFingerprint(req);
+  const scope = `u:${userId} ${req.method} ${req.path}`;
+  let ran = false;
+  return async <T>(text: string, values: unknown[], run: <R>(text: string, values: unknown[]) => Promise<R[]>): Promise<T[]> => {
+    if (ran) throw new Error(`${req.method} ${req.path} is declared a one-statement write but ran a second statement`);
+    ran = true;
+    const { ctes, main } = splitWithClause(text);
+    const n = values.length;
+    const composed = `with ${ctes ? `${ctes},` : ''}
+      idempotency_answer as (${main}),
+      idempotency_rows as (select coalesce(json_agg(a), '[]')::text as rows from idempotency_answer a),
+      idempotency_key as (
+        insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
+        select $${n + 1}, $${n + 2}, $${n + 3}, ${ROWS_STATUS}, null, r.rows, $${n + 4}, $${n + 5} from idempotency_rows r)
+      select rows from idempotency_rows`;
+    const at = options.now();
+    const params = [...values, scope, key, fingerprint, at, new Date(at.getTime() + options.ttlHours * 3_600_000)];
+    // At most twice: again only when the key found was past its time (deleted here) or pruned meanwhile.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const [row] = await run<{ rows: string }>(composed, params);
+        return JSON.parse(row!.rows) as T[];
+      } catch (error) {
+        if (!isKeyTaken(error) || attempt > 0) throw error;
+      }
+      const [stored] = await run<StoredAnswer & { expired: boolean }>(
+        `select fingerprint, status, content_type as "contentType", body, expires_at <= $3 as expired from idempotency_keys where scope = $1 and key = $2`,
+        [scope, key, at],
+      );
+      if (stored?.expired) await run(`delete from idempotency_keys where scope = $1 and key = $2 and expires_at <= $3`, [scope, key, at]);
+      if (!stored || stored.expired) continue;
+      if (stored.fingerprint !== fingerprint) throw keyReused();
+      res.setHeader(REPLAYED_HEADER, 'true');
+      if (stored.status === ROWS_STATUS) return JSON.parse(stored.body) as T[];
+      // Answered when the route was not a one-statement write (a version before this one): that answer, as it was.
+      throw new RecordedAnswer(stored.status, stored.contentType, stored.body);
+    }
+    throw new Error(`the key of ${req.method} ${req.path} was taken twice`);
+  };
 }
 
 function headerText(value: ReturnType<Response['getHeader']>): string | null {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { requireApiKey, requireAuth, requireRole, type TokenVerifier } from '@academy/auth';
 import { NoQuery, type RouteDeclaration } from '@academy/contracts';
 import { errorStyle } from '@academy/kit';
+import { declareOneStatementWrite } from './idempotency.ts';
 
 /** What a handler gets: the request's params, query and body parsed with the route's schemas. */
 export interface RouteCall<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
@@ -20,6 +21,12 @@ export interface BindOptions {
   invalidParams?: (details: string[]) => Error;
   /** Runs on the raw body before its schema, where the spec fixes which error comes first (`Time is required`). */
   checkBody?: (body: unknown) => void;
+  /**
+   * The handler writes with one `Sql` statement and nothing else (no ORM flush, no transaction): a
+   * keyed request then records its `Idempotency-Key` in that statement, in the round trip it takes
+   * anyway (`idempotency.ts`). Its code before the statement runs again on a replay.
+   */
+  oneStatementWrite?: boolean;
 }
 
 /** Express's path syntax from OpenAPI's: `{id}` → `:id`. */
@@ -52,6 +59,7 @@ export function routeBinder(target: Express | Router, ctx: { verifier: TokenVeri
       const body = request.body && isJson(request.bodyContentType) ? request.body.parse(req.body ?? {}) : undefined;
       await handler({ params, query, body, req, res } as RouteCall<P, Q, B>);
     });
+    if (bindOptions.oneStatementWrite) declareOneStatementWrite(target, route.method, expressPath(route.path));
     (target as Router)[route.method](expressPath(route.path), ...chain);
   };
 }

@@ -5,7 +5,7 @@ import { Sql, createOrm, dropDatabase } from '@academy/db';
 import { BadRequestError } from '@academy/kit';
 import { messagingEntities, recordEvent } from '@academy/messaging';
 import { bearer, testConfig } from '@academy/testing';
-import { afterCommit, idempotencyEntities, inKeyedWrite, onRollback, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
+import { afterCommit, declareOneStatementWrite, idempotencyEntities, inKeyedWrite, onRollback, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
 
 // A service with one write of each kind: through the ORM (with its outbox event), through raw SQL
 // (`Sql`, as hours-bank and incidents write), one that refuses after writing (4xx), one that fails
@@ -67,6 +67,29 @@ describe('Idempotency-Key on writes', () => {
             if (req.body.fail) throw new Error('boom');
             res.status(201).json({ seenInside });
           });
+          // One-statement writes: the key goes into the statement (no transaction is opened).
+          for (const path of ['/one', '/one-refuse', '/one-twice']) declareOneStatementWrite(app, 'post', path);
+          const insertOne = (label: string) =>
+            sql.query<{ id: number; label: string }>(
+              `with input as (select $1::text as label),
+               added as (insert into things (label) select label from input returning id, label)
+               select id, label from added`,
+              [label],
+            );
+          app.post('/one', async (req, res) => {
+            const [row] = await insertOne(String(req.body.label));
+            res.status(201).json({ ...row, seenInside: inKeyedWrite() });
+          });
+          // Refuses from what its statement answered: the refusal is the answer a retry gets too.
+          app.post('/one-refuse', async (req) => {
+            const [row] = await insertOne(String(req.body.label));
+            throw new BadRequestError('REFUSED_AFTER', `refused after writing ${row!.label}`);
+          });
+          app.post('/one-twice', async (req, res) => {
+            await insertOne(String(req.body.label));
+            await insertOne(String(req.body.label));
+            res.status(201).json({});
+          });
           app.post('/slow', async (req, res) => {
             await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
             await new Promise((resolve) => setTimeout(resolve, 400));
@@ -90,6 +113,10 @@ describe('Idempotency-Key on writes', () => {
   const outboxCount = async () => {
     const [row] = await orm.em.fork().getConnection().execute<{ n: number }[]>("select count(*)::int as n from outbox where type = 'employee.deleted'");
     return row.n;
+  };
+  const storedStatus = async (key: string) => {
+    const rows = await orm.em.fork().getConnection().execute<{ status: number }[]>('select status from idempotency_keys where key = ?', [key]);
+    return rows.map((row) => row.status);
   };
   const keys = async (key: string) => {
     const [row] = await orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from idempotency_keys where key = ?', [key]);
@@ -235,5 +262,102 @@ describe('Idempotency-Key on writes', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/Idempotency-Key/);
     expect(await count(`bad-key-${_name}`)).toBe(0);
+  });
+
+  describe('a one-statement write (the key recorded in its statement)', () => {
+    test('a retry answers the same body, replayed from the stored rows, with no second row', async () => {
+      const first = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-1').send({ label: 'one-once' });
+      const again = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-1').send({ label: 'one-once' });
+      expect(first.status).toBe(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      // No transaction was opened for it: the handler is not in a keyed write, and the key is the rows (status 0).
+      expect(first.body.seenInside).toBe(false);
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(await count('one-once')).toBe(1);
+      expect(await storedStatus('k-one-1')).toEqual([0]);
+    });
+
+    test('20 concurrent requests with one key write once: one executed, the others replayed', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-race').send({ label: 'one-raced' })),
+      );
+      const executed = answers.filter((res) => res.status === 201 && res.headers['idempotent-replayed'] === undefined);
+      expect(executed).toHaveLength(1);
+      expect(answers.every((res) => res.status === 201 && res.body.id === executed[0]!.body.id)).toBe(true);
+      expect(await count('one-raced')).toBe(1);
+    });
+
+    test('the same key with another body is 422 naming the key, and writes nothing', async () => {
+      await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-other').send({ label: 'one-first' }).expect(201);
+      const res = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-other').send({ label: 'one-second' });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(res.body.message).toContain('Idempotency-Key');
+      expect(await count('one-second')).toBe(0);
+    });
+
+    test("another user's equal key is their own: it writes, and does not replay the first answer", async () => {
+      const first = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-shared').send({ label: 'one-shared' });
+      const other = await request(service.url).post('/one').set(bob).set('Idempotency-Key', 'k-one-shared').send({ label: 'one-shared' });
+      expect(other.status).toBe(201);
+      expect(other.headers['idempotent-replayed']).toBeUndefined();
+      expect(other.body.id).not.toBe(first.body.id);
+      expect(await count('one-shared')).toBe(2);
+    });
+
+    test('a statement that fails leaves no key and no row, and its retry runs', async () => {
+      await orm.em.fork().execute(
+        `create function refuse_one() returns trigger language plpgsql as $$ begin if new.label = 'one-fault' then raise exception 'injected fault'; end if; return new; end $$;
+         create trigger refuse_one before insert on things for each row execute function refuse_one()`,
+      );
+      try {
+        const failed = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-fault').send({ label: 'one-fault' });
+        expect(failed.status).toBe(500);
+        expect(await keys('k-one-fault')).toBe(0);
+        expect(await count('one-fault')).toBe(0);
+      } finally {
+        await orm.em.fork().execute('drop trigger refuse_one on things; drop function refuse_one()');
+      }
+      const retried = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-fault').send({ label: 'one-fault' });
+      expect(retried.status).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect(await count('one-fault')).toBe(1);
+    });
+
+    test('a 4xx decided from the rows is the answer of the retry too, and the row is written once', async () => {
+      const first = await request(service.url).post('/one-refuse').set(alice).set('Idempotency-Key', 'k-one-4xx').send({ label: 'one-refused' });
+      const again = await request(service.url).post('/one-refuse').set(alice).set('Idempotency-Key', 'k-one-4xx').send({ label: 'one-refused' });
+      expect(first.status).toBe(400);
+      expect(first.body.code).toBe('REFUSED_AFTER');
+      expect(again.status).toBe(400);
+      expect(again.body.message).toBe(first.body.message);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(await count('one-refused')).toBe(1);
+    });
+
+    test('a key past its time is forgotten: the write runs again and the key is renewed', async () => {
+      await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-old').send({ label: 'one-old' }).expect(201);
+      await orm.em.fork().execute(`update idempotency_keys set expires_at = now() - interval '1 minute' where key = 'k-one-old'`);
+      const again = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-old').send({ label: 'one-old' });
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+      expect(await count('one-old')).toBe(2);
+      const [row] = await orm.em.fork().execute<{ live: boolean }[]>(`select expires_at > now() as live from idempotency_keys where key = 'k-one-old'`);
+      expect(row!.live).toBe(true);
+    });
+
+    test('a route declared one statement that runs a second one fails loudly (500) instead of writing unguarded', async () => {
+      const res = await request(service.url).post('/one-twice').set(alice).set('Idempotency-Key', 'k-one-twice').send({ label: 'one-twice' });
+      expect(res.status).toBe(500);
+      expect(await count('one-twice')).toBe(1);
+    });
+
+    test('without a key it is an ordinary write: each request writes', async () => {
+      await request(service.url).post('/one').set(alice).send({ label: 'one-no-key' }).expect(201);
+      await request(service.url).post('/one').set(alice).send({ label: 'one-no-key' }).expect(201);
+      expect(await count('one-no-key')).toBe(2);
+    });
   });
 });

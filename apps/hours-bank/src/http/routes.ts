@@ -44,7 +44,8 @@ export function registerRoutes(app: Express, ctx: ServiceContext<Config>): void 
     [addCompletedHoursRoute, 'COMPLETED', 'Completed hours registered successfully'],
     [addPendingHoursRoute, 'PENDING', 'Pending hours registered successfully'],
   ] as const) {
-    bind(route, { ...byEmployee, checkBody: timeFirst }, async ({ params, body, req, res }) => {
+    // One statement (`addToBank`): a keyed addition records its key in it, in the same round trip.
+    bind(route, { ...byEmployee, checkBody: timeFirst, oneStatementWrite: true }, async ({ params, body, req, res }) => {
       const result = await addHours(em(), { ...body, employeeId: params.employeeId, type, minutes: parseTime(body.time) }, actorOf(req, res), ctx.clock.now());
       res.json({ message, data: addedDetails(result, type) });
     });
