@@ -1,6 +1,6 @@
 export { createOrm, runMigrations, dbReadiness, ensureDatabase, dropDatabase, type OrmOptions } from './orm.ts';
 export { migrationCli } from './migration-cli.ts';
-export { Sql, type Query } from './sql.ts';
+export { Sql, numberedPlaceholders, type Query } from './sql.ts';
 export { beginWith, commitWith, sqlLiteral } from './client-transaction.ts';
 export { pgArray } from './pg-array.ts';
 export { runInRequestScope, requestEntityManager } from './request-scope.ts';

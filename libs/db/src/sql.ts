@@ -20,6 +20,23 @@ export type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
  * they run on its connection as named prepared statements too (planned once per connection, not on
  * every request); on another one (`em.begin()`), as unnamed statements through Kysely.
  */
+const numberedTexts = new Map<string, string>();
+
+/**
+ * `?` placeholders (MikroORM's `em.execute`) as `$1…` (`Sql`), converted once per text. For
+ * statements written with `?` that run as prepared statements; a text with `?` operators (jsonb)
+ * cannot use it.
+ */
+export function numberedPlaceholders(text: string): string {
+  let numbered = numberedTexts.get(text);
+  if (numbered === undefined) {
+    let index = 0;
+    numbered = text.replace(/\?/g, () => `$${++index}`);
+    numberedTexts.set(text, numbered);
+  }
+  return numbered;
+}
+
 /** Prepared statements are named by their text, so every `Sql` of a process agrees on the names. */
 const statementNames = new Map<string, string>();
 let savepoints = 0;

@@ -268,6 +268,24 @@ function isOneStatementWrite(req: Parameters<RequestHandler>[0]): boolean {
 /** A unique violation of the key's primary key: another request recorded it first. */
 const isKeyTaken = (error: unknown) => (error as { code?: string; constraint?: string })?.code === '23505' && (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
 
+const keyedTexts = new Map<string, { n: number; composed: string }>();
+
+/** `text` widened to record its key (parameters after its `n` own) and to answer its rows as JSON; composed once per text. */
+function keyedStatementText(text: string, n: number): string {
+  const known = keyedTexts.get(text);
+  if (known?.n === n) return known.composed;
+  const { ctes, main } = splitWithClause(text);
+  const composed = `with ${ctes ? `${ctes},` : ''}
+      idempotency_answer as (${main}),
+      idempotency_rows as (select coalesce(json_agg(a), '[]')::text as rows from idempotency_answer a),
+      idempotency_key as (
+        insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
+        select $${n + 1}, $${n + 2}, $${n + 3}, ${ROWS_STATUS}, null, r.rows, $${n + 4}, $${n + 5} from idempotency_rows r)
+      select rows from idempotency_rows`;
+  keyedTexts.set(text, { n, composed });
+  return composed;
+}
+
 /** The statement of a one-statement keyed write, with its key recorded in it (see the top of this file). */
 function keyedStatement(options: IdempotencyOptions, key: string, userId: string, req: Parameters<RequestHandler>[0], res: Response): StatementWrapper {
   const fingerprint = requestFingerprint(req);
@@ -276,15 +294,7 @@ function keyedStatement(options: IdempotencyOptions, key: string, userId: string
   return async <T>(text: string, values: unknown[], run: <R>(text: string, values: unknown[]) => Promise<R[]>): Promise<T[]> => {
     if (ran) throw new Error(`${req.method} ${req.path} is declared a one-statement write but ran a second statement`);
     ran = true;
-    const { ctes, main } = splitWithClause(text);
-    const n = values.length;
-    const composed = `with ${ctes ? `${ctes},` : ''}
-      idempotency_answer as (${main}),
-      idempotency_rows as (select coalesce(json_agg(a), '[]')::text as rows from idempotency_answer a),
-      idempotency_key as (
-        insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
-        select $${n + 1}, $${n + 2}, $${n + 3}, ${ROWS_STATUS}, null, r.rows, $${n + 4}, $${n + 5} from idempotency_rows r)
-      select rows from idempotency_rows`;
+    const composed = keyedStatementText(text, values.length);
     const at = options.now();
     const params = [...values, scope, key, fingerprint, at, new Date(at.getTime() + options.ttlHours * 3_600_000)];
     // At most twice: again only when the key found was past its time (deleted here) or pruned meanwhile.

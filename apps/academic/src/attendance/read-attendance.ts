@@ -1,7 +1,7 @@
 // The reads: a class's sheet and its history, a student's summary per subject, the report (JSON).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttendanceReportQuery, AttendanceSheetResponse, StudentAttendanceQuery } from '@academy/contracts';
-import { pgArray } from '@academy/db';
+import { numberedPlaceholders, pgArray, Sql } from '@academy/db';
 import type { z } from 'zod';
 import { isAdmin, type AttendanceActor } from './attendance-actor.ts';
 import { eventNotFound, notEventTeacher, notSubjectTeacher, studentNotFound } from './attendance.errors.ts';
@@ -47,12 +47,13 @@ export async function readAttendanceHistory(em: EntityManager, eventId: number, 
  * center_id, status, n). With `totals`, the whole UTC months inside the range are read from
  * attendance_totals (a few rows per student, kept by triggers in every change's transaction) and
  * only the days before the first and after the last whole month from the marks; without, all from
- * the marks (a student's year is a few hundred, read from a covering index). The counts by status
+ * the marks (a student's year is a few hundred, read from a covering index); `one student` is
+ * that, without the students' names (one student's summary has no use for them: no join). The counts by status
  * come first and the weights are joined to those (a few per student), not to every mark.
  * Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
  */
-export const summarySql = (filters: string, outer = '', source: 'marks' | 'totals' = 'marks') => `
-  with ${source === 'marks' ? '' : `instants as (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at),
+export const summarySql = (filters: string, outer = '', source: 'marks' | 'one student' | 'totals' = 'marks') => `
+  with ${source !== 'totals' ? '' : `instants as (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at),
   bounds as (
     select i.from_at, i.to_at, m.months_from::date as months_from, m.months_to::date as months_to,
            m.months_from at time zone 'UTC' as months_from_at, m.months_to at time zone 'UTC' as months_to_at
@@ -60,11 +61,11 @@ export const summarySql = (filters: string, outer = '', source: 'marks' | 'total
       cross join lateral (select date_trunc('month', (i.from_at at time zone 'UTC') - interval '1 microsecond') + interval '1 month' as months_from,
                                  date_trunc('month', i.to_at at time zone 'UTC') as months_to) m),`}
   x as (
-    select m.student_id, e.subject_id, e.center_id, m.status, ${source === 'marks' ? '1' : 'count(*)::int'} as n
+    select m.student_id, e.subject_id, e.center_id, m.status, ${source !== 'totals' ? '1' : 'count(*)::int'} as n
       from calendar_events e
       join attendance_marks m on m.event_id = e.id
      where ${
-       source === 'marks'
+       source !== 'totals'
          ? `e.starts_at >= ${DAY_START_SQL} and e.starts_at < ${DAY_END_SQL}`
          : `e.starts_at >= (select from_at from bounds) and e.starts_at < (select to_at from bounds)
        and not (e.starts_at >= (select months_from_at from bounds) and e.starts_at < (select months_to_at from bounds))
@@ -86,13 +87,22 @@ export const summarySql = (filters: string, outer = '', source: 'marks' | 'total
            json_object_agg(b.status, b.n) as counts
       from by_status b join attendance_statuses st on st.code = b.status
      group by b.student_id, b.subject_id)
-  select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
+  ${
+    source === 'one student'
+      ? `select t.student_id as "studentId", null as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
+         t.sessions, t.counted, t.counts, t.percentage
+    from totals t
+    join subjects sub on sub.id = t.subject_id
+   where true ${outer}
+   order by sub.name, t.subject_id`
+      : `select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
          t.sessions, t.counted, t.counts, t.percentage
     from totals t
     join students s on s.id = t.student_id
     join subjects sub on sub.id = t.subject_id
    where true ${outer}
-   order by s.lastname, s.name, t.student_id, sub.name, t.subject_id`;
+   order by s.lastname, s.name, t.student_id, sub.name, t.subject_id`
+  }`;
 
 export interface SummaryRow {
   studentId: number;
@@ -132,7 +142,8 @@ export async function readStudentAttendance(em: EntityManager, studentId: number
     filters += ' and x.subject_id = any(?::int[])';
     params.push(pgArray(taught.map((row) => row.subjectId)));
   }
-  const rows = await em.execute<SummaryRow[]>(summarySql(filters), [...rangeParams(range, timeZone), ...params]);
+  // A prepared statement (one per variant of the filters, planned once per connection): the summary is read often.
+  const rows = await new Sql(em).query<SummaryRow>(numberedPlaceholders(summarySql(filters, '', 'one student')), [...rangeParams(range, timeZone), ...params]);
   // Only a student with no marks in the range costs a second query, to tell them from one who does not exist.
   if (rows.length === 0) await mustExist(em, studentId);
   return { studentId, from: range.from, to: range.to, subjects: rows.map(({ studentId: _student, studentName: _name, ...subject }) => subject) };

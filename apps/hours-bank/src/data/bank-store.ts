@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Sql } from '@academy/db';
+import { numberedPlaceholders, Sql } from '@academy/db';
 import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import type { EventEnvelope } from '@academy/contracts';
 import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
@@ -16,17 +16,9 @@ import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
 // They run as named prepared statements on MikroORM's own `pg` pool: parsed and planned once per
 // connection rather than on every request.
 
-const preparedTexts = new Map<string, string>();
-
 /** `?` placeholders become `$n` once per statement; `Sql` prepares it once per connection (or joins the request's transaction). */
-async function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  let text = preparedTexts.get(sql);
-  if (text === undefined) {
-    let index = 0;
-    text = sql.replace(/\?/g, () => `$${++index}`);
-    preparedTexts.set(sql, text);
-  }
-  return new Sql(em).query<T>(text, params);
+function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  return new Sql(em).query<T>(numberedPlaceholders(sql), params);
 }
 
 /** Written into an addition's event by its statement: ids only the statement knows. */
