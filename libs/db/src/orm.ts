@@ -27,10 +27,10 @@ export interface OrmOptions {
 }
 
 export async function createOrm(options: OrmOptions): Promise<MikroORM> {
-  let root: EntityManager | undefined;
+  const own: { em?: EntityManager } = {};
   const config: Options = {
     // The current EntityManager is the request's (`runInRequestScope`), forked on first use.
-    context: requestScopedContext(() => root),
+    context: requestScopedContext(() => own.em),
     clientUrl: options.clientUrl,
     entities: options.entities,
     extensions: [Migrator],
@@ -56,7 +56,7 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     config.logger = (message) => logger.debug(message);
   }
   const orm = await MikroORM.init(config);
-  root = orm.em;
+  own.em = orm.em;
   return orm;
 }
 

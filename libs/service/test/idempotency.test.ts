@@ -5,7 +5,7 @@ import { Sql, createOrm, dropDatabase } from '@academy/db';
 import { BadRequestError } from '@academy/kit';
 import { messagingEntities, recordEvent } from '@academy/messaging';
 import { bearer, testConfig } from '@academy/testing';
-import { afterCommit, declareOneStatementWrite, idempotencyEntities, inKeyedWrite, onRollback, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
+import { afterCommit, declareOneStatementWrite, idempotencyEntities, inKeyedWrite, onRollback, requestFingerprint, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
 
 // A service with one write of each kind: through the ORM (with its outbox event), through raw SQL
 // (`Sql`, as hours-bank and incidents write), one that refuses after writing (4xx), one that fails
@@ -352,6 +352,33 @@ describe('Idempotency-Key on writes', () => {
       const res = await request(service.url).post('/one-twice').set(alice).set('Idempotency-Key', 'k-one-twice').send({ label: 'one-twice' });
       expect(res.status).toBe(500);
       expect(await count('one-twice')).toBe(1);
+    });
+
+    // A route that changed path between two versions within the keys' 24 hours: the key is still honoured.
+    const storeKey = async (path: string, key: string, label: string, status: number, body: string) => {
+      const fingerprint = requestFingerprint({ method: 'POST', originalUrl: path, url: path, headers: {}, body: { label } } as never);
+      await orm.em.fork().execute(
+        `insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
+         values (?, ?, ?, ?, ?, ?, now(), now() + interval '1 hour')`,
+        [`u:101 POST ${path}`, key, fingerprint, status, status === 0 ? null : 'application/json; charset=utf-8', body],
+      );
+    };
+
+    test('an answer stored when the route was not one statement is replayed as it was, with nothing written', async () => {
+      await storeKey('/one', 'k-one-was-tx', 'one-was-tx', 201, '{"id":-1,"label":"stored"}');
+      const res = await request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-was-tx').send({ label: 'one-was-tx' });
+      expect(res.status).toBe(201);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(res.body).toEqual({ id: -1, label: 'stored' });
+      expect(await count('one-was-tx')).toBe(0);
+    });
+
+    test('rows stored when the route was one statement cannot be replayed by the transaction path: 409, never a second write', async () => {
+      await storeKey('/raw', 'k-raw-was-one', 'raw-was-one', 0, '[{"id":-1}]');
+      const res = await request(service.url).post('/raw').set(alice).set('Idempotency-Key', 'k-raw-was-one').send({ label: 'raw-was-one' });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('IDEMPOTENCY_KEY_USED');
+      expect(await count('raw-was-one')).toBe(0);
     });
 
     test('without a key it is an ordinary write: each request writes', async () => {
