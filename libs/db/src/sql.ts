@@ -9,17 +9,6 @@ import { currentEntityManagerIfAny } from './request-scope.ts';
 /** Runs one SQL statement (`$1…` placeholders) and returns its rows. */
 export type Query = <T>(text: string, values?: unknown[]) => Promise<T[]>;
 
-/**
- * Plain SQL on MikroORM's own `pg` pool, for write and read paths written as one statement each
- * (a CTE that checks, changes and writes its outbox row together): statements are prepared once per
- * connection (named by their text).
- *
- * Inside a request whose EntityManager carries a transaction (a write with an `Idempotency-Key`,
- * see `@academy/service`), statements join that transaction instead, and `transaction()` becomes a
- * savepoint in it: the write and the key commit together. On a transaction opened by `beginWith`
- * they run on its connection as named prepared statements too (planned once per connection, not on
- * every request); on another one (`em.begin()`), as unnamed statements through Kysely.
- */
 const numberedTexts = new Map<string, string>();
 
 /**
@@ -41,6 +30,19 @@ export function numberedPlaceholders(text: string): string {
 const statementNames = new Map<string, string>();
 let savepoints = 0;
 
+/**
+ * Plain SQL on MikroORM's own `pg` pool, for write and read paths written as one statement each
+ * (a CTE that checks, changes and writes its outbox row together): statements are prepared once per
+ * connection (named by their text).
+ *
+ * Inside a request whose EntityManager carries a transaction (a write with an `Idempotency-Key`,
+ * see `@academy/service`), statements join that transaction instead, and `transaction()` becomes a
+ * savepoint in it: the write and the key commit together. On a transaction opened by `beginWith`
+ * they run on its connection as named prepared statements too (planned once per connection, not on
+ * every request); on another one (`em.begin()`), as unnamed statements through Kysely. Outside a
+ * transaction, a request may widen its one statement (`one-statement.ts`: the `Idempotency-Key` of a
+ * one-statement write goes into it).
+ */
 export class Sql {
   private pool: Pool | null = null;
   private readonly em: EntityManager;
