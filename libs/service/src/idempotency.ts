@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { defineEntity, p, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { AppError, BadRequestError, RecordedAnswer, type Logger } from '@academy/kit';
-import { beginWith, commitWith, requestEntityManager, runInRequestScope, runWithStatementWrapper, splitWithClause, sqlLiteral, type StatementWrapper } from '@academy/db';
+import { beginWith, commitWith, requestEntityManager, runInRequestScope, runWithStatementWrapper, splitWithClause, sqlLiteral, type RunStatement, type StatementWrapper } from '@academy/db';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
 import { matchRoute } from '@academy/contracts';
 
@@ -19,13 +19,15 @@ import { matchRoute } from '@academy/contracts';
 // same key meanwhile is 409 with `Retry-After: 1`, never a second execution.
 //
 // A route whose write is one `Sql` statement can say so (`oneStatementWrite` in its binding). Its
-// keyed request then opens no transaction: the key goes into that statement, one more common table
-// expression, with the statement's rows as the stored answer (status 0), and the statement runs in
-// one round trip as without a key. The primary key on (scope, key) keeps it to one execution: a
-// second request with the key waits for the first statement's commit, fails on the key, and the
-// handler gets the first rows instead (`Idempotent-Replayed: true`), from which it answers as the
-// first time. In that mode the handler receives the rows as JSON (the first time as on a replay);
-// its code before the statement runs again on a replay, so it must not write anything else.
+// keyed request then opens no transaction of its own: the key goes into that statement, one more
+// common table expression, with the statement's rows as the stored answer (status 0), and a guard
+// goes before it in the same message (`runGuarded`: one round trip, one implicit transaction, the
+// statement run from its prepared plan). The guard takes the key's advisory lock or raises: the same
+// key while the first runs is 409 with `Retry-After: 1`, as above, and waits for nothing. Once the
+// first has committed, the key's primary key refuses the statement as a whole, and the handler gets
+// the first rows instead (`Idempotent-Replayed: true`), from which it answers as the first time. In
+// that mode the handler receives the rows as JSON (the first time as on a replay); its code before
+// the statement runs again on a replay, so it must not write anything else.
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -198,9 +200,7 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
   const stored = lookup!.rows[0] as StoredAnswer | undefined;
   if (!locked) {
     await rollback();
-    throw new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', {
-      headers: { 'Retry-After': '1' },
-    });
+    throw keyInUse();
   }
   if (stored) {
     await rollback();
@@ -247,6 +247,8 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
   keyedWrites.run(write, next);
 }
 
+const keyInUse = () =>
+  new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'Retry-After': '1' } });
 const keyReused = () => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
 
 /** Routes whose write is one `Sql` statement, by the app they are mounted on (`declareOneStatementWrite`). */
@@ -265,6 +267,10 @@ function isOneStatementWrite(req: Parameters<RequestHandler>[0]): boolean {
   return oneStatementWrites.get(req.app)?.some((route) => route.method === req.method && route.pattern.test(req.path)) ?? false;
 }
 
+/** What the guard of a one-statement write raises when its key's lock is held (the first request still runs). */
+const KEY_IN_USE = 'idempotency key in use';
+const isKeyInUse = (error: unknown) => (error as { code?: string })?.code === '22P02' && String((error as Error).message).includes(KEY_IN_USE);
+
 /** A unique violation of the key's primary key: another request recorded it first. */
 const isKeyTaken = (error: unknown) => (error as { code?: string; constraint?: string })?.code === '23505' && (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
 
@@ -275,13 +281,18 @@ function keyedStatementText(text: string, n: number): string {
   const known = keyedTexts.get(text);
   if (known?.n === n) return known.composed;
   const { ctes, main } = splitWithClause(text);
+  // The main query asks for the key's lock first (an initplan, evaluated when first needed) and raises
+  // when another request holds it, before anything else of the statement has run; then for the rows.
+  // The data-modifying expressions it did not read (the key's insert among them) run after it.
   const composed = `with ${ctes ? `${ctes},` : ''}
+      idempotency_lock as (
+        select (case when pg_try_advisory_xact_lock(hashtextextended($${n + 6}::text, 0)) then 'true' else '${KEY_IN_USE}' end)::boolean as locked),
       idempotency_answer as (${main}),
       idempotency_rows as (select coalesce(json_agg(a), '[]')::text as rows from idempotency_answer a),
       idempotency_key as (
         insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
         select $${n + 1}, $${n + 2}, $${n + 3}, ${ROWS_STATUS}, null, r.rows, $${n + 4}, $${n + 5} from idempotency_rows r)
-      select rows from idempotency_rows`;
+      select case when (select locked from idempotency_lock) then (select rows from idempotency_rows) end as rows`;
   keyedTexts.set(text, { n, composed });
   return composed;
 }
@@ -291,18 +302,19 @@ function keyedStatement(options: IdempotencyOptions, key: string, userId: string
   const fingerprint = requestFingerprint(req);
   const scope = `u:${userId} ${req.method} ${req.path}`;
   let ran = false;
-  return async <T>(text: string, values: unknown[], run: <R>(text: string, values: unknown[]) => Promise<R[]>): Promise<T[]> => {
+  return async <T>(text: string, values: unknown[], run: RunStatement): Promise<T[]> => {
     if (ran) throw new Error(`${req.method} ${req.path} is declared a one-statement write but ran a second statement`);
     ran = true;
     const composed = keyedStatementText(text, values.length);
     const at = options.now();
-    const params = [...values, scope, key, fingerprint, at, new Date(at.getTime() + options.ttlHours * 3_600_000)];
+    const params = [...values, scope, key, fingerprint, at, new Date(at.getTime() + options.ttlHours * 3_600_000), `${scope}\n${key}`];
     // At most twice: again only when the key found was past its time (deleted here) or pruned meanwhile.
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const [row] = await run<{ rows: string }>(composed, params);
         return JSON.parse(row!.rows) as T[];
       } catch (error) {
+        if (isKeyInUse(error)) throw keyInUse();
         if (!isKeyTaken(error) || attempt > 0) throw error;
       }
       const [stored] = await run<StoredAnswer & { expired: boolean }>(

@@ -68,7 +68,7 @@ describe('Idempotency-Key on writes', () => {
             res.status(201).json({ seenInside });
           });
           // One-statement writes: the key goes into the statement (no transaction is opened).
-          for (const path of ['/one', '/one-refuse', '/one-twice']) declareOneStatementWrite(app, 'post', path);
+          for (const path of ['/one', '/one-refuse', '/one-twice', '/one-slow']) declareOneStatementWrite(app, 'post', path);
           const insertOne = (label: string) =>
             sql.query<{ id: number; label: string }>(
               `with input as (select $1::text as label),
@@ -84,6 +84,16 @@ describe('Idempotency-Key on writes', () => {
           app.post('/one-refuse', async (req) => {
             const [row] = await insertOne(String(req.body.label));
             throw new BadRequestError('REFUSED_AFTER', `refused after writing ${row!.label}`);
+          });
+          // A statement that takes 600 ms (a write held up in the database).
+          app.post('/one-slow', async (req, res) => {
+            const [row] = await sql.query<{ id: number; label: string }>(
+              `with input as (select $1::text as label from pg_sleep(0.6)),
+               added as (insert into things (label) select label from input returning id, label)
+               select id, label from added`,
+              [String(req.body.label)],
+            );
+            res.status(201).json(row);
           });
           app.post('/one-twice', async (req, res) => {
             await insertOne(String(req.body.label));
@@ -279,14 +289,42 @@ describe('Idempotency-Key on writes', () => {
       expect(await storedStatus('k-one-1')).toEqual([0]);
     });
 
-    test('20 concurrent requests with one key write once: one executed, the others replayed', async () => {
+    test('20 concurrent requests with one key write once: one executed, the others replayed or 409 with Retry-After', async () => {
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => request(service.url).post('/one').set(alice).set('Idempotency-Key', 'k-one-race').send({ label: 'one-raced' })),
       );
       const executed = answers.filter((res) => res.status === 201 && res.headers['idempotent-replayed'] === undefined);
       expect(executed).toHaveLength(1);
-      expect(answers.every((res) => res.status === 201 && res.body.id === executed[0]!.body.id)).toBe(true);
+      for (const res of answers.filter((answer) => answer !== executed[0])) {
+        if (res.status === 409) {
+          expect(res.headers['retry-after']).toBe('1');
+          expect(res.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+        } else {
+          expect(res.status).toBe(201);
+          expect(res.headers['idempotent-replayed']).toBe('true');
+          expect(res.body.id).toBe(executed[0]!.body.id);
+        }
+      }
       expect(await count('one-raced')).toBe(1);
+    });
+
+    test('the same key while the first statement runs is 409 at once (no connection left waiting), then replayed once it is done', async () => {
+      const first = request(service.url).post('/one-slow').set(alice).set('Idempotency-Key', 'k-one-held').send({ label: 'one-held' }).then((res) => res);
+      // While the first sleeps inside its statement (it holds the key's lock), the same key is refused at once.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const started = performance.now();
+      const busy = await request(service.url).post('/one-slow').set(alice).set('Idempotency-Key', 'k-one-held').send({ label: 'one-held' });
+      expect(busy.status).toBe(409);
+      expect(busy.headers['retry-after']).toBe('1');
+      expect(busy.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect(performance.now() - started).toBeLessThan(400);
+      const done = await first;
+      expect(done.status).toBe(201);
+      const again = await request(service.url).post('/one-slow').set(alice).set('Idempotency-Key', 'k-one-held').send({ label: 'one-held' });
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(done.body);
+      expect(await count('one-held')).toBe(1);
     });
 
     test('the same key with another body is 422 naming the key, and writes nothing', async () => {
