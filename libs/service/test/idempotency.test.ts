@@ -310,8 +310,15 @@ describe('Idempotency-Key on writes', () => {
 
     test('the same key while the first statement runs is 409 at once (no connection left waiting), then replayed once it is done', async () => {
       const first = request(service.url).post('/one-slow').set(alice).set('Idempotency-Key', 'k-one-held').send({ label: 'one-held' }).then((res) => res);
-      // While the first sleeps inside its statement (it holds the key's lock), the same key is refused at once.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // While the first sleeps inside its statement (it holds the key's advisory lock), the same key is refused at once.
+      const lockHeld = async () => {
+        const [row] = await orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`);
+        return row!.n > 0;
+      };
+      for (let waited = 0; !(await lockHeld()); waited += 10) {
+        if (waited > 5_000) throw new Error('the first request never took its key');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       const started = performance.now();
       const busy = await request(service.url).post('/one-slow').set(alice).set('Idempotency-Key', 'k-one-held').send({ label: 'one-held' });
       expect(busy.status).toBe(409);
