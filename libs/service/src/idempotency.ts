@@ -267,7 +267,7 @@ function isOneStatementWrite(req: Parameters<RequestHandler>[0]): boolean {
   return oneStatementWrites.get(req.app)?.some((route) => route.method === req.method && route.pattern.test(req.path)) ?? false;
 }
 
-/** What the guard of a one-statement write raises when its key's lock is held (the first request still runs). */
+/** What a one-statement write's statement raises when its key's lock is held (the first request still runs). */
 const KEY_IN_USE = 'idempotency key in use';
 const isKeyInUse = (error: unknown) => (error as { code?: string })?.code === '22P02' && String((error as Error).message).includes(KEY_IN_USE);
 
