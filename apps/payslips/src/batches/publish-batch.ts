@@ -32,7 +32,13 @@ export async function publishBatch(ctx: PayslipsContext, actor: Actor, batchId: 
   if (!runs.length) throw nothingToPublish();
 
   const source = await storage.open(batch.storageKey).then((stream) => (stream ? buffer(stream) : null));
-  if (!source) throw batchNotReady('missing its file');
+  if (!source) {
+    // A concurrent publish (this instance or another) committed since the first read, and removed the
+    // combined PDF once committed: the batch is published, answered as it is, like any later publish.
+    const current = await batchView(sql.query, batchId);
+    if (current?.status === 'published') return current;
+    throw batchNotReady('missing its file');
+  }
   const files = await pdf.split({ pdf: source, runs });
   const stored = await Promise.all(
     files.map(async (file) => {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { PayslipBatch } from '@academy/contracts';
+import { publishBatch } from '../../src/batches/publish-batch.ts';
 import { resumeInterruptedReads } from '../../src/batches/resume-interrupted-reads.ts';
 import { adminAuth, batchWhenRead, makePdf, outboxEvents, PNG, seedEmployee, sql, storedFiles, usePayslips, type PayslipsService, type TestEmployee } from '../support.ts';
 
@@ -142,6 +143,31 @@ describe('assign, publish and discard a batch', () => {
     const keys = (await sql<{ k: string }>(service(), `select storage_key as k from payslips`)).map((r) => r.k);
     const batchKeys = (await sql<{ k: string }>(service(), `select storage_key as k from payslip_batches where storage_key is not null`)).map((r) => r.k);
     expect(storedFiles(service()).filter((f) => ![...keys, ...batchKeys].some((k) => f.endsWith(k)))).toEqual([]);
+  });
+
+  test('a publish that finds the combined PDF gone because another publish committed meanwhile answers the published batch (200)', async () => {
+    const employees = [await seedEmployee(service()), await seedEmployee(service())];
+    const batch = await readyBatch(service(), employees.map((e) => page(e)));
+    const deps = service().deps;
+    const admin: Parameters<typeof publishBatch>[1] = { userId: 1, role: 'admin', employeeId: null, correlationId: 'test-race' };
+    // Between this publish's first read (the batch ready) and its opening of the PDF, another publish
+    // runs to its end: it commits and removes the combined PDF (as an instance next door would).
+    let other: PayslipBatch | undefined;
+    const racing = {
+      ...deps,
+      storage: {
+        ...deps.storage,
+        open: async (key: string) => {
+          other ??= await publishBatch(deps, admin, batch.id);
+          return deps.storage.open(key);
+        },
+      },
+    } as typeof deps;
+    const answer = await publishBatch(racing, admin, batch.id);
+    expect(other?.status).toBe('published');
+    expect(answer.status).toBe('published');
+    expect(answer).toEqual(other);
+    expect(await sql(service(), `select id from payslips where batch_id = $1`, [batch.id])).toHaveLength(2);
   });
 
   test('a batch still reading cannot be published or assigned (409); a failed one neither', async () => {
