@@ -17,6 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureInfra, stopInfra } from '@academy/infra';
+import { numberedPlaceholders } from '@academy/db';
 import { dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { summarySql } from '../../apps/academic/src/attendance/read-attendance.ts';
@@ -137,8 +138,7 @@ try {
   rows.push({ scenario: `GET report subject 1, uncached (below=100, 99.99, …)`, clients: 10, ...figures(await get((i) => `/api/v2/attendance/report?subjectId=1&below=${((10_000 - (i % 5_000)) / 100).toFixed(2)}`, 10)) });
 
   // Baseline of 3: the report's SQL straight from pg, one client.
-  let n = 0;
-  const reportSql = summarySql(' and x.subject_id = ?', '', 'totals').replace(/\?/g, () => `$${++n}`);
+  const reportSql = numberedPlaceholders(summarySql(' and x.subject_id = ?', '', 'totals'));
   const from = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
   const to = new Date().toISOString().slice(0, 10);
   const latencies: number[] = [];

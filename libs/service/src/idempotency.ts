@@ -19,15 +19,15 @@ import { matchRoute } from '@academy/contracts';
 // same key meanwhile is 409 with `Retry-After: 1`, never a second execution.
 //
 // A route whose write is one `Sql` statement can say so (`oneStatementWrite` in its binding). Its
-// keyed request then opens no transaction of its own: the key goes into that statement, one more
-// common table expression, with the statement's rows as the stored answer (status 0), and a guard
-// goes before it in the same message (`runGuarded`: one round trip, one implicit transaction, the
-// statement run from its prepared plan). The guard takes the key's advisory lock or raises: the same
-// key while the first runs is 409 with `Retry-After: 1`, as above, and waits for nothing. Once the
-// first has committed, the key's primary key refuses the statement as a whole, and the handler gets
-// the first rows instead (`Idempotent-Replayed: true`), from which it answers as the first time. In
-// that mode the handler receives the rows as JSON (the first time as on a replay); its code before
-// the statement runs again on a replay, so it must not write anything else.
+// keyed request then opens no transaction of its own: that statement is widened (`keyedStatementText`)
+// with the key's advisory lock, which its main query asks for first and which raises when another
+// request holds it (the same key while the first runs is 409 with `Retry-After: 1`, as above, and
+// waits for nothing), and with the key's insert, the statement's rows as the stored answer (status 0).
+// One round trip and the route's prepared plan, as without a key. Once the first has committed, the
+// key's primary key refuses the statement as a whole, and the handler gets the first rows instead
+// (`Idempotent-Replayed: true`), from which it answers as the first time. In that mode the handler
+// receives the rows as JSON (the first time as on a replay); its code before the statement runs
+// again on a replay, so it must not write anything else.
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

@@ -46,13 +46,16 @@ export async function readAttendanceHistory(em: EntityManager, eventId: number, 
  * and the weighted percentage. `filters` and `outer` see the rows as `x` (student_id, subject_id,
  * center_id, status, n). With `totals`, the whole UTC months inside the range are read from
  * attendance_totals (a few rows per student, kept by triggers in every change's transaction) and
- * only the days before the first and after the last whole month from the marks; without, all from
- * the marks (a student's year is a few hundred, read from a covering index); `one student` is
- * that, without the students' names (one student's summary has no use for them: no join). The counts by status
- * come first and the weights are joined to those (a few per student), not to every mark.
+ * only the days before the first and after the last whole month from the marks (the report); with
+ * `one student`, all from the marks (a student's year is a few hundred, read from a covering
+ * index) and without the students' names. The counts by status come first and the weights are
+ * joined to those (a few per student), not to every mark.
  * Parameters: from, zone, to, zone, those of `filters`, those of `outer`.
  */
-export const summarySql = (filters: string, outer = '', source: 'marks' | 'one student' | 'totals' = 'marks') => `
+export const summarySql = (filters: string, outer: string, source: 'one student' | 'totals') => {
+  // One student's summary has no use for the names: no join to the students.
+  const named = source === 'totals';
+  return `
   with ${source !== 'totals' ? '' : `instants as (select ${DAY_START_SQL} as from_at, ${DAY_END_SQL} as to_at),
   bounds as (
     select i.from_at, i.to_at, m.months_from::date as months_from, m.months_to::date as months_to,
@@ -87,22 +90,14 @@ export const summarySql = (filters: string, outer = '', source: 'marks' | 'one s
            json_object_agg(b.status, b.n) as counts
       from by_status b join attendance_statuses st on st.code = b.status
      group by b.student_id, b.subject_id)
-  ${
-    source === 'one student'
-      ? `select t.student_id as "studentId", null as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
+  select t.student_id as "studentId", ${named ? `trim(s.name || ' ' || s.lastname)` : 'null'} as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
          t.sessions, t.counted, t.counts, t.percentage
     from totals t
+    ${named ? 'join students s on s.id = t.student_id' : ''}
     join subjects sub on sub.id = t.subject_id
    where true ${outer}
-   order by sub.name, t.subject_id`
-      : `select t.student_id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
-         t.sessions, t.counted, t.counts, t.percentage
-    from totals t
-    join students s on s.id = t.student_id
-    join subjects sub on sub.id = t.subject_id
-   where true ${outer}
-   order by s.lastname, s.name, t.student_id, sub.name, t.subject_id`
-  }`;
+   order by ${named ? 's.lastname, s.name, t.student_id, ' : ''}sub.name, t.subject_id`;
+};
 
 export interface SummaryRow {
   studentId: number;
