@@ -1,7 +1,7 @@
 import type { Express, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { requireApiKey, requireAuth, requireRole, type TokenVerifier } from '@academy/auth';
-import { NoQuery, type RouteDeclaration } from '@academy/contracts';
+import { NoQuery, matchRoute, type RouteDeclaration } from '@academy/contracts';
 import { errorStyle } from '@academy/kit';
 import { declareOneStatementWrite } from './idempotency.ts';
 
@@ -28,6 +28,16 @@ export interface BindOptions {
    */
   oneStatementWrite?: boolean;
 }
+
+/**
+ * Sets a request's error body style from its route family before the body parser runs, so a
+ * malformed body is answered in the family's body too (`{ success: false, … }` on notifications).
+ */
+export const familyErrorStyle: RequestHandler = (req, res, next) => {
+  const rule = matchRoute(req.path);
+  if (rule) res.locals.errorStyle = rule.errorStyle;
+  next();
+};
 
 /** Express's path syntax from OpenAPI's: `{id}` → `:id`. */
 export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -9,6 +9,7 @@ import { createBroker, messagingEntities, startOutboxRelay, type Broker, type Ou
 import { createSessionRevocations, followRevocations, revocationTtlSeconds, verifierFromConfig, type RevocationFeed, type TokenVerifier } from '@academy/auth';
 import type { BaseConfig } from './config.ts';
 import { idempotencyEntities, pruneIdempotencyKeys, requestScope } from './idempotency.ts';
+import { familyErrorStyle } from './routes.ts';
 
 export interface ServiceContext<C extends BaseConfig = BaseConfig> {
   name: string;
@@ -120,6 +121,7 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
       metrics,
       readiness,
       bodyLimit: config.BODY_LIMIT,
+      beforeBody: (express) => express.use(familyErrorStyle),
       requestScope: requestScope({ orm, verifier, logger, ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => clock.now() }),
       routes: (express) => instance.routes(express),
     });

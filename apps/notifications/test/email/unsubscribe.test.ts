@@ -239,6 +239,18 @@ describe("a guardian's unsubscribe link (pinned clock, real SMTP server, through
     expect(await optOuts()).toEqual(before);
   });
 
+  test('the token given twice (`?token=a&token=b`), by GET or POST: 400 saying one token is expected, nothing recorded', async () => {
+    const before = await optOuts();
+    const inAnHour = new Date(clock.now().getTime() + 3_600_000);
+    const valid = unsubscribeToken(SECRET, { type: 'attendance_warning', address: 'twice@home.test', expiresAt: inAnHour });
+    const query = `token=${valid}&token=${valid}`;
+    for (const response of [await request(service().url).get(`${PATH}?${query}`), await request(service().url).post(`${PATH}?${query}`).type('form').send('List-Unsubscribe=One-Click')]) {
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false, code: 'VALIDATION_ERROR', message: 'Invalid request: token: must be given once (one token expected)' });
+    }
+    expect(await optOuts()).toEqual(before);
+  });
+
   test('values on the page are escaped: an address with markup in a validly signed token shows as text', async () => {
     const address = '"><script>alert(1)</script>@home.test';
     const token = unsubscribeToken(SECRET, { type: 'block_approved', address, expiresAt: new Date(clock.now().getTime() + 3_600_000) });

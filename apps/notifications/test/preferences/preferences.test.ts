@@ -62,6 +62,13 @@ describe('notification preferences (real SMTP server)', () => {
       expect(setting(back.body, 'attendance_reminder', 'push')).toBe(true);
     });
 
+    test('a malformed JSON body is a 400 in the family\'s error body (`success: false`), and nothing is stored', async () => {
+      const response = await request(service().url).put('/api/v2/notifications/preferences').set(as(109)).type('json').send('{"preferences": [');
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ success: false, code: 'MALFORMED_JSON', message: 'Request body is not valid JSON', requestId: expect.any(String) });
+      expect(await sql(service(), `select 1 from notification_preferences where user_id = ?`, [109])).toEqual([]);
+    });
+
     test('switching a critical type off is a 400 naming it, and nothing of the request is stored', async () => {
       const response = await put(104, {
         preferences: [

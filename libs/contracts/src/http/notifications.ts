@@ -297,7 +297,8 @@ export const updatePreferencesRoute = notificationsApi.route({
 export const UnsubscribeQuery = z
   .strictObject({
     token: z
-      .string({ error: 'is required' })
+      // `?token=a&token=b` reads as an array: say that one token is expected, not that none came.
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : Array.isArray(issue.input) ? 'must be given once (one token expected)' : 'must be a string') })
       .min(1, { error: 'is required' })
       .max(2048, { error: 'must be at most 2048 characters' })
       .meta({ description: 'The signed token of the link in the mail (one type, one address, an expiry)' }),
