@@ -103,7 +103,8 @@ export async function streamReportCsv(
     const outer = report.below === undefined ? '' : 'and t.percentage < ?';
     const params = [report.range.from, report.timeZone, report.range.to, report.timeZone, ...report.params, ...(report.below === undefined ? [] : [report.below])];
     const rows = client.query(new QueryStream(numbered(csvSql(report.filters, outer)), params, { batchSize: 200 }));
-    out.write(line(HEADER));
+    // The UTF-8 byte-order mark first: without it Excel, which most academies open the report with, reads the names as Windows-1252.
+    out.write(`\uFEFF${line(HEADER)}`);
     await pipeline(rows, csvLines(report.threshold), out);
     await client.query('commit');
   } catch (error) {

@@ -91,7 +91,7 @@ describe('reading attendance', () => {
     const res = await w.api().get(`/api/v2/attendance/report?subjectId=${place.subjectId}&from=2026-03-01&to=2026-04-30`).set(adminToken).set('Accept', 'text/csv');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    const lines = res.text.trim().split('\r\n');
+    const lines = res.text.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toBe('row,studentId,student,subjectId,subject,centerId,eventId,startsAt,endsAt,status,minutesLate,remark,sessions,counted,percentage,below');
     const mine = lines.filter((line) => line.split(',')[1] === String(student));
     expect(mine.map((line) => line.split(',').slice(6, 11).join(','))).toEqual([
@@ -103,6 +103,29 @@ describe('reading attendance', () => {
     ]);
     expect(mine.at(-1)!.split(',').slice(0, 1).concat(mine.at(-1)!.split(',').slice(12))).toEqual(['summary', '4', '3', '60', 'true']);
     expect(lines.filter((line) => line.startsWith('summary,')).length).toBe(2);
+  });
+
+  test('GET report as text/csv: the raw bytes start with the UTF-8 byte-order mark (Excel reads "Iván Díaz Sánchez" right), then the header; names are UTF-8', async () => {
+    const { place, student } = await term();
+    await w.f.query(`update students set name = 'Iván', lastname = 'Díaz Sánchez' where id = ?`, [student]);
+    const res = await w
+      .api()
+      .get(`/api/v2/attendance/report?subjectId=${place.subjectId}&from=2026-03-01&to=2026-04-30`)
+      .set(adminToken)
+      .set('Accept', 'text/csv')
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    const bytes = res.body as Buffer;
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3, 3 + 'row,studentId,'.length).toString('latin1')).toBe('row,studentId,');
+    expect(bytes.includes(Buffer.from(`,Iván Díaz Sánchez,`, 'utf8'))).toBe(true);
+    // The mark comes once, at the start only.
+    expect(bytes.subarray(3).includes(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);
   });
 
   test('GET missing: past classes with no sheet; a teacher sees their own, another employeeId is 403', async () => {
