@@ -71,6 +71,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
 
   // Express serves the gateway's own routes only: probes, metrics, docs and the 404.
   const app = createHttpApp({
+    app: 'gateway',
     logger,
     metrics,
     trustProxy: config.TRUST_PROXY,

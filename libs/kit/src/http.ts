@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { ZodError } from 'zod';
+import { buildInfo } from './build-info.ts';
 import { AppError, RecordedAnswer } from './errors.ts';
 import { readinessHttpStatus, runReadiness, type ReadinessCheck } from './health.ts';
 import type { ErrorStyle } from '@academy/contracts';
@@ -26,11 +27,13 @@ export interface HttpAppOptions {
   requestScope?: RequestHandler;
   /** Proxies whose X-Forwarded-For is believed (Express "trust proxy"); loopback by default. */
   trustProxy?: string;
+  /** The app's name: `/version` answers it with its release and commit (`buildInfo`). */
+  app?: string;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** Mounted by every service for probes and scraping, not behind the gateway and not logged per request. */
-export const OPERATIONAL_PATHS = ['/healthz', '/readyz', '/metrics'];
+export const OPERATIONAL_PATHS = ['/healthz', '/readyz', '/metrics', '/version'];
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
 export function requestId(req: IncomingMessage): string {
@@ -110,6 +113,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  if (options.app) {
+    const build = buildInfo(options.app);
+    app.get('/version', (_req, res) => {
+      res.json(build);
+    });
+  }
   app.get('/readyz', async (_req, res) => {
     const report = await runReadiness(options.readiness);
     res.status(readinessHttpStatus(report)).json(report);

@@ -10,3 +10,4 @@ export { idParam, noQuery, readId } from './params.ts';
 export { pageMeta } from './paging.ts';
 export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';
 export { runEvery } from './periodic.ts';
+export { buildInfo, type BuildInfo } from './build-info.ts';

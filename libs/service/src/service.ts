@@ -117,6 +117,7 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
     const readiness: ReadinessCheck[] = [dbReadiness(orm), broker.readiness(), relay.readiness()];
     if (definition.readinessNeedsRedis) readiness.push(redisReadiness(redis));
     const app = createHttpApp({
+      app: definition.name,
       logger,
       metrics,
       readiness,
