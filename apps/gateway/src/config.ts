@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { env, loadConfig } from '@academy/kit';
 import { jwtConfigShape } from '@academy/auth';
+import { Locale } from '@academy/contracts';
 
 const perMinute = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -43,6 +45,11 @@ export const ConfigSchema = z.object({
    * Kubernetes ingress controller its pods' private addresses (`uniquelocal`).
    */
   TRUST_PROXY: z.string().min(1).default('loopback'),
+  /** The built console served at `/` (`npx nx build console`). */
+  CONSOLE_DIR: z.string().min(1).default(fileURLToPath(new URL('../../../dist/apps/console', import.meta.url))),
+  /** The academy's language and time zone, told to the console with its session (the same values as the services'). */
+  ACADEMY_LOCALE: Locale.default('es'),
+  ACADEMY_TIME_ZONE: env.timeZone('Europe/Madrid'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

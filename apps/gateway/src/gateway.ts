@@ -2,9 +2,12 @@ import http, { type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Histogram } from 'prom-client';
 import { createSessionRevocations, followRevocations, revocationTtlSeconds, verifierFromConfig } from '@academy/auth';
+import { CONSOLE_SESSION_PATH } from '@academy/contracts';
 import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
 import type { Config } from './config.ts';
 import { docsRouter } from './docs.ts';
+import { consoleSessionRouter } from './console-session.ts';
+import { consoleRouter } from './console-static.ts';
 import { edgeHandler } from './edge.ts';
 import { answerClientError, createServiceProxy, upstreamsOf } from './proxy.ts';
 import { createRateLimits } from './rate-limit.ts';
@@ -19,7 +22,7 @@ export interface RunningGateway {
   stop: () => Promise<void>;
 }
 
-/** The front door: authenticates, rate-limits and proxies `/api/*` and `/socket.io` to the services. */
+/** The front door: authenticates, rate-limits and proxies `/api/*` and `/socket.io` to the services; serves the console at `/` and its cookie session. */
 export async function startGateway(config: Config): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const metrics = createMetrics('gateway');
@@ -69,7 +72,7 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
   >;
   const realtimeProxy = createServiceProxy('notifications', upstreams.notifications, config.LONG_POLL_TIMEOUT_MS, logger, onDone);
 
-  // Express serves the gateway's own routes only: probes, metrics, docs and the 404.
+  // Express serves the gateway's own routes only: probes, metrics, docs, the console and its session, the 404.
   const app = createHttpApp({
     app: 'gateway',
     logger,
@@ -78,6 +81,9 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
     readiness: [redisReadiness(redis), ...upstreamReadiness(upstreams)],
     routes: (express) => {
       express.use('/api/docs', docsRouter());
+      const academy = { locale: config.ACADEMY_LOCALE, timeZone: config.ACADEMY_TIME_ZONE };
+      express.use(CONSOLE_SESSION_PATH, consoleSessionRouter({ academicUrl: upstreams.academic, timeoutMs: config.UPSTREAM_TIMEOUT_MS, academy, limits, logger }));
+      express.use('/', consoleRouter(config.CONSOLE_DIR));
     },
   });
   const edge = edgeHandler({ config, verifier, limits, proxies, realtimeProxy, logger, metrics });

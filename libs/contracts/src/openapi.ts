@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { declaredFamilies } from './http/index.ts';
+import { CONSOLE_SESSION_PATH, registerConsoleSession } from './http/console-session.ts';
 import { registerRoutes } from './routes.ts';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -11,6 +12,7 @@ export function buildOpenApiDocument(options: { version?: string; serverUrl?: st
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   registerIdempotency(registry);
   registerRoutes(registry, declaredFamilies);
+  registerConsoleSession(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -57,7 +59,9 @@ function registerIdempotency(registry: OpenAPIRegistry): void {
 
 /** Every write operation lists the header, its 409 and 422 (added to the route's own 409 when it has one), and `Idempotent-Replayed` on its 2xx. */
 function withIdempotencyKeys(document: OpenApiDocument): OpenApiDocument {
-  for (const item of Object.values(document.paths ?? {})) {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    // The gateway's console session keeps no Idempotency-Key: a login or logout runs again, a refresh must not be retried.
+    if (path.startsWith(CONSOLE_SESSION_PATH)) continue;
     for (const method of WRITE_METHODS) {
       const operation = item?.[method];
       if (!operation) continue;

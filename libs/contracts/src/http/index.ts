@@ -12,6 +12,7 @@ export * from './common.ts';
 export * from './academic.ts';
 export * from './attendance.ts';
 export * from './auth.ts';
+export * from './console-session.ts';
 export * from './blocks.ts';
 export * from './hours-bank.ts';
 export * from './incidents.ts';
