@@ -1,11 +1,12 @@
 import PDFDocument from 'pdfkit';
-import type { IncidentKind, IncidentSeverity, ReportQuery } from '@academy/contracts';
+import type { IncidentKind, IncidentSeverity, Locale, ReportQuery } from '@academy/contracts';
 import type { Actor } from '../shared/actor.ts';
 import type { Query } from '../shared/db.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { addDays, monthBounds } from '../shared/time.ts';
 import { knownTargetEmployee } from './history.ts';
 import { employeeNameOf } from '../shared/employee-names.ts';
+import { REPORT_WORDS, type ReportWords } from './report-words.ts';
 
 /** One line of the report: a record, or its part within one local day when it crosses midnight. */
 export interface ReportLine {
@@ -92,20 +93,37 @@ export async function monthlyReport(deps: IncidentsContext, actor: Actor, input:
 /** Worked time as `h:mm` (59 minutes is `0:59`, 10 hours `10:00`). */
 export const hoursAndMinutes = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const weekday = (day: string) => WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()]!;
 /** The Monday of a day's ISO week. */
 const mondayOf = (day: string) => addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
 const shortDate = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
-const monthName = (month: string) => new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
+const monthName = (month: string, words: ReportWords) =>
+  new Intl.DateTimeFormat(words.intl, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
 
-function localDateTime(instant: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
+function localParts(instant: Date, timeZone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute', string> {
+  return Object.fromEntries(
     new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
       .formatToParts(instant)
       .map((part) => [part.type, part.value]),
-  );
+  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute', string>;
+}
+
+function localDateTime(instant: Date, timeZone: string): string {
+  const parts = localParts(instant, timeZone);
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+const INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g;
+
+/**
+ * An incident's description as the sheet prints it: each instant (stored as UTC ISO) as the
+ * academy's wall time `h:mm`, with its `DD/MM` when it falls on another day than the incident's.
+ */
+export function localizeInstants(description: string, day: string, timeZone: string): string {
+  return description.replace(INSTANT, (iso) => {
+    const parts = localParts(new Date(iso), timeZone);
+    const time = `${Number(parts.hour)}:${parts.minute}`;
+    return `${parts.year}-${parts.month}-${parts.day}` === day ? time : `${parts.day}/${parts.month} ${time}`;
+  });
 }
 
 const PAGE = { left: 50, right: 545, top: 50, bottom: 780 } as const;
@@ -119,140 +137,161 @@ const COLUMNS = {
   dayTotal: { x: 440, width: 105 },
 } as const;
 type Column = keyof typeof COLUMNS;
+/** The incidents' columns: the day, the type in words with its severity and status under it, the description. */
+const INCIDENT_COLUMNS = { day: { x: 50, width: 58 }, kind: { x: 112, width: 138 }, description: { x: 258, width: PAGE.right - 258 } } as const;
 
-/**
- * Renders the report with pdfkit (A4, built-in Helvetica) as a time sheet to sign: one line per
- * record (its part of each day), the day's total on its last line, a total per ISO week and for
- * the month, the month's incidents, signature lines for the employee and the administrator, and
- * on every page the header, when it was generated and the page number. Every line has its own
- * height: nothing is drawn over anything else, and a long month breaks onto new pages.
- */
-export function renderReportPdf(report: MonthlyReport): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, bufferPages: true, info: { Title: `Time record ${report.month}`, Author: 'Academy' } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const who = report.employeeName ? `${report.employeeName} (employee #${report.employeeId})` : `Employee #${report.employeeId}`;
-  const generated = `Generated ${localDateTime(report.generatedAt, report.timeZone)} (${report.timeZone})`;
-  let y = PAGE.top;
+/** The document being drawn and where the next line goes; each part of the sheet draws through it. */
+interface Sheet {
+  doc: PDFKit.PDFDocument;
+  report: MonthlyReport;
+  words: ReportWords;
+  y: number;
+}
 
-  const cell = (column: Column, text: string, options: { bold?: boolean; align?: 'left' | 'right' } = {}) => {
-    const { x, width } = COLUMNS[column];
-    doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
-    doc.text(text, x, y + 3, { width, align: options.align ?? 'left', lineBreak: false, ellipsis: true });
-  };
-  const rule = (at: number, color = '#999999') => doc.moveTo(PAGE.left, at).lineTo(PAGE.right, at).lineWidth(0.5).strokeColor(color).stroke();
+function cell(sheet: Sheet, column: Column, text: string, options: { bold?: boolean; align?: 'left' | 'right' } = {}): void {
+  const { x, width } = COLUMNS[column];
+  sheet.doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+  sheet.doc.text(text, x, sheet.y + 3, { width, align: options.align ?? 'left', lineBreak: false, ellipsis: true });
+}
 
-  const pageHeader = () => {
-    y = PAGE.top;
-    doc.fillColor('black').font('Helvetica-Bold').fontSize(14).text(`Monthly time record: ${monthName(report.month)}`, PAGE.left, y, { lineBreak: false });
-    y += 20;
-    doc.font('Helvetica').fontSize(10).text(who, PAGE.left, y, { lineBreak: false });
-    y += 14;
-    doc.fontSize(9).fillColor('#444444').text(`Times in ${report.timeZone}. Worked time as h:mm. A record that crosses midnight is split at midnight (cont.).`, PAGE.left, y, { lineBreak: false });
-    doc.fillColor('black');
-    y += 20;
-  };
-  const tableHeader = () => {
-    cell('date', 'Date', { bold: true });
-    cell('weekday', 'Day', { bold: true });
-    cell('clockIn', 'Clock-in', { bold: true });
-    cell('clockOut', 'Clock-out', { bold: true });
-    cell('worked', 'Worked', { bold: true, align: 'right' });
-    cell('dayTotal', 'Day total', { bold: true, align: 'right' });
-    y += ROW;
-    rule(y);
-  };
-  /** A new page when `height` does not fit; the records' column header again when `inTable`. */
-  const room = (height: number, inTable: boolean): boolean => {
-    if (y + height <= PAGE.bottom) return false;
-    doc.addPage();
-    pageHeader();
-    if (inTable) tableHeader();
-    return true;
-  };
+function rule(sheet: Sheet, at: number, color = '#999999'): void {
+  sheet.doc.moveTo(PAGE.left, at).lineTo(PAGE.right, at).lineWidth(0.5).strokeColor(color).stroke();
+}
 
-  pageHeader();
-  tableHeader();
+function pageHeader(sheet: Sheet): void {
+  const { doc, report, words } = sheet;
+  sheet.y = PAGE.top;
+  doc.fillColor('black').font('Helvetica-Bold').fontSize(14).text(words.title(monthName(report.month, words)), PAGE.left, sheet.y, { lineBreak: false });
+  sheet.y += 20;
+  doc.font('Helvetica').fontSize(10).text(words.employee(report.employeeName, report.employeeId), PAGE.left, sheet.y, { lineBreak: false });
+  sheet.y += 14;
+  doc.fontSize(9).fillColor('#444444').text(words.note(report.timeZone), PAGE.left, sheet.y, { lineBreak: false });
+  doc.fillColor('black');
+  sheet.y += 20;
+}
+
+function tableHeader(sheet: Sheet): void {
+  const { columns } = sheet.words;
+  cell(sheet, 'date', columns.date, { bold: true });
+  cell(sheet, 'weekday', columns.weekday, { bold: true });
+  cell(sheet, 'clockIn', columns.clockIn, { bold: true });
+  cell(sheet, 'clockOut', columns.clockOut, { bold: true });
+  cell(sheet, 'worked', columns.worked, { bold: true, align: 'right' });
+  cell(sheet, 'dayTotal', columns.dayTotal, { bold: true, align: 'right' });
+  sheet.y += ROW;
+  rule(sheet, sheet.y);
+}
+
+/** A new page when `height` does not fit; the records' column header again when `inTable`. */
+function room(sheet: Sheet, height: number, inTable: boolean): boolean {
+  if (sheet.y + height <= PAGE.bottom) return false;
+  sheet.doc.addPage();
+  pageHeader(sheet);
+  if (inTable) tableHeader(sheet);
+  return true;
+}
+
+/** One line per record (its part of each day), the day's total on its last line, a band per ISO week. */
+function drawRecords(sheet: Sheet): void {
+  const { doc, report, words } = sheet;
+  tableHeader(sheet);
   if (!report.lines.length) {
-    doc.font('Helvetica').fontSize(9).text('No time records this month.', PAGE.left, y + 3, { lineBreak: false });
-    y += ROW;
+    doc.font('Helvetica').fontSize(9).text(words.noRecords, PAGE.left, sheet.y + 3, { lineBreak: false });
+    sheet.y += ROW;
   }
   const dayTotals = new Map<string, number>();
   for (const line of report.lines) dayTotals.set(line.day, (dayTotals.get(line.day) ?? 0) + line.minutes);
   let weekMinutes = 0;
   report.lines.forEach((line, index) => {
-    const newPage = room(ROW, true);
+    const newPage = room(sheet, ROW, true);
     const previous = report.lines[index - 1];
     const next = report.lines[index + 1];
     // The date again at the top of a page, for a day that goes on there.
-    const firstOfDay = previous?.day !== line.day || newPage;
-    const lastOfDay = next?.day !== line.day;
-    if (firstOfDay) {
-      cell('date', line.day);
-      cell('weekday', weekday(line.day));
+    if (previous?.day !== line.day || newPage) {
+      cell(sheet, 'date', line.day);
+      cell(sheet, 'weekday', words.weekdays[new Date(`${line.day}T00:00:00Z`).getUTCDay()]!);
     }
-    cell('clockIn', line.continued ? `${line.from} (cont.)` : line.from);
-    cell('clockOut', line.open ? 'open' : line.continues ? '24:00 (cont.)' : line.to);
-    cell('worked', hoursAndMinutes(line.minutes), { align: 'right' });
-    if (lastOfDay) cell('dayTotal', hoursAndMinutes(dayTotals.get(line.day)!), { bold: true, align: 'right' });
-    y += ROW;
+    cell(sheet, 'clockIn', line.continued ? `${line.from} ${words.continued}` : line.from);
+    cell(sheet, 'clockOut', line.open ? words.open : line.continues ? `24:00 ${words.continued}` : line.to);
+    cell(sheet, 'worked', hoursAndMinutes(line.minutes), { align: 'right' });
+    if (next?.day !== line.day) cell(sheet, 'dayTotal', hoursAndMinutes(dayTotals.get(line.day)!), { bold: true, align: 'right' });
+    sheet.y += ROW;
     weekMinutes += line.minutes;
     if (!next || mondayOf(next.day) !== mondayOf(line.day)) {
-      room(ROW + 4, true);
+      room(sheet, ROW + 4, true);
       const monday = mondayOf(line.day);
-      doc.rect(PAGE.left, y + 1, PAGE.right - PAGE.left, ROW).fillColor('#eeeeee').fill().fillColor('black');
-      doc.font('Helvetica-Bold').fontSize(9).text(`Week ${shortDate(monday)} – ${shortDate(addDays(monday, 6))}`, COLUMNS.date.x + 2, y + 4, { lineBreak: false });
-      cell('dayTotal', hoursAndMinutes(weekMinutes), { bold: true, align: 'right' });
-      y += ROW + 4;
+      doc.rect(PAGE.left, sheet.y + 1, PAGE.right - PAGE.left, ROW).fillColor('#eeeeee').fill().fillColor('black');
+      doc.font('Helvetica-Bold').fontSize(9).text(words.week(shortDate(monday), shortDate(addDays(monday, 6))), COLUMNS.date.x + 2, sheet.y + 4, { lineBreak: false });
+      cell(sheet, 'dayTotal', hoursAndMinutes(weekMinutes), { bold: true, align: 'right' });
+      sheet.y += ROW + 4;
       weekMinutes = 0;
     }
   });
-  room(ROW + 8, false);
-  rule(y + 2, '#333333');
-  y += 6;
+}
+
+function drawMonthTotal(sheet: Sheet): void {
+  const { doc, report, words } = sheet;
+  room(sheet, ROW + 8, false);
+  rule(sheet, sheet.y + 2, '#333333');
+  sheet.y += 6;
   const days = new Set(report.lines.map((line) => line.day)).size;
-  doc.font('Helvetica-Bold').fontSize(10).text(`Total worked in ${monthName(report.month)}: ${hoursAndMinutes(report.totalMinutes)} over ${days} ${days === 1 ? 'day' : 'days'}`, PAGE.left, y + 3, {
-    lineBreak: false,
-  });
-  y += ROW + 14;
+  doc.font('Helvetica-Bold').fontSize(10).text(words.monthTotal(monthName(report.month, words), hoursAndMinutes(report.totalMinutes), days), PAGE.left, sheet.y + 3, { lineBreak: false });
+  sheet.y += ROW + 14;
+}
 
-  room(40, false);
-  doc.font('Helvetica-Bold').fontSize(11).text(`Incidents of the month (${report.incidents.length})`, PAGE.left, y, { lineBreak: false });
-  y += 18;
+/**
+ * The month's incidents: the day, the type in words (wrapped within its column) with its severity
+ * and status below it, and the description with its instants in the academy's zone. Each row is
+ * as tall as its tallest column, so nothing is drawn over anything else.
+ */
+function drawIncidents(sheet: Sheet): void {
+  const { doc, report, words } = sheet;
+  room(sheet, 40, false);
+  doc.font('Helvetica-Bold').fontSize(11).text(words.incidents(report.incidents.length), PAGE.left, sheet.y, { lineBreak: false });
+  sheet.y += 18;
   if (!report.incidents.length) {
-    doc.font('Helvetica').fontSize(9).text('None.', PAGE.left, y, { lineBreak: false });
-    y += ROW;
+    doc.font('Helvetica').fontSize(9).text(words.none, PAGE.left, sheet.y, { lineBreak: false });
+    sheet.y += ROW;
   }
-  const descriptionX = 200;
-  const descriptionWidth = PAGE.right - descriptionX;
+  const { day, kind, description } = INCIDENT_COLUMNS;
   for (const incident of report.incidents) {
-    doc.font('Helvetica').fontSize(8.5);
-    const height = Math.max(ROW, doc.heightOfString(incident.description, { width: descriptionWidth }) + 5);
-    room(height, false);
-    doc.font('Helvetica').fontSize(9).text(incident.day, PAGE.left, y, { lineBreak: false });
-    doc.font('Helvetica-Bold').text(incident.kind, 115, y, { width: 80, lineBreak: false, ellipsis: true });
-    doc.font('Helvetica').fontSize(8).fillColor('#444444').text(`${incident.severity}, ${incident.status}`, 115, y + 10, { width: 80, lineBreak: false });
-    doc.fillColor('black').fontSize(8.5).text(incident.description, descriptionX, y, { width: descriptionWidth });
-    y += Math.max(height, 22);
+    const kindText = words.kinds[incident.kind];
+    const stateText = `${words.severities[incident.severity]}, ${words.statuses[incident.status]}`;
+    const descriptionText = localizeInstants(incident.description, incident.day, report.timeZone);
+    const kindHeight = doc.font('Helvetica-Bold').fontSize(9).heightOfString(kindText, { width: kind.width });
+    const stateHeight = doc.font('Helvetica').fontSize(8).heightOfString(stateText, { width: kind.width });
+    const descriptionHeight = doc.font('Helvetica').fontSize(8.5).heightOfString(descriptionText, { width: description.width });
+    const height = Math.max(ROW, kindHeight + 1 + stateHeight, descriptionHeight) + 6;
+    room(sheet, height, false);
+    const top = sheet.y;
+    doc.fillColor('black').font('Helvetica').fontSize(9).text(incident.day, day.x, top, { width: day.width, lineBreak: false });
+    doc.font('Helvetica-Bold').fontSize(9).text(kindText, kind.x, top, { width: kind.width });
+    doc.font('Helvetica').fontSize(8).fillColor('#444444').text(stateText, kind.x, top + kindHeight + 1, { width: kind.width });
+    doc.fillColor('black').fontSize(8.5).text(descriptionText, description.x, top, { width: description.width });
+    sheet.y = top + height;
   }
+}
 
-  room(120, false);
-  y += 16;
-  doc.font('Helvetica').fontSize(9).text('I confirm that the records above are the hours worked in the month.', PAGE.left, y, { lineBreak: false });
-  y += 50;
+function drawSignatures(sheet: Sheet): void {
+  const { doc, report, words } = sheet;
+  room(sheet, 120, false);
+  sheet.y += 16;
+  doc.font('Helvetica').fontSize(9).text(words.confirm, PAGE.left, sheet.y, { lineBreak: false });
+  sheet.y += 50;
   const signature = (x: number, title: string, name: string) => {
-    doc.moveTo(x, y).lineTo(x + 210, y).lineWidth(0.7).strokeColor('black').stroke();
-    doc.font('Helvetica-Bold').fontSize(9).text(title, x, y + 5, { lineBreak: false });
-    doc.font('Helvetica').text(name, x, y + 18, { width: 210, lineBreak: false, ellipsis: true });
-    doc.text('Date:', x, y + 31, { lineBreak: false });
+    doc.moveTo(x, sheet.y).lineTo(x + 210, sheet.y).lineWidth(0.7).strokeColor('black').stroke();
+    doc.font('Helvetica-Bold').fontSize(9).text(title, x, sheet.y + 5, { lineBreak: false });
+    doc.font('Helvetica').text(name, x, sheet.y + 18, { width: 210, lineBreak: false, ellipsis: true });
+    doc.text(words.date, x, sheet.y + 31, { lineBreak: false });
   };
-  signature(PAGE.left, 'Employee', report.employeeName ?? `Employee #${report.employeeId}`);
-  signature(335, 'Administrator', 'Name:');
+  signature(PAGE.left, words.employeeSignature, report.employeeName ?? words.employee(null, report.employeeId));
+  signature(335, words.administratorSignature, words.name);
+}
 
+/** On every page: when it was generated (in the academy's zone) and its number. */
+function drawFooters(sheet: Sheet): void {
+  const { doc, report, words } = sheet;
+  const generated = words.generated(localDateTime(report.generatedAt, report.timeZone), report.timeZone);
   const { start, count } = doc.bufferedPageRange();
   for (let page = start; page < start + count; page++) {
     doc.switchToPage(page);
@@ -261,9 +300,34 @@ export function renderReportPdf(report: MonthlyReport): Promise<Buffer> {
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(8).fillColor('#666666');
     doc.text(generated, PAGE.left, 805, { lineBreak: false });
-    doc.text(`Page ${page - start + 1} of ${count}`, PAGE.left, 805, { width: PAGE.right - PAGE.left, align: 'right', lineBreak: false });
+    doc.text(words.page(page - start + 1, count), PAGE.left, 805, { width: PAGE.right - PAGE.left, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottomMargin;
   }
+}
+
+/**
+ * Renders the report with pdfkit (A4, built-in Helvetica) as a time sheet to sign, in `locale`: the
+ * records, a total per ISO week and for the month, the month's incidents, signature lines for the
+ * employee and the administrator, and on every page the header, when it was generated and the page
+ * number. Every line has its own height: nothing is drawn over anything else, and a long month
+ * breaks onto new pages.
+ */
+export function renderReportPdf(report: MonthlyReport, locale: Locale = 'en'): Promise<Buffer> {
+  const words = REPORT_WORDS[locale];
+  const doc = new PDFDocument({ size: 'A4', margin: 50, bufferPages: true, info: { Title: words.title(report.month), Author: 'Academy' } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const sheet: Sheet = { doc, report, words, y: PAGE.top };
+  pageHeader(sheet);
+  drawRecords(sheet);
+  drawMonthTotal(sheet);
+  drawIncidents(sheet);
+  drawSignatures(sheet);
+  drawFooters(sheet);
   doc.end();
   return done;
 }

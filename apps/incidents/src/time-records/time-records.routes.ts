@@ -33,9 +33,12 @@ export function registerTimeRecordRoutes(app: Express, deps: IncidentsContext): 
 
   bind(reportPdfRoute, async ({ query, req, res }) => {
     const report = await monthlyReport(deps, actorOf(req, res), query);
-    const pdf = await renderReportPdf(report);
+    // In the reader's language as their client asks for it (the service keeps no login's choice); English otherwise.
+    const locale = req.acceptsLanguages('en', 'es') === 'es' ? 'es' : 'en';
+    const pdf = await renderReportPdf(report, locale);
     res
       .type('application/pdf')
+      .set({ 'content-language': locale, vary: 'Accept-Language' })
       .setHeader('content-disposition', `attachment; filename="time-records-${report.employeeId}-${report.month}.pdf"`)
       .send(pdf);
   });

@@ -2,7 +2,12 @@ import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { fixedClock } from '@academy/kit';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { hoursAndMinutes, renderReportPdf, type MonthlyReport, type ReportLine } from '../../src/time-records/report-pdf.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { INCIDENT_KINDS } from '@academy/contracts';
+import { hoursAndMinutes, localizeInstants, renderReportPdf, type MonthlyReport, type ReportIncident, type ReportLine } from '../../src/time-records/report-pdf.ts';
 import { adminAuth, insertRecord, seedEmployee, sql, useIncidents } from '../support.ts';
 
 interface Item {
@@ -151,13 +156,103 @@ describe('the monthly PDF, as a time sheet to sign', () => {
   });
 });
 
+interface Word {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** Every word of the PDF with its box, as poppler's `pdftotext -bbox` finds them. */
+function popplerWords(pdf: Buffer): Word[] {
+  const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
+  try {
+    writeFileSync(join(dir, 'report.pdf'), pdf);
+    const html = execFileSync('pdftotext', ['-bbox', join(dir, 'report.pdf'), '-'], { encoding: 'utf8' });
+    const words: Word[] = [];
+    html.split('<page ').slice(1).forEach((page, index) => {
+      for (const match of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+        words.push({ page: index + 1, text: match[5]!.replace(/&amp;/g, '&'), xMin: Number(match[1]), yMin: Number(match[2]), xMax: Number(match[3]), yMax: Number(match[4]) });
+      }
+    });
+    return words;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Pairs of words whose boxes cross (on one page, by more than half a point both ways). */
+function crossingWords(words: Word[]): string[] {
+  const found: string[] = [];
+  words.forEach((a, i) =>
+    words.slice(i + 1).forEach((b) => {
+      if (a.page !== b.page) return;
+      const x = Math.min(a.xMax, b.xMax) - Math.max(a.xMin, b.xMin);
+      const y = Math.min(a.yMax, b.yMax) - Math.max(a.yMin, b.yMin);
+      if (x > 0.5 && y > 0.5) found.push(`page ${a.page}: "${a.text}" [${a.xMin}, ${a.yMin}] over "${b.text}" [${b.xMin}, ${b.yMin}]`);
+    }),
+  );
+  return found;
+}
+
+describe("the month's incidents on the sheet", () => {
+  /** A busy month: four records a day (the table fills pages), then 40 incidents of every type, several with stored UTC instants. */
+  function busyMonth(): MonthlyReport {
+    const lines: ReportLine[] = [];
+    for (let day = 2; day <= 27; day++) {
+      const date = `2026-11-${String(day).padStart(2, '0')}`;
+      for (let part = 0; part < 4; part++) lines.push(line(date, `${String(8 + part * 2).padStart(2, '0')}:00`, `${String(9 + part * 2).padStart(2, '0')}:30`, 90, lines.length + 1));
+    }
+    const incidents: ReportIncident[] = Array.from({ length: 40 }, (_, index) => ({
+      day: index % 5 === 0 ? '2026-11-27' : `2026-11-${String(2 + (index % 26)).padStart(2, '0')}`,
+      kind: INCIDENT_KINDS[index % INCIDENT_KINDS.length]!,
+      severity: (['low', 'medium', 'high'] as const)[index % 3]!,
+      status: index % 2 ? 'closed' : 'open',
+      description:
+        index % 5 === 0
+          ? `Clock-in at 2026-11-27T10:04:19.889Z (web, device phone-${index}) refused: time record #${index}, opened at 2026-11-26T22:15:00.000Z, is still open.`
+          : `No clock-in by the first class at 09:00 (Europe/Madrid) plus 30 min of grace.${' And more.'.repeat(index % 4)}`,
+    }));
+    return report(lines, { incidents, totalMinutes: lines.length * 90 });
+  }
+
+  test.each(['en', 'es'] as const)('in %s: no two words share any space (pdftotext -bbox), over a page break; types in words, never the code', async (locale) => {
+    const words = popplerWords(await renderReportPdf(busyMonth(), locale));
+    expect(crossingWords(words)).toEqual([]);
+    const text = words.map((word) => word.text).join(' ');
+    for (const kind of INCIDENT_KINDS) expect(text).not.toContain(kind);
+    expect(text).toContain(locale === 'es' ? 'Entrada con un registro abierto' : 'Clock-in while a record was open');
+    expect(text).toContain(locale === 'es' ? 'Incidencias del mes (40)' : 'Incidents of the month (40)');
+    // The incidents run over more than one page: their section starts on one page and its last row is on a later one.
+    const heading = words.find((word) => word.text === (locale === 'es' ? 'Incidencias' : 'Incidents'))!;
+    const lastDescription = words.filter((word) => word.text === 'refused:').at(-1)!;
+    expect(lastDescription.page).toBeGreaterThan(heading.page);
+  });
+
+  test("stored UTC instants print as the academy's wall time h:mm (with the date when it is another day); no ISO instant is left", async () => {
+    expect(localizeInstants('Clock-in at 2026-11-27T10:04:19.889Z refused: record opened at 2026-11-26T22:15:00.000Z.', '2026-11-27', 'Europe/Madrid')).toBe(
+      'Clock-in at 11:04 refused: record opened at 26/11 23:15.',
+    );
+    expect(localizeInstants('at 2026-07-01T07:05:00Z', '2026-07-01', 'Europe/Madrid')).toBe('at 9:05'); // summer time, +02:00
+    expect(localizeInstants('at 2026-11-27T23:30:00Z', '2026-11-27', 'Europe/Madrid')).toBe('at 28/11 0:30');
+    const text = popplerWords(await renderReportPdf(busyMonth()))
+      .map((word) => word.text)
+      .join(' ');
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(text).toContain('Clock-in at 11:04 (web, device phone-0) refused: time record #0, opened at 26/11 23:15, is still open.');
+  });
+});
+
 describe('GET /api/v2/timerecord/report.pdf', () => {
   // Pinned: Tuesday 2026-12-01 09:05 UTC, 10:05 in Madrid (the default academy time zone).
   const service = useIncidents({}, { clock: fixedClock(new Date('2026-12-01T09:05:00Z')) });
-  const pdfOf = async (path: string, auth: Record<string, string>) => {
+  const pdfOf = async (path: string, auth: Record<string, string>, headers: Record<string, string> = {}) => {
     const res = await request(service().url)
       .get(path)
       .set(auth)
+      .set(headers)
       .buffer(true)
       .parse((response, callback) => {
         const chunks: Buffer[] = [];
@@ -200,5 +295,26 @@ describe('GET /api/v2/timerecord/report.pdf', () => {
     // An admin reads anyone's; the same document.
     const asAdmin = await pdfOf(`/api/v2/timerecord/report.pdf?month=2026-11&employeeId=${employeeId}`, adminAuth);
     expect(asAdmin.map((item) => item.text)).toEqual(text);
+  });
+
+  test('in the language the reader asks for (Accept-Language: es): Spanish words, the type as words, Content-Language es; English otherwise', async () => {
+    const { employeeId, auth } = await seedEmployee(service(), { name: 'Iván Díaz Sánchez' });
+    await insertRecord(service(), employeeId, '2026-11-25T08:00:00Z', '2026-11-25T08:59:00Z');
+    await sql(
+      service(),
+      `insert into incidents (employee_id, kind, severity, status, description, day, created_at, updated_at) values ($1, 'CLOCK_IN_WHILE_OPEN', 'medium', 'open', $2, '2026-11-27', now(), now())`,
+      [employeeId, 'Clock-in at 2026-11-27T10:04:19.889Z (web) refused: time record #1, opened at 2026-11-27T07:00:00.000Z, is still open.'],
+    );
+    const spanish = (await pdfOf('/api/v2/timerecord/report.pdf?month=2026-11', auth, { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' })).map((item) => item.text).join('\n');
+    expect(spanish).toContain('Registro mensual de jornada: noviembre de 2026');
+    expect(spanish).toContain('Incidencias del mes (1)');
+    expect(spanish).toContain('Entrada con un registro abierto');
+    expect(spanish).toContain('media, abierta');
+    expect(spanish).not.toContain('CLOCK_IN_WHILE_OPEN');
+    expect(spanish.replace(/\n/g, ' ')).toContain('Clock-in at 11:04 (web) refused: time record #1, opened at 8:00, is still open.');
+    const res = await request(service().url).get('/api/v2/timerecord/report.pdf?month=2026-11').set(auth).set('accept-language', 'es');
+    expect([res.headers['content-language'], res.headers.vary]).toEqual(['es', 'Accept-Language']);
+    const english = (await pdfOf('/api/v2/timerecord/report.pdf?month=2026-11', auth, { 'accept-language': 'fr-FR' })).map((item) => item.text).join(' ');
+    expect(english).toContain('Clock-in while a record was open');
   });
 });

@@ -262,6 +262,7 @@ export const reportPdfRoute = timeRecordsApi.route({
   method: 'get',
   path: '/api/v2/timerecord/report.pdf',
   summary: 'Monthly PDF report of the records and totals',
+  description: 'In Spanish or English as `Accept-Language` asks (English otherwise; the answer names it in `Content-Language`); times in the academy\'s time zone.',
   request: { query: ReportQuery },
   responses: {
     200: { description: 'The report', content: { 'application/pdf': { schema: binary } } },
