@@ -1,8 +1,10 @@
+import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
+import { bodyDigested, wantsBodyDigest } from '@academy/kit';
 import { bodyStalled, fieldTooLarge, fileTooLarge, fileTypeNotAllowed, malformedMultipart, notMultipart, tooManyFiles } from './errors.ts';
 import { removeFiles, type FileStorage } from './storage.ts';
 
@@ -15,6 +17,9 @@ export interface MultipartOptions {
   /** A body that sends nothing for this long is given up: 408, and the connection is closed. 15 s by default. */
   idleTimeoutMs?: number;
 }
+
+/** A part as the body's digest sees it: a field's name and value, or a file's field, name, type, size and SHA-256. */
+type DigestPart = ['field', string, string] | ['file', string, string, string, number, string];
 
 export interface StoredUpload {
   fileName: string;
@@ -44,6 +49,12 @@ const SNIFF_BYTES = 4100;
  * the stored files are removed and the promise rejects with a 4xx `AppError`, once the body has been
  * read to its end (the client then sees the answer, not a reset connection); a client that stops
  * sending gets a 408 after `idleTimeoutMs`, and one that goes away ends it at once.
+ *
+ * When something waits for the body's digest (`awaitBodyDigest` in @academy/kit: a keyed write's
+ * Idempotency-Key), each file is hashed as it streams (no second read) and, once the body is read
+ * and before the files are handed over, the digest of its parts (fields and files, in order; not the
+ * boundary, so a retry framed anew is the same request) is told (`bodyDigested`): if that refuses,
+ * the stored files are removed and its error is thrown.
  */
 export async function parseMultipart(req: IncomingMessage, storage: FileStorage, options: MultipartOptions): Promise<ParsedMultipart> {
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -53,6 +64,8 @@ export async function parseMultipart(req: IncomingMessage, storage: FileStorage,
   const stored: StoredUpload[] = [];
   const saving: Promise<void>[] = [];
   let failure: Error | null = null;
+  // The parts as sent, for the body's digest; null when nothing waits for it.
+  const parts: DigestPart[] | null = wantsBodyDigest(req) ? [] : null;
 
   let parser: busboy.Busboy | null = null;
   try {
@@ -86,6 +99,7 @@ export async function parseMultipart(req: IncomingMessage, storage: FileStorage,
       if (fields.has(name!)) return fail(malformedMultipart(`field "${name}" sent twice`));
       if (info.valueTruncated || Buffer.byteLength(value) > rule.maxBytes) return fail(fieldTooLarge(name!, rule.maxBytes));
       fields.set(name!, value);
+      parts?.push(['field', name!, value]);
     });
     parser.on('file', (name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
       if (failure) return discard(stream);
@@ -98,7 +112,9 @@ export async function parseMultipart(req: IncomingMessage, storage: FileStorage,
         return discard(stream);
       }
       stream.once('limit', () => fail(fileTooLarge(fileRule.maxBytes)));
-      saving.push(storeFile(stream, info, stored, saving.length));
+      const part: DigestPart | null = parts ? ['file', name, cleanFileName(info.filename), info.mimeType, 0, ''] : null;
+      if (part) parts!.push(part);
+      saving.push(storeFile(stream, info, stored, saving.length, part));
     });
     parser.on('filesLimit', () => fail(fileRule ? tooManyFiles(fileRule.maxCount) : malformedMultipart('this request takes no files')));
     parser.on('fieldsLimit', () => fail(malformedMultipart('too many fields')));
@@ -107,8 +123,8 @@ export async function parseMultipart(req: IncomingMessage, storage: FileStorage,
   }
 
   /** Saves one file (its stream and the storage's read joined by `pipeline` first), then checks it by its bytes. */
-  async function storeFile(stream: Readable, info: busboy.FileInfo, into: StoredUpload[], position: number): Promise<void> {
-    const sniffer = new Sniffer(SNIFF_BYTES);
+  async function storeFile(stream: Readable, info: busboy.FileInfo, into: StoredUpload[], position: number, part: DigestPart | null): Promise<void> {
+    const sniffer = new Sniffer(SNIFF_BYTES, part ? createHash('sha256') : null);
     const copied = pipeline(stream, sniffer);
     const saved = (async () => storage.save(sniffer))();
     const [copy, save] = await Promise.allSettled([copied, saved]);
@@ -119,6 +135,10 @@ export async function parseMultipart(req: IncomingMessage, storage: FileStorage,
     if (save.status === 'rejected') return fail(save.reason as Error);
     if (failure) return;
     if (sniffer.bytes === 0) return fail(malformedMultipart(`file "${fileName}" is empty`));
+    if (part) {
+      part[4] = sniffer.bytes;
+      part[5] = sniffer.hash!.digest('hex');
+    }
     const sniffed = await fileTypeFromBuffer(sniffer.head).catch(() => undefined);
     if (sniffed?.mime !== info.mimeType) fail(fileTypeNotAllowed(fileRule!.types));
   }
@@ -158,6 +178,12 @@ export async function parseMultipart(req: IncomingMessage, storage: FileStorage,
   clearTimeout(idle);
   await Promise.all(saving);
   const files = stored.filter((file): file is StoredUpload => file !== undefined);
+  if (!failure && parts) {
+    // Read, checked, not yet handed over: whatever waits for the digest may still stop the request here.
+    await bodyDigested(req, createHash('sha256').update(JSON.stringify(parts)).digest('hex')).catch((error: unknown) => {
+      failure = error as Error;
+    });
+  }
   if (failure) {
     await removeFiles(storage, files.map((file) => file.storageKey));
     throw failure;
@@ -212,16 +238,18 @@ function discard(stream: Readable): void {
   void pipeline(stream, new Writable({ write: (_chunk, _encoding, callback) => callback() })).catch(() => undefined);
 }
 
-/** Passes bytes through, counting them and keeping the first `keep` for type detection. */
+/** Passes bytes through, counting them, keeping the first `keep` for type detection and feeding `hash` when given. */
 class Sniffer extends Transform {
   bytes = 0;
+  readonly hash: Hash | null;
   private readonly keep: number;
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
 
-  constructor(keep: number) {
+  constructor(keep: number, hash: Hash | null) {
     super();
     this.keep = keep;
+    this.hash = hash;
   }
 
   get head(): Buffer {
@@ -230,6 +258,7 @@ class Sniffer extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
+    this.hash?.update(chunk);
     if (this.keptBytes < this.keep) {
       const part = chunk.subarray(0, this.keep - this.keptBytes);
       this.kept.push(part);

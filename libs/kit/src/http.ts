@@ -145,6 +145,18 @@ interface HttpishError {
   type?: string;
   expose?: boolean;
   message: string;
+  /** body-parser's: the raw body it could not take. */
+  body?: unknown;
+}
+
+/** The JSON value a body is when it is valid JSON (body-parser refuses one that is not an object or array: `null`, `"x"`, `1`), else undefined. */
+function jsonValueOf(body: unknown): { value: unknown } | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    return { value: JSON.parse(body) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -175,6 +187,11 @@ export function toErrorResponse(error: unknown): { status: number; code: string;
   const httpish = error as HttpishError;
   const status = httpish?.status ?? httpish?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
+    const parsed = httpish.type === 'entity.parse.failed' ? jsonValueOf(httpish.body) : undefined;
+    if (parsed) {
+      const what = parsed.value === null ? 'null' : typeof parsed.value;
+      return { status: 400, code: 'VALIDATION_ERROR', message: `Invalid request: the body must be a JSON object, not ${what}`, details: [{ path: '', message: `expected a JSON object, received ${what}` }] };
+    }
     // body-parser: malformed JSON, body too large, unsupported charset…
     const code = httpish.type === 'entity.too.large' ? 'PAYLOAD_TOO_LARGE' : httpish.type === 'entity.parse.failed' ? 'MALFORMED_JSON' : 'BAD_REQUEST';
     const message = code === 'PAYLOAD_TOO_LARGE' ? 'Request body is too large' : code === 'MALFORMED_JSON' ? 'Request body is not valid JSON' : httpish.message;

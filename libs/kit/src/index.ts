@@ -7,7 +7,8 @@ export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, re
 export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
 export { createRedis, createSocketIoRedis, redisReadiness, RedisGate, type RedisClientOptions, type RedisGateOptions } from './redis.ts';
 export { idParam, noQuery, readId } from './params.ts';
-export { pageMeta } from './paging.ts';
+export { pageMeta, pageTotal } from './paging.ts';
+export { awaitBodyDigest, wantsBodyDigest, bodyDigested, type BodyDigestCheck } from './body-digest.ts';
 export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';
 export { runEvery } from './periodic.ts';
 export { buildInfo, type BuildInfo } from './build-info.ts';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { defineEntity, p, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { AppError, BadRequestError, RecordedAnswer, type Logger } from '@academy/kit';
+import { AppError, BadRequestError, RecordedAnswer, awaitBodyDigest, type Logger } from '@academy/kit';
 import { beginWith, commitWith, requestEntityManager, runInRequestScope, runWithStatementWrapper, splitWithClause, sqlLiteral, type RunStatement, type StatementWrapper } from '@academy/db';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
 import { matchRoute } from '@academy/contracts';
@@ -28,6 +28,17 @@ import { matchRoute } from '@academy/contracts';
 // (`Idempotent-Replayed: true`), from which it answers as the first time. In that mode the handler
 // receives the rows as JSON (the first time as on a replay); its code before the statement runs
 // again on a replay, so it must not write anything else.
+//
+// A multipart body (an upload) streams to storage as the route reads it, so what it carried is known
+// only once it has been read: such a route's keyed request takes the key's lock and looks up its
+// stored answer first, as any other, and the body's digest (its fields and files, hashed as they
+// stream, `parseMultipart`) is compared once the body is read, before anything of it is kept. A
+// stored answer is then replayed for the same parts, and is 422 for others; the files just stored
+// are removed either way. Without a stored answer, the digest is the fingerprint stored with the key.
+//
+// An answer that says "try again" (408, 425, 429, a 5xx, or any answer with `Retry-After`: a batch
+// still being read, the same key still running) is not stored, and its transaction rolls back: once
+// the condition has cleared, the same key runs the work.
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -67,22 +78,41 @@ export interface IdempotencyOptions {
 
 const badKey = () =>
   new BadRequestError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 printable ASCII characters (no control characters)');
+const severalKeys = () => new BadRequestError('INVALID_IDEMPOTENCY_KEY', 'Send one Idempotency-Key header, not several');
 
-/** The key of a write, or null when it has none; a malformed key throws a 400 naming the header. */
+/** The key of a write, or null when it has none; a malformed key, or several, throws a 400 naming the header. */
 export function idempotencyKeyOf(req: IncomingMessage): string | null {
-  const header = req.headers[IDEMPOTENCY_HEADER];
-  if (header === undefined) return null;
-  if (Array.isArray(header) || !KEY_PATTERN.test(header)) throw badKey();
+  // Node joins a repeated header with ", " in `headers` ("aaa, bbb", a valid key): its distinct values tell them apart.
+  const sent = req.headersDistinct?.[IDEMPOTENCY_HEADER] ?? (req.headers[IDEMPOTENCY_HEADER] === undefined ? undefined : [req.headers[IDEMPOTENCY_HEADER]].flat());
+  if (sent === undefined) return null;
+  if (sent.length > 1) throw severalKeys();
+  const header = sent[0]!;
+  if (!KEY_PATTERN.test(header)) throw badKey();
   return header;
 }
 
-/** What identifies a request: method, path with query, and its body (JSON as parsed; other bodies by type and length). */
-export function requestFingerprint(req: IncomingMessage & { body?: unknown; originalUrl?: string }): string {
-  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const body = req.body !== undefined ? req.body : { mediaType, length: req.headers['content-length'] ?? null };
+type FingerprintedRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+
+function fingerprintOf(req: FingerprintedRequest, body: unknown): string {
   return createHash('sha256')
     .update(JSON.stringify([req.method, req.originalUrl ?? req.url, body]))
     .digest('hex');
+}
+
+/**
+ * What identifies a request: method, path with query, and its body: JSON as parsed; a multipart body
+ * its route streams by the digest of its parts (`multipartDigest`, known once read); any other, which
+ * no route reads, by type and length.
+ */
+export function requestFingerprint(req: FingerprintedRequest, multipartDigest?: string): string {
+  if (multipartDigest !== undefined) return fingerprintOf(req, { multipart: multipartDigest });
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return fingerprintOf(req, req.body !== undefined ? req.body : { mediaType, length: req.headers['content-length'] ?? null });
+}
+
+/** An answer that tells the client to try again later: never stored with the key, so the same key then runs the work. */
+export function isRetryableAnswer(status: number, retryAfter: unknown): boolean {
+  return status === 408 || status === 425 || status === 429 || status >= 500 || retryAfter !== undefined;
 }
 
 /** Side effects a rollback cannot undo, held until the keyed write's transaction ends. */
@@ -172,7 +202,9 @@ export function requestScope(options: IdempotencyOptions): RequestHandler {
 }
 
 async function runKeyed(options: IdempotencyOptions, key: string, userId: string, req: Parameters<RequestHandler>[0], res: Response, next: (error?: unknown) => void): Promise<void> {
-  const fingerprint = requestFingerprint(req);
+  // A multipart body its route streams is fingerprinted once read (see the top of this file); any other now.
+  const streamed = isStreamedBody(req);
+  let fingerprint: string | null = streamed ? null : requestFingerprint(req);
   // Two users' equal keys never meet, nor one user's keys on two routes.
   const scope = `u:${userId} ${req.method} ${req.path}`;
 
@@ -202,27 +234,48 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
     await rollback();
     throw keyInUse();
   }
-  if (stored) {
-    await rollback();
+  /** The stored answer for this fingerprint: replayed (thrown, for the error handler to send), or 422 for another request. */
+  const replay = (stored: StoredAnswer, fingerprint: string): never => {
     if (stored.fingerprint !== fingerprint) throw keyReused();
     // The rows of the route when it was a one-statement write (a version before this one): no answer to replay, and no second execution.
     if (stored.status === ROWS_STATUS) {
       throw new AppError(409, 'IDEMPOTENCY_KEY_USED', 'This Idempotency-Key was used by an earlier version of this route, whose answer cannot be replayed; use a new key to write again');
     }
     res.setHeader(REPLAYED_HEADER, 'true');
-    if (stored.contentType) res.setHeader('content-type', stored.contentType);
-    res.status(stored.status).send(stored.body);
-    return;
+    throw new RecordedAnswer(stored.status, stored.contentType, stored.body);
+  };
+  if (stored && !streamed) {
+    await rollback();
+    replay(stored, fingerprint!);
+  }
+  if (streamed) {
+    // Once the route has read the body, before it keeps anything of it: its fingerprint, and the stored answer's verdict.
+    awaitBodyDigest(req, async (digest) => {
+      fingerprint = requestFingerprint(req, digest);
+      if (!stored) return;
+      await rollback();
+      replay(stored, fingerprint);
+    });
   }
 
   commitWithTheAnswer(res, async (status, body, replayable) => {
     if (settled) return;
-    if (status >= 500) return rollback();
+    // A stored answer found: whatever was answered (its replay, a 422, a refusal before the body was read) changed nothing.
+    if (stored || isRetryableAnswer(status, res.getHeader('retry-after'))) return rollback();
+    if (fingerprint === null) {
+      // The route never read the multipart body it declared: a refusal before it (stored nothing, kept nothing) is answered as
+      // it is; a success without it cannot be fingerprinted, so it rolls back loudly rather than commit unguarded.
+      if (status < 400) {
+        await rollback();
+        throw new Error(`${req.method} ${req.path} declares a multipart body but answered ${status} without reading it`);
+      }
+      replayable = false;
+    }
     if (replayable) {
       // With the COMMIT, in its round trip, one statement. The key's expired row, if not pruned yet,
       // is replaced; a live one cannot exist (the lock is held since the lookup, which found none).
       const at = options.now();
-      const values = [scope, key, fingerprint, status, headerText(res.getHeader('content-type')), body, at, new Date(at.getTime() + options.ttlHours * 3_600_000)];
+      const values = [scope, key, fingerprint!, status, headerText(res.getHeader('content-type')), body, at, new Date(at.getTime() + options.ttlHours * 3_600_000)];
       commitWith(
         em,
         `insert into idempotency_keys as k (scope, key, fingerprint, status, content_type, body, created_at, expires_at) values (${values.map(sqlLiteral).join(', ')})
@@ -251,15 +304,37 @@ const keyInUse = () =>
   new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'Retry-After': '1' } });
 const keyReused = () => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
 
+/** Routes that stream a multipart body (uploads), by the app they are mounted on (`declareStreamedBody`). */
+const streamedBodies = new WeakMap<object, { method: string; pattern: RegExp }[]>();
+
+/**
+ * Declares that `METHOD path` on `app` streams a multipart body (`parseMultipart`): a keyed request
+ * of it is fingerprinted by the body's parts, once read (see the top of this file). `routeBinder`
+ * declares every route whose contract takes multipart.
+ */
+export function declareStreamedBody(app: object, method: string, path: string): void {
+  const routes = streamedBodies.get(app) ?? [];
+  routes.push({ method: method.toUpperCase(), pattern: pathPattern(path) });
+  streamedBodies.set(app, routes);
+}
+
+function isStreamedBody(req: Parameters<RequestHandler>[0]): boolean {
+  return Boolean(req.is('multipart/form-data')) && (streamedBodies.get(req.app)?.some((route) => route.method === req.method && route.pattern.test(req.path)) ?? false);
+}
+
+/** Express's path syntax (`:id`) as a pattern of a request's path. */
+function pathPattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+');
+  return new RegExp('^' + escaped + '/?$');
+}
+
 /** Routes whose write is one `Sql` statement, by the app they are mounted on (`declareOneStatementWrite`). */
 const oneStatementWrites = new WeakMap<object, { method: string; pattern: RegExp }[]>();
 
 /** Declares that `METHOD path` (Express syntax, `:id`) on `app` writes in one `Sql` statement: see the top of this file. */
 export function declareOneStatementWrite(app: object, method: string, path: string): void {
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+');
-  const pattern = new RegExp('^' + escaped + '/?$');
   const routes = oneStatementWrites.get(app) ?? [];
-  routes.push({ method: method.toUpperCase(), pattern });
+  routes.push({ method: method.toUpperCase(), pattern: pathPattern(path) });
   oneStatementWrites.set(app, routes);
 }
 

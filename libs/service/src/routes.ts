@@ -2,8 +2,8 @@ import type { Express, Request, RequestHandler, Response, Router } from 'express
 import type { z } from 'zod';
 import { requireApiKey, requireAuth, requireRole, type TokenVerifier } from '@academy/auth';
 import { NoQuery, matchRoute, type RouteDeclaration } from '@academy/contracts';
-import { errorStyle } from '@academy/kit';
-import { declareOneStatementWrite } from './idempotency.ts';
+import { AppError, errorStyle } from '@academy/kit';
+import { declareOneStatementWrite, declareStreamedBody } from './idempotency.ts';
 
 /** What a handler gets: the request's params, query and body parsed with the route's schemas. */
 export interface RouteCall<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
@@ -64,17 +64,26 @@ export function routeBinder(target: Express | Router, ctx: { verifier: TokenVeri
     chain.push(async (req, res) => {
       const params = parseParams(request.params, req.params, bindOptions.invalidParams);
       const query = (request.query ?? NoQuery).parse(req.query);
+      // A body the JSON parser skipped (text/plain, a form…) on a route that takes JSON would read as missing fields.
+      if (request.body && isJson(request.bodyContentType) && hasBody(req) && !req.is('application/json')) throw notJson(req.headers['content-type']);
       bindOptions.checkBody?.(req.body);
       // A JSON body is parsed here (none sent reads as `{}`, so each missing field is named); any other (multipart) is the handler's to stream.
       const body = request.body && isJson(request.bodyContentType) ? request.body.parse(req.body ?? {}) : undefined;
       await handler({ params, query, body, req, res } as RouteCall<P, Q, B>);
     });
     if (bindOptions.oneStatementWrite) declareOneStatementWrite(target, route.method, expressPath(route.path));
+    if (request.bodyContentType === 'multipart/form-data' || request.bodies?.['multipart/form-data']) declareStreamedBody(target, route.method, expressPath(route.path));
     (target as Router)[route.method](expressPath(route.path), ...chain);
   };
 }
 
 const isJson = (contentType: string | undefined) => contentType === undefined || contentType === 'application/json';
+
+/** Whether a request carries a body (RFC 9112 §6.3: a length above zero, or a transfer coding). */
+const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+const notJson = (contentType: string | undefined) =>
+  new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `The body must be JSON (Content-Type: application/json)${contentType ? `, not ${contentType.split(';')[0]!.trim()}` : ''}`);
 
 function parseParams(schema: z.ZodType | undefined, raw: unknown, invalid?: (details: string[]) => Error): unknown {
   if (!schema) return {};
