@@ -25,9 +25,12 @@ export function spawnLogged(name: string, command: string, args: string[], optio
   }
 }
 
-/** `node apps/<service>/src/main.ts` with the given environment. */
+/** The tracing preload every app starts with (libs/telemetry): it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+export const TELEMETRY_PRELOAD = ['--import', './libs/telemetry/src/register.ts'];
+
+/** `node --import <telemetry> apps/<service>/src/main.ts` with the given environment. */
 export function spawnService(service: string, options: { logFile: string; env?: NodeJS.ProcessEnv }): LoggedChild {
-  return spawnLogged(service, process.execPath, [path.join('apps', service, 'src/main.ts')], options);
+  return spawnLogged(service, process.execPath, [...TELEMETRY_PRELOAD, path.join('apps', service, 'src/main.ts')], options);
 }
 
 /** maildev on loopback: SMTP on `smtpPort`, its web UI and REST API on `webPort`. */

@@ -12,6 +12,7 @@ import { DEMO_LOGINS } from '../../apps/academic/src/demo-logins.ts';
 import { DEV_KEYS_DIR, DEV_KID, SERVICES, MAIL } from './system.ts';
 import { spawnLogged, spawnMailCatcher, spawnService, stopChild, waitAllReady, type LoggedChild } from './processes.ts';
 import { Supervisor } from './supervisor.ts';
+import { telemetryEnv, startDevReceiver, stopDevReceiver } from './tracing.ts';
 
 const startedAt = Date.now();
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -36,6 +37,7 @@ async function stopAll(code: number): Promise<never> {
   stopping = true;
   log('stopping…');
   await Promise.all([...[...supervised.values()].map((supervisor) => supervisor.stop()), seed && stopChild(seed.child)]);
+  await stopDevReceiver();
   if (infraStarted.length) await stopInfra('dev', infraStarted);
   rmSync(runFile, { force: true });
   log(`stopped${infraStarted.length ? ` (and ${infraStarted.join(', ')})` : ''}`);
@@ -82,7 +84,12 @@ try {
   for (const service of SERVICES) if (service.database) await ensureDatabase(`${pg}/${service.database}`);
 
   const env = { JWT_KEYS_DIR: DEV_KEYS_DIR, JWT_KEY_IDS: DEV_KID };
-  for (const service of SERVICES) supervise(service.name, () => spawnService(service.name, { logFile: logFileOf(service.name), env }));
+  // Traces: every service exports to the local OTLP receiver (`npm run trace -- <request id>`), unless
+  // OTEL_EXPORTER_OTLP_ENDPOINT names another collector or OTEL_SDK_DISABLED=true turns tracing off.
+  const tracing = await startDevReceiver(log);
+  for (const service of SERVICES) {
+    supervise(service.name, () => spawnService(service.name, { logFile: logFileOf(service.name), env: { ...env, ...telemetryEnv(service.name, tracing) } }));
+  }
 
   await waitAllReady(
     [...SERVICES.map((s) => ({ name: s.name, url: `http://127.0.0.1:${s.port}/readyz` })), { name: 'maildev', url: `http://127.0.0.1:${MAIL.webPort}/` }].map((entry) => ({
@@ -110,6 +117,7 @@ Academy backend is up (ready in ${seconds} s).
   Mail catcher   http://127.0.0.1:${MAIL.webPort}      (SMTP on 127.0.0.1:${MAIL.smtpPort})
   RabbitMQ UI    ${urls('dev').rabbitmqManagement}     (guest / guest)
   Logs           .local/dev/logs/<service>.log
+  Traces         npm run trace -- <request id | trace id>   (spans in .local/dev/traces/spans.jsonl)
 
 Demo logins (POST /api/v2/auth/login):
 ${DEMO_LOGINS.filter((l, i) => DEMO_LOGINS.findIndex((first) => first.role === l.role) === i)

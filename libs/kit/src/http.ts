@@ -10,6 +10,7 @@ import { readinessHttpStatus, runReadiness, type ReadinessCheck } from './health
 import type { ErrorStyle } from '@academy/contracts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
+import { currentSpan } from './telemetry.ts';
 
 /** How a route family shapes its error bodies (the bodies are the contracts' error-body schemas). */
 export type { ErrorStyle };
@@ -72,10 +73,14 @@ export function requestFront(logger: Logger, metrics: Metrics, route: (req: Inco
     (req as IncomingMessage & { id: string }).id = id;
     req.headers[REQUEST_ID_HEADER] = id;
     res.setHeader(REQUEST_ID_HEADER, id);
+    // The request's span (the http instrumentation's) carries the request id: `npm run trace -- <id>` finds it.
+    const span = currentSpan();
+    span?.setAttribute('academy.request_id', id);
     accessLog(req, res);
     const end = metrics.httpDuration.startTimer();
     res.once('finish', () => {
       const labels = { method: req.method ?? '', route: route(req), status: String(res.statusCode) };
+      span?.updateName(`${labels.method} ${labels.route}`);
       end(labels);
       metrics.httpRequests.inc(labels);
     });

@@ -2,6 +2,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from './logger.ts';
+import { flushTraces } from './telemetry.ts';
 
 /**
  * Node refuses request headers over 16 KB with a bare 431 before the app sees them; the limit is
@@ -55,6 +56,7 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     stop()
+      .then(() => flushTraces())
       .then(() => {
         logger.info('stopped');
         process.exit(0);

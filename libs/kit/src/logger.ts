@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+import { traceLogFields } from './telemetry.ts';
 
 export type { Logger };
 
@@ -9,6 +10,8 @@ export function createLogger(service: string, level: LevelWithSilent = 'info', d
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // A line written inside a span names it (`trace_id`, `span_id`): the logs of one trace join up.
+    mixin: traceLogFields,
     // Tax ids (employees' DNI/NIE) are personal data: never in a log, at whatever depth they are passed.
     redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', '*.password', '*.refreshToken', 'taxId', '*.taxId', '*.*.taxId', '*.*.*.taxId'], censor: '[redacted]' },
   };

@@ -1,0 +1,81 @@
+// Tracing as the code sees it: the OpenTelemetry API only. The SDK is started, or not, by the
+// preload (libs/telemetry); without it every call here is a no-op costing next to nothing.
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+
+export { SpanKind, type Span };
+
+/** A trace context as W3C headers (`traceparent`, and `tracestate` when there is one). */
+export type TraceCarrier = Record<string, string>;
+
+const tracer = () => trace.getTracer('academy');
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** The parent (an extracted remote context); default the active one. */
+  parent?: Context;
+  /** A new trace, whatever is active (a scheduled job, a replay). */
+  root?: boolean;
+  links?: Link[];
+}
+
+/**
+ * Runs `work` in a span named `name`, active while it runs (the instrumented calls it makes become
+ * its children, its log lines carry its ids). A throw marks the span as an error and is rethrown.
+ */
+export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+  const parent = options.root ? ROOT_CONTEXT : (options.parent ?? context.active());
+  return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links, root: options.root }, parent, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** The active trace context as headers, or null when there is none (tracing off, no span). */
+export function currentTraceCarrier(): TraceCarrier | null {
+  const carrier: TraceCarrier = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ? carrier : null;
+}
+
+/** The context a carrier names (a malformed `traceparent` gives none: a new root). */
+export function contextFromCarrier(carrier: Record<string, unknown> | null | undefined): Context {
+  if (!carrier) return ROOT_CONTEXT;
+  const headers: TraceCarrier = {};
+  for (const key of ['traceparent', 'tracestate']) if (typeof carrier[key] === 'string') headers[key] = carrier[key] as string;
+  return propagation.extract(ROOT_CONTEXT, headers);
+}
+
+/** A link to the trace a carrier names, or null when it names none. */
+export function linkFromCarrier(carrier: Record<string, unknown> | null | undefined, attributes?: Attributes): Link | null {
+  const spanContext = trace.getSpanContext(contextFromCarrier(carrier));
+  return spanContext && isSpanContextValid(spanContext) ? { context: spanContext, attributes } : null;
+}
+
+/** `trace_id` and `span_id` of the active span, for a log line; nothing outside a span. */
+export function traceLogFields(): { trace_id?: string; span_id?: string } {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  return spanContext && isSpanContextValid(spanContext) ? { trace_id: spanContext.traceId, span_id: spanContext.spanId } : {};
+}
+
+/** The active span, if any (undefined when tracing is off or nothing is traced here). */
+export function currentSpan(): Span | undefined {
+  return trace.getActiveSpan();
+}
+
+/** Waits (2 s at most) for the spans still queued to be exported: the last step of a shutdown. */
+export async function flushTraces(timeoutMs = 2000): Promise<void> {
+  const provider = trace.getTracerProvider() as { getDelegate?: () => { forceFlush?: () => Promise<void> } };
+  const flushing = provider.getDelegate?.().forceFlush?.();
+  if (!flushing) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([flushing.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+}
