@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react';
+import { io } from 'socket.io-client';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+
+interface Notice {
+  eventId: string;
+  text: string;
+}
+
+/**
+ * Incident notifications over the gateway's Socket.IO (the token in the handshake's auth), shown as
+ * a notice with a link, announced to screen readers. Today's and My incidents' lists refresh.
+ */
+export function IncidentNotices({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [notices, setNotices] = useState<Notice[]>([]);
+  useEffect(() => {
+    const socket = io({ path: '/socket.io', auth: { token }, transports: ['websocket'] });
+    socket.on('incident_notification', (event: { eventId: string; change: string; description?: string; kind?: string }) => {
+      setNotices((list) => (list.some((n) => n.eventId === event.eventId) ? list : [...list, { eventId: event.eventId, text: event.description ?? event.kind ?? event.change }]));
+      void queryClient.invalidateQueries({ queryKey: ['incidents'] });
+    });
+    return () => void socket.close();
+  }, [token, queryClient]);
+  return (
+    <div aria-live="polite" className="notices">
+      {notices.map((notice) => (
+        <div key={notice.eventId} className="notice" role="status">
+          <span>{t('notice.incident', { text: notice.text })}</span> <Link to="/incidents">{t('notice.open')}</Link>{' '}
+          <button type="button" className="link" aria-label={t('notice.dismiss')} onClick={() => setNotices((list) => list.filter((n) => n !== notice))}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
