@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { defineEntity, p, type MikroORM } from '@mikro-orm/postgresql';
 import { Sql, createOrm, dropDatabase } from '@academy/db';
-import { BadRequestError } from '@academy/kit';
+import { createHash } from 'node:crypto';
+import { AppError, BadRequestError, bodyDigested } from '@academy/kit';
 import { messagingEntities, recordEvent } from '@academy/messaging';
 import { bearer, testConfig } from '@academy/testing';
-import { afterCommit, declareOneStatementWrite, idempotencyEntities, inKeyedWrite, onRollback, requestFingerprint, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
+import { afterCommit, declareOneStatementWrite, declareStreamedBody, idempotencyEntities, inKeyedWrite, onRollback, requestFingerprint, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
 
 // A service with one write of each kind: through the ORM (with its outbox event), through raw SQL
 // (`Sql`, as hours-bank and incidents write), one that refuses after writing (4xx), one that fails
@@ -21,6 +22,8 @@ describe('Idempotency-Key on writes', () => {
   let service: RunningService;
   let orm: MikroORM;
   const effects: string[] = [];
+  /** What `/when-ready` answers while not ready: a "try again" of some kind. */
+  let notReady: AppError | null = null;
   const alice = bearer({ sub: '101', role: 'user' });
   const bob = bearer({ sub: '102', role: 'user' });
 
@@ -100,6 +103,27 @@ describe('Idempotency-Key on writes', () => {
             await insertOne(String(req.body.label));
             res.status(201).json({});
           });
+          // A streamed body (multipart, as uploads): read to its end, its digest told, then written (parseMultipart does it for uploads).
+          declareStreamedBody(app, 'post', '/upload');
+          app.post('/upload', async (req, res) => {
+            const hash = createHash('sha256');
+            for await (const chunk of req) hash.update(chunk as Buffer);
+            await bodyDigested(req, hash.digest('hex'));
+            const [row] = await sql.query<{ id: number }>('insert into things (label) values ($1) returning id', [String(req.query.label)]);
+            res.status(201).json(row);
+          });
+          // Declares a multipart body it never reads.
+          declareStreamedBody(app, 'post', '/upload-unread');
+          app.post('/upload-unread', async (req, res) => {
+            await sql.query('insert into things (label) values ($1)', [String(req.query.label)]);
+            res.status(201).json({});
+          });
+          // Refuses with a "try again" until the test says it is ready, having written first (the refusal must leave nothing).
+          app.post('/when-ready', async (req, res) => {
+            await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
+            if (notReady) throw notReady;
+            res.status(201).json({ label: req.body.label });
+          });
           app.post('/slow', async (req, res) => {
             await sql.query('insert into things (label) values ($1)', [String(req.body.label)]);
             await new Promise((resolve) => setTimeout(resolve, 400));
@@ -132,6 +156,66 @@ describe('Idempotency-Key on writes', () => {
     const [row] = await orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from idempotency_keys where key = ?', [key]);
     return row.n;
   };
+
+  describe('a streamed (multipart) body, fingerprinted once read', () => {
+    // Framed by hand with one boundary, so that the same file is the same bytes (the route hashes them raw).
+    const body = (file: string) => `--b\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n${file}\r\n--b--\r\n`;
+    const upload = (key: string, label: string, file: string) =>
+      request(service.url).post(`/upload?label=${label}`).set(alice).set('Idempotency-Key', key).set('content-type', 'multipart/form-data; boundary=b').send(body(file));
+
+    test('the same key with the same bytes is replayed, with one row', async () => {
+      const first = await upload('k-up-1', 'up-same', 'x'.repeat(2000));
+      const again = await upload('k-up-1', 'up-same', 'x'.repeat(2000));
+      expect([first.status, again.status, again.headers['idempotent-replayed'], again.body]).toEqual([201, 201, 'true', first.body]);
+      expect(await count('up-same')).toBe(1);
+    });
+
+    test('the same key with another file of the same size is 422 and writes nothing', async () => {
+      const first = await upload('k-up-2', 'up-other', 'x'.repeat(2000));
+      const other = await upload('k-up-2', 'up-other', 'y'.repeat(2000));
+      expect(first.status).toBe(201);
+      expect([other.status, other.body.code, other.headers['idempotent-replayed']]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED', undefined]);
+      expect(await count('up-other')).toBe(1);
+    });
+
+    test('a route that declares a multipart body and answers 2xx without reading it fails loudly (500) and keeps nothing', async () => {
+      const res = await request(service.url).post('/upload-unread?label=up-unread').set(alice).set('Idempotency-Key', 'k-up-3').set('content-type', 'multipart/form-data; boundary=b').send(body('%PDF'));
+      expect([res.status, await count('up-unread'), await keys('k-up-3')]).toEqual([500, 0, 0]);
+    });
+  });
+
+  describe('an answer that says "try again" is not stored: the same key runs once the condition has cleared', () => {
+    test.each([
+      ['409 with Retry-After (not ready yet)', () => new AppError(409, 'NOT_READY', 'try again when ready', { headers: { 'Retry-After': '2' } })],
+      ['429', () => new AppError(429, 'RATE_LIMITED', 'slow down', { headers: { 'Retry-After': '1' } })],
+      ['503', () => new AppError(503, 'SERVICE_UNAVAILABLE', 'later')],
+      ['408', () => new AppError(408, 'REQUEST_TIMEOUT', 'send it again')],
+    ])('%s, then the work with the same key', async (name, refusal) => {
+      const label = `ready-${name.slice(0, 3)}`;
+      const key = `k-ready-${name.slice(0, 3)}`;
+      notReady = refusal();
+      const refused = await request(service.url).post('/when-ready').set(alice).set('Idempotency-Key', key).send({ label });
+      expect([refused.status, await count(label), await keys(key)]).toEqual([refusal().status, 0, 0]);
+      notReady = null;
+      const done = await request(service.url).post('/when-ready').set(alice).set('Idempotency-Key', key).send({ label });
+      const again = await request(service.url).post('/when-ready').set(alice).set('Idempotency-Key', key).send({ label });
+      expect([done.status, done.headers['idempotent-replayed'], again.status, again.headers['idempotent-replayed'], await count(label)]).toEqual([201, undefined, 201, 'true', 1]);
+    });
+
+    test('a 409 without Retry-After (a final refusal) is still remembered', async () => {
+      notReady = new AppError(409, 'CONFLICT', 'final');
+      const refused = await request(service.url).post('/when-ready').set(alice).set('Idempotency-Key', 'k-final').send({ label: 'final-409' });
+      notReady = null;
+      const again = await request(service.url).post('/when-ready').set(alice).set('Idempotency-Key', 'k-final').send({ label: 'final-409' });
+      expect([refused.status, again.status, again.headers['idempotent-replayed']]).toEqual([409, 409, 'true']);
+    });
+  });
+
+  test('two Idempotency-Key headers are 400 naming the header (not the key "aaa, bbb"), and nothing is written', async () => {
+    const res = await request(service.url).post('/raw').set(alice).set('Idempotency-Key', ['aaa', 'bbb']).send({ label: 'two-keys' });
+    expect([res.status, res.body.code, res.body.message]).toEqual([400, 'INVALID_IDEMPOTENCY_KEY', 'Send one Idempotency-Key header, not several']);
+    expect(await count('two-keys')).toBe(0);
+  });
 
   test('a retry after the first commit returns the same body, replayed, with no second row or event', async () => {
     const events = await outboxCount();
