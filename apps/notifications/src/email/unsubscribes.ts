@@ -1,7 +1,9 @@
 // Address-level opt-outs: what a guardian's unsubscribe link records (table `email_unsubscribes`,
 // one row per address and type), read by the mail worker with each claim, at send time (mail-worker.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { NotificationType } from '@academy/contracts';
+import type { NotificationType, OptOut, OptOutKey, OptOutsQuery, PageMeta } from '@academy/contracts';
+import { pageMeta } from '@academy/kit';
+import { optOutNotFound } from '../notifications.errors.ts';
 import { readUnsubscribeToken, unsubscribeToken, type TokenRefusal } from './unsubscribe-token.ts';
 
 export interface UnsubscribeSettings {
@@ -46,4 +48,46 @@ export async function unsubscribe(em: EntityManager, settings: UnsubscribeSettin
     .getConnection()
     .execute<unknown[]>(`insert into email_unsubscribes (recipient, type, created_at) values (?, ?, ?) on conflict do nothing returning recipient`, [address, type, now], 'all');
   return { ok: true, type, address, already: inserted.length === 0 };
+}
+
+interface OptOutRow {
+  recipient: string;
+  type: NotificationType;
+  created_at: Date;
+  total: string;
+}
+const optOut = (row: Omit<OptOutRow, 'total'>): OptOut => ({ recipient: row.recipient, type: row.type, createdAt: new Date(row.created_at).toISOString() });
+
+/** The recorded opt-outs (admin), newest first, one page and the total in one query. */
+export async function listOptOuts(em: EntityManager, query: OptOutsQuery): Promise<{ data: OptOut[]; meta: PageMeta }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const filter = (condition: string, value: unknown) => {
+    where.push(condition);
+    params.push(value);
+  };
+  if (query.recipient) filter('recipient = ?', query.recipient.trim().toLowerCase());
+  if (query.type) filter('type = ?', query.type);
+  const condition = where.length ? `where ${where.join(' and ')}` : '';
+  const rows = await em
+    .getConnection()
+    .execute<OptOutRow[]>(`select recipient, type, created_at, count(*) over () as total from email_unsubscribes ${condition} order by created_at desc, recipient, type limit ? offset ?`, [
+      ...params,
+      query.limit,
+      (query.page - 1) * query.limit,
+    ], 'all', em.getTransactionContext());
+  // A page past the end has no row to carry the total.
+  const total = rows.length
+    ? Number(rows[0]!.total)
+    : Number((await em.getConnection().execute<{ total: string }[]>(`select count(*) as total from email_unsubscribes ${condition}`, params, 'all', em.getTransactionContext()))[0]!.total);
+  return { data: rows.map(optOut), meta: pageMeta(total, query.page, query.limit) };
+}
+
+/** Undoes one opt-out (admin): the address gets mails of that type again from the next one. */
+export async function removeOptOut(em: EntityManager, key: OptOutKey): Promise<OptOut> {
+  const [removed] = await em
+    .getConnection()
+    .execute<Omit<OptOutRow, 'total'>[]>(`delete from email_unsubscribes where recipient = ? and type = ? returning recipient, type, created_at`, [key.recipient.trim().toLowerCase(), key.type], 'all', em.getTransactionContext());
+  if (!removed) throw optOutNotFound();
+  return optOut(removed);
 }

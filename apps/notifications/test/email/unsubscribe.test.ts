@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { ParsedMail } from 'mailparser';
 import type { EventData } from '@academy/contracts';
 import { fixedClock } from '@academy/kit';
+import { bearer } from '@academy/testing';
 import { unsubscribePage } from '../../src/email/unsubscribe-page.ts';
 import { unsubscribeToken } from '../../src/email/unsubscribe-token.ts';
 import { startGatewayProcess, type TestGateway } from '../gateway.ts';
@@ -260,12 +261,62 @@ describe("a guardian's unsubscribe link (pinned clock, real SMTP server, through
     expect(page.text).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@home.test dejará de recibir');
   });
 
+  test("an admin sees a guardian's opt-outs and undoes one: the next mail of that type is sent again; a user gets 403; bad input 400; an unknown one 404; nothing else changes", async () => {
+    const admin = bearer({ sub: '1', role: 'admin' });
+    const user = bearer({ sub: '2', role: 'user' });
+    const OPT_OUTS = '/api/v2/notifications/opt-outs';
+    await publish('attendance.threshold-crossed', warning('rosa.vega@home.test'));
+    const link = headerOf(await nthMailTo('rosa.vega@home.test', 1), 'List-Unsubscribe')!.slice(1, -1);
+    clock.advance(60_000);
+    try {
+      expect((await formPost(viaGateway(link), 'List-Unsubscribe=One-Click')).status).toBe(200);
+    } finally {
+      clock.set(NOW);
+    }
+    const optedOut = { recipient: 'rosa.vega@home.test', type: 'attendance_warning', createdAt: '2026-05-04T09:01:00.000Z' };
+
+    const listed = await request(gateway.url).get(OPT_OUTS).query({ recipient: 'Rosa.Vega@home.test' }).set(admin);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({ success: true, data: [optedOut], meta: { totalItems: 1, totalPages: 1, currentPage: 1, pageSize: 20 } });
+    const all = await request(gateway.url).get(OPT_OUTS).query({ type: 'attendance_warning', limit: 1, page: 1 }).set(admin);
+    expect(all.body.meta.totalItems).toBeGreaterThanOrEqual(1);
+    expect((await request(gateway.url).get(OPT_OUTS).set(user)).status).toBe(403);
+    expect((await request(gateway.url).get(OPT_OUTS)).status).toBe(401);
+    const before = await optOuts();
+    for (const refused of [
+      request(gateway.url).delete(OPT_OUTS).query({ recipient: 'rosa.vega@home.test', type: 'attendance_warning' }).set(user),
+      request(gateway.url).delete(OPT_OUTS).query({ recipient: 'rosa.vega@home.test', type: 'payslips' }).set(admin),
+      request(gateway.url).delete(OPT_OUTS).query({ recipient: 'rosa.vega@home.test' }).set(admin),
+      request(gateway.url).delete(OPT_OUTS).query({ recipient: 'rosa.vega@home.test', type: 'block_approved' }).set(admin),
+    ]) {
+      const response = await refused;
+      expect([403, 400, 404]).toContain(response.status);
+      expect(response.body.success).toBe(false);
+    }
+    const notFound = await request(gateway.url).delete(OPT_OUTS).query({ recipient: 'rosa.vega@home.test', type: 'block_approved' }).set(admin);
+    expect([notFound.status, notFound.body.code]).toEqual([404, 'OPT_OUT_NOT_FOUND']);
+    expect(await optOuts()).toEqual(before);
+
+    const undone = await request(gateway.url).delete(OPT_OUTS).query({ recipient: 'ROSA.VEGA@home.test', type: 'attendance_warning' }).set(admin);
+    expect(undone.status).toBe(200);
+    expect(undone.body).toEqual({ success: true, message: 'Opt-out removed', data: optedOut });
+    expect((await optOuts()).filter((row) => row.recipient === 'rosa.vega@home.test')).toEqual([]);
+    expect((await request(gateway.url).get(OPT_OUTS).query({ recipient: 'rosa.vega@home.test' }).set(admin)).body.data).toEqual([]);
+    const next = await publish('attendance.threshold-crossed', warning('rosa.vega@home.test'));
+    expect((await deliveryTo(next, 'rosa.vega@home.test')).status).toBe('sent');
+  });
+
   test('the gateway lists both methods in its OpenAPI document, without security (no login)', async () => {
     const document = (await (await fetch(`${gateway.url}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: unknown }>> };
     const operations = document.paths[PATH]!;
     expect(Object.keys(operations).sort()).toEqual(['get', 'post']);
     expect(operations.get!.security).toBeUndefined();
     expect(operations.post!.security).toBeUndefined();
+    // The admin's opt-out routes: documented, with a bearer token.
+    const optOuts = document.paths['/api/v2/notifications/opt-outs']!;
+    expect(Object.keys(optOuts).sort()).toEqual(['delete', 'get']);
+    expect(optOuts.get!.security).toBeDefined();
+    expect(optOuts.delete!.security).toBeDefined();
   });
 });
 

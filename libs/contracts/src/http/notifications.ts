@@ -292,6 +292,56 @@ export const updatePreferencesRoute = notificationsApi.route({
   responses: { 200: jsonContent(PreferencesResponse, 'The preferences after the change'), ...errors({ 400: 'Invalid input, or a critical type switched off (CRITICAL_NOTIFICATION_TYPE, naming them)' }) },
 });
 
+// ---------------------------------------------------------------- opt-outs (what guardians' links recorded; admin)
+
+const optOutType = z.enum(NOTIFICATION_TYPES, { error: `must be one of ${NOTIFICATION_TYPES.join(', ')}` });
+
+export const OptOutsQuery = queryObject({
+  recipient: text(320).optional().meta({ description: "Only this address's opt-outs (a guardian's e-mail, any case)" }),
+  type: optOutType.optional(),
+  page: IdText.default(1),
+  limit: IdText.max(100, { error: 'must be at most 100' }).default(20),
+});
+export type OptOutsQuery = z.infer<typeof OptOutsQuery>;
+
+export const OptOut = z
+  .object({
+    recipient: z.string().meta({ description: 'The address, in lower case' }),
+    type: z.enum(NOTIFICATION_TYPES),
+    createdAt: z.iso.datetime().meta({ description: 'When the unsubscribe link was confirmed' }),
+  })
+  .meta({ id: 'EmailOptOut' });
+export type OptOut = z.infer<typeof OptOut>;
+
+export const OptOutsPage = z.object({ success: z.literal(true), data: z.array(OptOut), meta: PageMeta });
+
+/** One opt-out: an address and a type, both required. */
+export const OptOutKey = queryObject({ recipient: required(320).meta({ description: "The guardian's e-mail address (any case)" }), type: optOutType });
+export type OptOutKey = z.infer<typeof OptOutKey>;
+
+export const OptOutRemoved = z.object({ success: z.literal(true), message: z.string(), data: OptOut });
+
+export const listOptOutsRoute = notificationsApi.route({
+  method: 'get',
+  path: '/api/v2/notifications/opt-outs',
+  summary: "Addresses unsubscribed from a type of mail by their link (guardians), newest first (admin)",
+  role: 'admin',
+  roleRefusal: { message: 'Only administrators may read opt-outs' },
+  request: { query: OptOutsQuery },
+  responses: { 200: jsonContent(OptOutsPage, 'Newest first'), ...errors({ 403: 'Not an administrator' }) },
+});
+
+export const removeOptOutRoute = notificationsApi.route({
+  method: 'delete',
+  path: '/api/v2/notifications/opt-outs',
+  summary: "Undo a guardian's opt-out: that address gets that type of mail again from the next one (admin)",
+  description: 'Mails already marked `skipped` stay so; the next mail of the type to the address is sent. The guardian can unsubscribe again from any later mail.',
+  role: 'admin',
+  roleRefusal: { message: 'Only administrators may undo opt-outs' },
+  request: { query: OptOutKey },
+  responses: { 200: jsonContent(OptOutRemoved, 'Opt-out removed'), ...errors({ 403: 'Not an administrator', 404: 'No such opt-out (OPT_OUT_NOT_FOUND)' }) },
+});
+
 // ---------------------------------------------------------------- unsubscribe (guardians, no login)
 
 export const UnsubscribeQuery = z
