@@ -12,6 +12,7 @@ import { DEMO_LOGINS } from '../../apps/academic/src/demo-logins.ts';
 import { DEV_KEYS_DIR, DEV_KID, SERVICES, MAIL } from './system.ts';
 import { spawnLogged, spawnMailCatcher, spawnService, stopChild, waitAllReady, type LoggedChild } from './processes.ts';
 import { Supervisor } from './supervisor.ts';
+import { buildConsole } from './console.ts';
 import { telemetryEnv, startDevReceiver, stopDevReceiver } from './tracing.ts';
 
 const startedAt = Date.now();
@@ -74,6 +75,9 @@ try {
     if (await portIsOpen(port)) await fail(`port ${port} is already in use; stop whatever holds it (ss -ltnp 'sport = :${port}') and run again`);
   }
 
+  log('building the console (apps/console)…');
+  buildConsole();
+
   const infra = await ensureInfra('dev', log);
   infraStarted = infra.started;
   if (infra.reused.length) log(`reusing ${infra.reused.join(', ')} from an earlier start`);
@@ -112,6 +116,7 @@ try {
   console.log(`
 Academy backend is up (ready in ${seconds} s).
 
+  Console        http://127.0.0.1:${SERVICES[0].port}/     the staff's web console (npx nx serve console: Vite with hot reload on :5173)
   Gateway        http://127.0.0.1:${SERVICES[0].port}      API under /api/v2, docs at /api/docs
   Readiness      http://127.0.0.1:${SERVICES[0].port}/readyz
   Mail catcher   http://127.0.0.1:${MAIL.webPort}      (SMTP on 127.0.0.1:${MAIL.smtpPort})
