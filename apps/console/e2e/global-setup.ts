@@ -1,0 +1,24 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+export const SYSTEM_FILE = path.join(root, 'dist', 'console-system.json');
+
+/** Starts tools/console/system.ts and waits for its addresses; the returned teardown stops it. */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  rmSync(SYSTEM_FILE, { force: true });
+  const child = spawn(process.execPath, [path.join(root, 'tools/console/system.ts'), SYSTEM_FILE], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const deadline = Date.now() + 300_000;
+  while (!existsSync(SYSTEM_FILE)) {
+    if (child.exitCode !== null) throw new Error(`the console's system exited (${child.exitCode}) before it was up`);
+    if (Date.now() > deadline) throw new Error('the console system did not come up in 5 minutes');
+    await delay(500);
+  }
+  process.env.CONSOLE_SYSTEM = readFileSync(SYSTEM_FILE, 'utf8');
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  };
+}

@@ -1,0 +1,74 @@
+// What the journeys need from the running system, through the gateway as an admin's client would.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+export const system = (): { gateway: string; mailApi: string } => JSON.parse(process.env.CONSOLE_SYSTEM ?? '{}');
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../dist/console-screenshots');
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+/** The demo teachers, split between the two widths so that their journeys never meet (clock state, language). */
+export function teacherFor(testInfo: TestInfo, role: 'clock' | 'day' | 'language'): { email: string; password: string } {
+  const n = { clock: 1, day: 2, language: 3 }[role] + (testInfo.project.name === 'phone' ? 3 : 0);
+  return { email: `teacher${n}@academy.local`, password: 'teacher1234' };
+}
+
+async function api<T>(method: string, route: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const answer = await fetch(`${system().gateway}${route}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await answer.text();
+  return { status: answer.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function bearerLogin(credentials: { email: string; password: string }): Promise<{ accessToken: string; user: { employeeId: number } }> {
+  const answer = await api<{ accessToken: string; user: { employeeId: number } }>('POST', '/api/v2/auth/login', undefined, credentials);
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+
+/**
+ * A class of the teacher that started 40 minutes ago and ended 5 minutes ago (so today's, taken
+ * now, within its window), with three students of one of the teacher's seeded subjects and centres.
+ */
+export async function classToday(teacher: { email: string; password: string }): Promise<{ eventId: number; students: string[] }> {
+  const admin = await bearerLogin({ email: 'admin@academy.local', password: 'admin1234' });
+  const { user } = await bearerLogin(teacher);
+  const events = await api<{ data: { subjectId: number; centerId: number }[] }>('GET', `/api/v2/calendar-events?employeeId=${user.employeeId}&limit=100`, admin.accessToken);
+  for (const place of events.body.data) {
+    const available = await api<{ data: { students: { studentId: number; registrationStatus: string }[] } }>(
+      'GET',
+      `/api/v2/registration/students-by-subject-and-center?subjectId=${place.subjectId}&centerId=${place.centerId}`,
+      admin.accessToken,
+    );
+    const ids = available.body.data.students.filter((s) => s.registrationStatus === 'active').map((s) => s.studentId).slice(0, 3);
+    if (ids.length < 3) continue;
+    const startsAt = new Date(Date.now() - 40 * 60_000);
+    const endsAt = new Date(Date.now() - 5 * 60_000);
+    const body = { title: 'Console journey', subjectId: place.subjectId, centerId: place.centerId, employeeId: user.employeeId, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() };
+    const created = await api<{ id?: number; data?: { id: number } }>('POST', '/api/v2/calendar-events', admin.accessToken, body);
+    expect(created.status).toBe(201);
+    const assigned = await api('PUT', '/api/v2/registration/assign-students-to-event', admin.accessToken, { eventId: created.body.id ?? created.body.data?.id, subjectId: place.subjectId, centerId: place.centerId, idsStudents: ids });
+    expect(assigned.status).toBe(200);
+    const names = await Promise.all(ids.map(async (id) => (await api<{ name: string; lastname: string }>('GET', `/api/v2/students/${id}`, admin.accessToken)).body));
+    return { eventId: (created.body.id ?? created.body.data?.id)!, students: names.map((s) => `${s.name} ${s.lastname}`) };
+  }
+  throw new Error(`no subject of ${teacher.email} with three active students`);
+}
+
+/** axe-core finds no serious or critical violation; then a full-page screenshot named after the page and the width. */
+export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `axe on ${name}`).toEqual([]);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${testInfo.project.name}.png`), fullPage: true });
+}
+
+export async function logInThroughForm(page: Page, credentials: { email: string; password: string }): Promise<void> {
+  await page.getByLabel(/Correo electrónico|E-mail/).fill(credentials.email);
+  await page.getByLabel(/Contraseña|Password/).fill(credentials.password);
+  await page.getByRole('button', { name: /Entrar|Log in/ }).click();
+}
