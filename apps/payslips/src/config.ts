@@ -44,6 +44,13 @@ export const ConfigSchema = baseConfigSchema({ port: 3005, database: 'payslips' 
    * batch is read.
    */
   PDF_WORKERS: z.coerce.number().int().positive().max(32).default(Math.max(1, availableParallelism() - 1)),
+  /**
+   * How long an upload may take to be checked in a worker (waiting for a free one included), and how
+   * long its body may stall: below the gateway's UPSTREAM_TIMEOUT_MS (10 s), so the service answers
+   * (503 PDF_CHECK_TIMEOUT, 408 REQUEST_TIMEOUT) before the gateway gives up with a 504.
+   */
+  PDF_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
   /** Deleted and superseded payslips are kept (file and audit) this many years after their period ends, then purged. */
   PAYSLIP_RETENTION_YEARS: z.coerce.number().int().positive().max(50).default(4),
   /** How often the purge and the recovery of interrupted batch reads run; 0 turns them off (tests run them by hand). */

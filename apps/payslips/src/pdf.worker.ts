@@ -1,6 +1,6 @@
 // Entry point of the worker threads (piscina; bundled beside main.js by tools/build.ts): every PDF parse, text extraction and split happens here, never
 // on the service's event loop. Each task answers a plain result; expected failures are results too.
-import { EncryptedPDFError, PDFDocument } from '@cantoo/pdf-lib';
+import { EncryptedPDFError, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef } from '@cantoo/pdf-lib';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { findSpanishTaxIds } from '@academy/contracts';
 
@@ -8,6 +8,10 @@ import { findSpanishTaxIds } from '@academy/contracts';
 // `require` this file, which Node refuses (and then fails to import) for a graph with one.
 let pdfjs: Promise<typeof Pdfjs> | undefined;
 const loadPdfjs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+// Loaded as the thread starts, not on its first upload's clock (that check has a time limit).
+loadPdfjs().catch(() => {
+  pdfjs = undefined;
+});
 
 export type PdfProblem = 'PDF_ENCRYPTED' | 'PDF_UNREADABLE' | 'TOO_MANY_PAGES' | 'SCANNED_PDF';
 export type Inspection = { ok: true; pageCount: number } | { ok: false; problem: PdfProblem };
@@ -64,21 +68,73 @@ async function pageText(document: TextDocument, pageNumber: number): Promise<str
   }
 }
 
-/** Whether the PDF opens, unencrypted, within the page limit, and (when asked) has text to match. */
+/** Deeper page trees than this are refused: real ones are a few levels deep (a balanced tree of 1,000 pages needs 3 or 4). */
+const MAX_TREE_DEPTH = 32;
+
+/**
+ * The page count of the document's page tree, walked without trusting it: its declared `/Count` over
+ * `maxPages` refuses it before any walk; a node reached twice (a page tree is a tree: 26 levels naming
+ * their child twice declare 67 million pages in 3 KB), deeper than `MAX_TREE_DEPTH`, or leaves that do
+ * not add up to the declared count make it unreadable. Every node is visited once, so the walk is
+ * bounded by `maxPages` leaves and the interior nodes above them.
+ */
+export function boundedPageCount(document: PDFDocument, maxPages: number): { ok: true; pageCount: number } | { ok: false; problem: PdfProblem } {
+  const unreadable = { ok: false, problem: 'PDF_UNREADABLE' } as const;
+  const rootRef = document.catalog.get(PDFName.of('Pages'));
+  const root = document.catalog.lookupMaybe(PDFName.of('Pages'), PDFDict);
+  if (!root) return unreadable;
+  const declared = root.lookupMaybe(PDFName.of('Count'), PDFNumber)?.asNumber();
+  if (declared === undefined || !Number.isInteger(declared) || declared <= 0) return unreadable;
+  if (declared > maxPages) return { ok: false, problem: 'TOO_MANY_PAGES' };
+  const seen = new Set<PDFRef | PDFDict>([rootRef instanceof PDFRef ? rootRef : root]);
+  const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];
+  let leaves = 0;
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    if (node.lookupMaybe(PDFName.of('Type'), PDFName) === PDFName.of('Page')) {
+      if (++leaves > declared) return unreadable;
+      continue;
+    }
+    if (depth >= MAX_TREE_DEPTH) return unreadable;
+    const kids = node.lookupMaybe(PDFName.of('Kids'), PDFArray);
+    if (!kids) return unreadable;
+    for (let index = 0; index < kids.size(); index++) {
+      const ref = kids.get(index);
+      const kid = ref instanceof PDFRef ? document.context.lookupMaybe(ref, PDFDict) : ref instanceof PDFDict ? ref : undefined;
+      if (!kid || seen.has(ref instanceof PDFRef ? ref : kid)) return unreadable;
+      seen.add(ref instanceof PDFRef ? ref : kid);
+      // A tree's nodes are at most its leaves plus one interior node above each: more is not a tree of `declared` pages.
+      if (seen.size > 2 * declared + MAX_TREE_DEPTH) return unreadable;
+      stack.push({ node: kid, depth: depth + 1 });
+    }
+  }
+  return leaves === declared ? { ok: true, pageCount: leaves } : unreadable;
+}
+
+/**
+ * Whether the PDF opens, unencrypted, within the page limit (bounded before its page tree is walked),
+ * and reads with pdf.js, the strict reader of a batch: a single payslip has every page read (a truncated
+ * PDF, which pdf-lib repairs silently, fails there); a combined PDF has its first pages read for text
+ * (every page is read right after, off the request path, and a page that fails fails the batch).
+ */
 export async function inspect(task: InspectTask): Promise<Inspection> {
   let pageCount: number;
   try {
-    const document = await PDFDocument.load(task.pdf, { updateMetadata: false });
-    pageCount = document.getPageCount();
+    const document = await PDFDocument.load(task.pdf, { updateMetadata: false, throwOnInvalidObject: true });
+    const counted = boundedPageCount(document, task.maxPages);
+    if (!counted.ok) return counted;
+    pageCount = counted.pageCount;
   } catch (error) {
     return { ok: false, problem: error instanceof EncryptedPDFError ? 'PDF_ENCRYPTED' : 'PDF_UNREADABLE' };
   }
-  if (pageCount === 0) return { ok: false, problem: 'PDF_UNREADABLE' };
-  if (pageCount > task.maxPages) return { ok: false, problem: 'TOO_MANY_PAGES' };
-  if (!task.requireText) return { ok: true, pageCount };
   let document: TextDocument | undefined;
   try {
     document = await openText(task.pdf);
+    if (document.numPages !== pageCount) return { ok: false, problem: 'PDF_UNREADABLE' };
+    if (!task.requireText) {
+      for (let page = 1; page <= pageCount; page++) await pageText(document, page);
+      return { ok: true, pageCount };
+    }
     for (let page = 1; page <= Math.min(pageCount, TEXT_PROBE_PAGES); page++) if ((await pageText(document, page)).length > 0) return { ok: true, pageCount };
     return { ok: false, problem: 'SCANNED_PDF' };
   } catch (error) {

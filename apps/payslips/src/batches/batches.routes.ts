@@ -4,6 +4,7 @@ import { PayslipBatchFields, assignBatchPageRoute, createBatchRoute, discardBatc
 import { routeBinder } from '@academy/service';
 import { bytesOf } from '../config.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
+import { requestSignal } from '../shared/request-signal.ts';
 import { receivePdf } from '../shared/uploads.ts';
 import { assignPage } from './assign-page.ts';
 import { createBatch } from './create-batch.ts';
@@ -16,8 +17,9 @@ export function registerBatchRoutes(app: Express, ctx: PayslipsContext): void {
   const bind = routeBinder(app, ctx);
 
   bind(createBatchRoute, async ({ req, res }) => {
-    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipBatchFields, bytesOf(ctx.config.BATCH_MAX_MB));
-    const { batch, startReading } = await createBatch(ctx, actorOf(req, res), fields, pdf);
+    const signal = requestSignal(res);
+    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipBatchFields, { maxBytes: bytesOf(ctx.config.BATCH_MAX_MB), idleTimeoutMs: ctx.config.UPLOAD_IDLE_TIMEOUT_MS });
+    const { batch, startReading } = await createBatch(ctx, actorOf(req, res), fields, pdf, signal);
     res.once('close', startReading);
     res.status(202).json({ message: 'Batch received: its pages are being read', data: batch });
   });

@@ -12,14 +12,15 @@ export interface PayslipFile {
 /**
  * The payslip's PDF, decrypted as it streams: its employee's own while visible, any for an admin
  * (deleted and corrected ones too). Anything else is 404, so another employee's id reveals
- * nothing. The first download by its employee sets `firstViewedAt`.
+ * nothing. The first download by its employee sets `firstViewedAt`: only one that sends the file
+ * (`sendsFile`: a GET; a HEAD answers the headers alone and is no receipt).
  */
-export async function downloadPayslip(ctx: PayslipsContext, actor: Actor, payslipId: number): Promise<PayslipFile> {
+export async function downloadPayslip(ctx: PayslipsContext, actor: Actor, payslipId: number, { sendsFile }: { sendsFile: boolean }): Promise<PayslipFile> {
   const { sql, storage, clock } = ctx;
   const payslip = await findDownloadable(sql.query, payslipId, { admin: actor.role === 'admin', employeeId: actor.employeeId });
   if (!payslip) throw payslipNotFound();
   const content = await storage.open(payslip.storageKey);
   if (!content) throw payslipNotFound();
-  if (payslip.employeeId === actor.employeeId) await markFirstViewed(sql.query, payslipId, clock.now());
+  if (sendsFile && payslip.employeeId === actor.employeeId) await markFirstViewed(sql.query, payslipId, clock.now());
   return { fileName: `payslip-${payslip.month}-${payslipId}.pdf`, content };
 }

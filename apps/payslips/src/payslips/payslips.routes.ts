@@ -6,6 +6,7 @@ import { routeBinder } from '@academy/service';
 import { bytesOf } from '../config.ts';
 import { ownEmployee } from '../shared/actor.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
+import { requestSignal } from '../shared/request-signal.ts';
 import { receivePdf } from '../shared/uploads.ts';
 import { deletePayslip } from './delete-payslip.ts';
 import { downloadPayslip } from './download-payslip.ts';
@@ -17,11 +18,12 @@ import { uploadPayslip } from './upload-payslip.ts';
 /** `/api/v2/payslips/*` except batches: upload, lists, download, delete, correction. */
 export function registerPayslipRoutes(app: Express, ctx: PayslipsContext): void {
   const bind = routeBinder(app, ctx);
-  const maxBytes = bytesOf(ctx.config.PAYSLIP_MAX_MB);
+  const limits = { maxBytes: bytesOf(ctx.config.PAYSLIP_MAX_MB), idleTimeoutMs: ctx.config.UPLOAD_IDLE_TIMEOUT_MS };
 
   bind(uploadPayslipRoute, async ({ req, res }) => {
-    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipUploadFields, maxBytes);
-    res.status(201).json({ message: 'Payslip published', data: await uploadPayslip(ctx, actorOf(req, res), fields, pdf) });
+    const signal = requestSignal(res);
+    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipUploadFields, limits);
+    res.status(201).json({ message: 'Payslip published', data: await uploadPayslip(ctx, actorOf(req, res), fields, pdf, signal) });
   });
 
   bind(listPayslipsRoute, async ({ query, res }) => {
@@ -33,7 +35,7 @@ export function registerPayslipRoutes(app: Express, ctx: PayslipsContext): void 
   });
 
   bind(downloadPayslipRoute, async ({ params, req, res }) => {
-    const file = await downloadPayslip(ctx, actorOf(req, res), params.id);
+    const file = await downloadPayslip(ctx, actorOf(req, res), params.id, { sendsFile: req.method === 'GET' });
     res.setHeader('content-type', 'application/pdf');
     res.setHeader('content-disposition', `attachment; filename="${file.fileName}"`);
     res.setHeader('cache-control', 'private, no-store');
@@ -51,7 +53,8 @@ export function registerPayslipRoutes(app: Express, ctx: PayslipsContext): void 
   });
 
   bind(replacePayslipRoute, async ({ params, req, res }) => {
-    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipReplaceFields, maxBytes);
-    res.status(201).json({ message: 'Correction published', data: await replacePayslip(ctx, actorOf(req, res), params.id, fields, pdf) });
+    const signal = requestSignal(res);
+    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipReplaceFields, limits);
+    res.status(201).json({ message: 'Correction published', data: await replacePayslip(ctx, actorOf(req, res), params.id, fields, pdf, signal) });
   });
 }

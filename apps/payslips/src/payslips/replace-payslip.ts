@@ -2,7 +2,7 @@ import type { Actor } from '@academy/auth';
 import type { AdminPayslip, PayslipReplaceFields } from '@academy/contracts';
 import { BadRequestError } from '@academy/kit';
 import { afterCommit, onRollback } from '@academy/service';
-import { checkPdf } from '../shared/check-pdf.ts';
+import { checkPdf, stillWanted } from '../shared/check-pdf.ts';
 import { dayIn } from '../shared/dates.ts';
 import { employeeForPayslip } from '../shared/employees.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
@@ -14,12 +14,13 @@ import { lockPayslip, markSuperseded, readAdminPayslip } from './payslips.store.
 /**
  * Admin: a correction. The new payslip supersedes the old one (kept, hidden from the employee) and
  * `payslip.corrected` tells the employee it is a correction; all three commit together. What the
- * fields leave out (label, period) is kept from the corrected payslip.
+ * fields leave out (label, period) is kept from the corrected payslip. Nothing is kept once `signal`
+ * aborts (the request went away) before the transaction commits.
  */
-export async function replacePayslip(ctx: PayslipsContext, actor: Actor, payslipId: number, fields: PayslipReplaceFields, pdf: ReceivedPdf): Promise<AdminPayslip> {
+export async function replacePayslip(ctx: PayslipsContext, actor: Actor, payslipId: number, fields: PayslipReplaceFields, pdf: ReceivedPdf, signal: AbortSignal): Promise<AdminPayslip> {
   const { sql, storage, relay, clock } = ctx;
   try {
-    await checkPdf(ctx, pdf.bytes, { requireText: false });
+    await checkPdf(ctx, pdf.bytes, 'payslip', signal);
     const at = clock.now();
     const id = await sql.transaction(async (query) => {
       const old = await lockPayslip(query, payslipId);
@@ -46,6 +47,7 @@ export async function replacePayslip(ctx: PayslipsContext, actor: Actor, payslip
       const employee = await employeeForPayslip(query, old.employeeId);
       const id = await publishPayslip(query, payslip, employee, actor.correlationId);
       await markSuperseded(query, old.id, id, at);
+      stillWanted(signal);
       return id;
     });
     // Under an Idempotency-Key the request's own commit comes later: the file goes if that rolls back.

@@ -1,7 +1,7 @@
 import type { Actor } from '@academy/auth';
 import type { AdminPayslip, PayslipUploadFields } from '@academy/contracts';
 import { afterCommit, onRollback } from '@academy/service';
-import { checkPdf } from '../shared/check-pdf.ts';
+import { checkPdf, stillWanted } from '../shared/check-pdf.ts';
 import { dayIn } from '../shared/dates.ts';
 import { employeeForPayslip } from '../shared/employees.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
@@ -12,12 +12,13 @@ import { readAdminPayslip } from './payslips.store.ts';
 /**
  * Admin: one payslip for an employee. The PDF is already stored (encrypted); it is opened in a
  * worker, then the payslip and its `payslip.published` event commit together. On any refusal the
- * stored file is removed: nothing of a refused upload remains.
+ * stored file is removed: nothing of a refused upload remains, nor of one whose request went away
+ * (`signal`: the gateway's 504, a client that closed) before its transaction commits.
  */
-export async function uploadPayslip(ctx: PayslipsContext, actor: Actor, fields: PayslipUploadFields, pdf: ReceivedPdf): Promise<AdminPayslip> {
+export async function uploadPayslip(ctx: PayslipsContext, actor: Actor, fields: PayslipUploadFields, pdf: ReceivedPdf, signal: AbortSignal): Promise<AdminPayslip> {
   const { sql, storage, relay, clock } = ctx;
   try {
-    await checkPdf(ctx, pdf.bytes, { requireText: false });
+    await checkPdf(ctx, pdf.bytes, 'payslip', signal);
     const at = clock.now();
     const id = await sql.transaction(async (query) => {
       const employee = await employeeForPayslip(query, fields.employeeId);
@@ -34,7 +35,9 @@ export async function uploadPayslip(ctx: PayslipsContext, actor: Actor, fields: 
         createdByUserId: actor.userId,
         createdAt: at,
       };
-      return publishPayslip(query, payslip, employee, actor.correlationId);
+      const id = await publishPayslip(query, payslip, employee, actor.correlationId);
+      stillWanted(signal);
+      return id;
     });
     // Under an Idempotency-Key the request's own commit comes later: the file goes if that rolls back.
     onRollback(() => storage.remove(pdf.storageKey));

@@ -28,7 +28,7 @@ export function createPayslipsContext(ctx: ServiceContext<Config>): PayslipsCont
     ...ctx,
     sql: new Sql(ctx.orm.em),
     storage: encryptedStorage(diskStorage(path.resolve(ctx.config.FILES_DIR)), ctx.config.PAYSLIP_FILE_KEYS),
-    pdf: new PdfPool(PDF_WORKER, ctx.config.PDF_WORKERS),
+    pdf: new PdfPool(PDF_WORKER, ctx.config.PDF_WORKERS, ctx.config.PDF_CHECK_TIMEOUT_MS),
     detached: (work) => RequestContext.create(ctx.orm.em.fork(), work),
     reads: new Set(),
     stopping: false,

@@ -1,10 +1,16 @@
 import { Piscina } from 'piscina';
+import { inSpan } from '@academy/kit';
 import type { Inspection, InspectTask, PageReading, ReadTask, SplitTask } from '../pdf.worker.ts';
 
 export type { Inspection, PageReading, PdfProblem } from '../pdf.worker.ts';
 
-/** How long one task may run before its worker is stopped (a PDF built to make the parser spin). */
-const TASK_TIMEOUT_MS = { inspect: 60_000, read: 10 * 60_000, split: 10 * 60_000 };
+/** How long a read or a split (off the request path) may run before its worker is stopped (a PDF built to make the parser spin). */
+const BACKGROUND_TIMEOUT_MS = 10 * 60_000;
+
+/** The check was given up: its request went away (`signal`). */
+export class PdfCheckAborted extends Error {}
+/** The check passed its time limit (waiting for a busy worker included). */
+export class PdfCheckTimedOut extends Error {}
 
 /**
  * The worker threads that read and split PDFs (`pdf.worker.ts`), so the event loop keeps answering
@@ -13,33 +19,51 @@ const TASK_TIMEOUT_MS = { inspect: 60_000, read: 10 * 60_000, split: 10 * 60_000
  */
 export class PdfPool {
   private readonly pool: Piscina;
+  private readonly inspectTimeoutMs: number;
 
-  /** `worker`: the worker's entry point (`src/pdf.worker.ts`, or its bundle next to `main.js`). */
-  constructor(worker: URL, threads: number) {
+  /**
+   * `worker`: the worker's entry point (`src/pdf.worker.ts`, or its bundle next to `main.js`);
+   * `inspectTimeoutMs`: the time limit of an upload's check, queueing included (below the gateway's timeout).
+   */
+  constructor(worker: URL, threads: number, inspectTimeoutMs: number) {
+    this.inspectTimeoutMs = inspectTimeoutMs;
     this.pool = new Piscina({
       filename: worker.href,
-      minThreads: 0,
+      // One thread is kept started, its PDF libraries loaded: an upload's check does not wait for a cold start.
+      minThreads: 1,
       maxThreads: threads,
       idleTimeout: 30_000,
       resourceLimits: { maxOldGenerationSizeMb: 768 },
     });
   }
 
-  private run<T>(name: keyof typeof TASK_TIMEOUT_MS, task: object): Promise<T> {
-    return this.pool.run(task, { name, signal: AbortSignal.timeout(TASK_TIMEOUT_MS[name]) }) as Promise<T>;
+  /** One task in a worker thread, in a span of its own (`pdf read`, …): its time, queueing included, shows in the request's or the event's trace. */
+  private run<T>(name: 'inspect' | 'read' | 'split', task: object, signal: AbortSignal): Promise<T> {
+    return inSpan(`pdf ${name}`, { attributes: { 'academy.pdf.task': name } }, () => this.pool.run(task, { name, signal }) as Promise<T>);
   }
 
-  /** A worker that fails (out of memory, too slow) makes the PDF unreadable. */
-  async inspect(task: InspectTask): Promise<Inspection> {
-    return this.run<Inspection>('inspect', task).catch(() => ({ ok: false, problem: 'PDF_UNREADABLE' }) as const);
+  /**
+   * An upload's check, given up (its task dequeued, or its worker stopped) when `signal` aborts (the
+   * request went away: `PdfCheckAborted`) or after the check's time limit (`PdfCheckTimedOut`). A
+   * worker that fails otherwise (out of memory) makes the PDF unreadable.
+   */
+  async inspect(task: InspectTask, signal: AbortSignal): Promise<Inspection> {
+    const timeout = AbortSignal.timeout(this.inspectTimeoutMs);
+    try {
+      return await this.run<Inspection>('inspect', task, AbortSignal.any([signal, timeout]));
+    } catch {
+      if (signal.aborted) throw new PdfCheckAborted('the request went away during its PDF check');
+      if (timeout.aborted) throw new PdfCheckTimedOut(`the PDF check took over ${this.inspectTimeoutMs} ms`);
+      return { ok: false, problem: 'PDF_UNREADABLE' };
+    }
   }
 
   read(task: ReadTask): Promise<PageReading[]> {
-    return this.run('read', task);
+    return this.run('read', task, AbortSignal.timeout(BACKGROUND_TIMEOUT_MS));
   }
 
   split(task: SplitTask): Promise<Uint8Array[]> {
-    return this.run('split', task);
+    return this.run('split', task, AbortSignal.timeout(BACKGROUND_TIMEOUT_MS));
   }
 
   close(): Promise<void> {

@@ -59,13 +59,19 @@ function capturingStorage(inner: FileStorage) {
 /**
  * Reads a multipart request of text fields (`schema`, the route's declared fields) and one PDF in
  * `file`, stored encrypted as it streams in and checked by its bytes (`@academy/files`). Any
- * problem removes what was stored.
+ * problem removes what was stored. `idleTimeoutMs`: a body that stalls this long is 408 (below the gateway's timeout).
  */
-export async function receivePdf<S extends z.ZodObject>(req: IncomingMessage, storage: FileStorage, schema: S, maxBytes: number): Promise<{ fields: z.infer<S>; pdf: ReceivedPdf }> {
+export async function receivePdf<S extends z.ZodObject>(
+  req: IncomingMessage,
+  storage: FileStorage,
+  schema: S,
+  { maxBytes, idleTimeoutMs }: { maxBytes: number; idleTimeoutMs: number },
+): Promise<{ fields: z.infer<S>; pdf: ReceivedPdf }> {
   const { storage: capturing, captured } = capturingStorage(storage);
   const parsed = await parseMultipart(req, capturing, {
     fields: Object.fromEntries(Object.keys(schema.shape).map((name) => [name, { maxBytes: 1024 }])),
     files: { field: 'file', maxCount: 1, maxBytes, types: ['application/pdf'] },
+    idleTimeoutMs,
   });
   try {
     const fields = schema.parse(parsed.fields) as z.infer<S>;

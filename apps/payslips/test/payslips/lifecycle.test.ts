@@ -111,6 +111,18 @@ describe('GET /api/v2/payslips/:id/file', () => {
     expect(await viewed()).toBe('2026-03-11T08:00:00.000Z');
   });
 
+  test('a HEAD by its employee answers the headers and no receipt: firstViewedAt stays empty until a GET sends the file', async () => {
+    const ana = await seedEmployee(service());
+    const { id } = await publish(service(), ana, '2026-02');
+    const viewed = async () => (await request(service().url).get(`/api/v2/payslips?employeeId=${ana.employeeId}`).set(adminAuth)).body.data[0].firstViewedAt;
+    const head = await request(service().url).head(`/api/v2/payslips/${id}/file`).set(ana.auth);
+    expect([head.status, head.headers['content-type']]).toEqual([200, 'application/pdf']);
+    expect(await viewed()).toBeNull();
+    service().clock.set('2026-03-11T09:00:00.000Z');
+    expect((await download(service(), id, ana.auth)).status).toBe(200);
+    expect(await viewed()).toBe('2026-03-11T09:00:00.000Z');
+  });
+
   test("another employee's payslip, an unknown id and a malformed id: 404, 404, 400 (its existence is not revealed)", async () => {
     const ana = await seedEmployee(service());
     const luis = await seedEmployee(service());

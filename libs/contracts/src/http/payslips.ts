@@ -184,8 +184,10 @@ const idParams = IdPathParam('id');
 const uploadErrors = {
   400: 'VALIDATION_ERROR (fields, dates, periodEnd before periodStart, unknown fields), MALFORMED_MULTIPART, FILE_REQUIRED',
   413: 'PAYLOAD_TOO_LARGE, FILE_TOO_LARGE',
-  415: 'NOT_A_PDF (by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE',
-  422: 'PDF_ENCRYPTED, PDF_UNREADABLE',
+  415: 'FILE_TYPE_NOT_ALLOWED (not a PDF by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE',
+  408: 'REQUEST_TIMEOUT (the body stalled)',
+  422: 'PDF_ENCRYPTED, PDF_UNREADABLE, TOO_MANY_PAGES',
+  503: 'PDF_CHECK_TIMEOUT (the PDF could not be checked in time: try again; Retry-After)',
 };
 
 export const uploadPayslipRoute = payslipsApi.route({
