@@ -4,7 +4,7 @@
 // output appended to one log file per process, readiness by `/readyz`, stop by pid; both run the
 // long-lived ones under a Supervisor (tools/dev/supervisor.ts), which restarts a crashed one.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, tail, waitFor } from '@academy/infra';
 
@@ -14,11 +14,11 @@ export interface LoggedChild {
   logFile: string;
 }
 
-/** Starts `command args` from the repository root, stdout and stderr appended to `logFile`. */
-export function spawnLogged(name: string, command: string, args: string[], options: { logFile: string; env?: NodeJS.ProcessEnv }): LoggedChild {
+/** Starts `command args` from the repository root (or `cwd`: another checkout, test:compat's worktree of a release), stdout and stderr appended to `logFile`. */
+export function spawnLogged(name: string, command: string, args: string[], options: { logFile: string; env?: NodeJS.ProcessEnv; cwd?: string }): LoggedChild {
   const out = openSync(options.logFile, 'a');
   try {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', out, out], env: { ...process.env, ...options.env } });
+    const child = spawn(command, args, { cwd: options.cwd ?? repoRoot, stdio: ['ignore', out, out], env: { ...process.env, ...options.env } });
     return { name, child, logFile: options.logFile };
   } finally {
     closeSync(out); // the child holds its own descriptor
@@ -29,8 +29,10 @@ export function spawnLogged(name: string, command: string, args: string[], optio
 export const TELEMETRY_PRELOAD = ['--import', './libs/telemetry/src/register.ts'];
 
 /** `node --import <telemetry> apps/<service>/src/main.ts` with the given environment. */
-export function spawnService(service: string, options: { logFile: string; env?: NodeJS.ProcessEnv }): LoggedChild {
-  return spawnLogged(service, process.execPath, [...TELEMETRY_PRELOAD, path.join('apps', service, 'src/main.ts')], options);
+export function spawnService(service: string, options: { logFile: string; env?: NodeJS.ProcessEnv; cwd?: string }): LoggedChild {
+  // A checkout of a release older than the preload runs without it.
+  const preload = existsSync(path.join(options.cwd ?? repoRoot, TELEMETRY_PRELOAD[1])) ? TELEMETRY_PRELOAD : [];
+  return spawnLogged(service, process.execPath, [...preload, path.join('apps', service, 'src/main.ts')], options);
 }
 
 /** maildev on loopback: SMTP on `smtpPort`, its web UI and REST API on `webPort`. */

@@ -46,6 +46,16 @@ export interface SystemOptions {
   /** Extra variables per process (`all` for every one). */
   env?: Partial<Record<BackendName | 'gateway' | 'all', Record<string, string>>>;
   log?: (line: string) => void;
+  /**
+   * Where each process runs from (default this checkout): another checkout's root, e.g. a worktree
+   * of an app's last release (`npm run test:compat`). Also read from SYSTEM_APP_ROOTS (JSON).
+   */
+  roots?: Partial<Record<BackendName | 'gateway', string>>;
+  /**
+   * Services whose database gets this checkout's migrations before the service starts from its
+   * root: the release's code on the next release's schema (expand/contract). Also SYSTEM_MIGRATE_AT_HEAD (comma-separated).
+   */
+  migrateAtHead?: BackendName[];
 }
 
 /** One running process of the system (a service instance or a gateway), which a test may kill and start again. */
@@ -109,6 +119,8 @@ async function dropRedisKeys(url: string, pattern: string): Promise<void> {
 /** Starts the system; on failure stops whatever it had started and throws with the failing log's tail. */
 export async function startTestSystem(options: SystemOptions): Promise<TestSystem> {
   const instances = options.instances ?? 1;
+  const roots: Partial<Record<BackendName | 'gateway', string>> = { ...(JSON.parse(process.env.SYSTEM_APP_ROOTS || '{}') as object), ...options.roots };
+  const migrateAtHead = options.migrateAtHead ?? ((process.env.SYSTEM_MIGRATE_AT_HEAD || '').split(',').filter(Boolean) as BackendName[]);
   const backends = options.backends ?? BACKENDS;
   const log = options.log ?? (() => {});
   const id = `${options.name.replace(/\W/g, '_')}_${randomBytes(3).toString('hex')}`;
@@ -181,7 +193,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
       const url = `http://127.0.0.1:${port}`;
       const logFile = path.join(dir, `${name}-${instance}.log`);
       const supervisor = new Supervisor({
-        spawn: () => spawnService(name, { logFile, env: { ...env, PORT: String(port) } }),
+        spawn: () => spawnService(name, { logFile, env: { ...env, PORT: String(port) }, cwd: roots[name] }),
         report: (line) => log(`${line} (instance ${instance})`),
       });
       const proc = {
@@ -225,6 +237,12 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
 
     // Instance set 0 first (it migrates the databases), then set 1: two pods migrating at once are
     // the Kubernetes part's concern, not what these profiles test.
+    for (const service of migrateAtHead) {
+      const migrate = spawnLogged(`${service}-migrate`, process.execPath, [path.join('apps', service, 'src/migrate.ts')], { logFile: path.join(dir, `${service}-migrate.log`), env: backendEnv(service) });
+      const code = await new Promise<number | null>((resolve) => migrate.child.once('exit', resolve));
+      if (code !== 0) throw new Error(`${service}: this checkout's migrations failed:\n${tail(migrate.logFile)}`);
+      log(`${service}: migrated by this checkout, then started from ${roots[service] ?? 'this checkout'}`);
+    }
     const sets: ReturnType<typeof makeProcess>[][] = [];
     for (let set = 0; set < instances; set++) {
       const started = [];
@@ -262,7 +280,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
 
     if (options.seed ?? backends.includes('academic')) {
       // The demo academy, as `npm start` seeds it.
-      const seed = spawnLogged('seed', process.execPath, [path.join(repoRoot, 'apps/academic/src/seed.ts')], { logFile: path.join(dir, 'seed.log'), env: backendEnv('academic') });
+      const seed = spawnLogged('seed', process.execPath, ['apps/academic/src/seed.ts'], { logFile: path.join(dir, 'seed.log'), env: backendEnv('academic'), cwd: roots.academic ?? repoRoot });
       const code = await new Promise<number | null>((resolve) => seed.child.once('exit', resolve));
       if (code !== 0) throw new Error(`seeding failed:\n${tail(seed.logFile)}`);
     }
