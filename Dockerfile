@@ -23,7 +23,10 @@ RUN npm ci --omit=dev --no-audit --no-fund \
 
 FROM node:22-bookworm-slim AS runtime
 ARG SERVICE
-ENV NODE_ENV=production HOST=0.0.0.0 SERVICE=${SERVICE}
+# The release this image is (contracts/releases.json: its version and commit), answered on /version.
+ARG APP_VERSION=0.0.0-dev
+ARG APP_COMMIT=unknown
+ENV NODE_ENV=production HOST=0.0.0.0 SERVICE=${SERVICE} APP_VERSION=${APP_VERSION} APP_COMMIT=${APP_COMMIT}
 WORKDIR /app
 COPY --from=prod-deps /repo/node_modules ./node_modules
 COPY --from=build /repo/dist/apps/${SERVICE} ./dist

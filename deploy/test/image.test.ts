@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
@@ -55,5 +55,19 @@ describe('images', () => {
     expect(modulesStage).toMatch(/npm ci --omit=dev/);
     // Numeric, so Kubernetes' runAsNonRoot can verify it; the manifests run as the same id.
     expect(runtime.match(/^USER (\S+)/m)?.[1]).toMatch(/^[1-9]\d*(:\d+)?$/);
+    // The release's version and commit reach /version (libs/kit buildInfo).
+    expect(runtime).toMatch(/^ARG APP_VERSION=/m);
+    expect(runtime).toMatch(/^ARG APP_COMMIT=/m);
+    expect(runtime).toMatch(/^ENV .*APP_VERSION=\$\{APP_VERSION\} APP_COMMIT=\$\{APP_COMMIT\}/m);
+  });
+
+  test("each app's image tag in the production overlay is its last release's version (contracts/releases.json)", () => {
+    const releases = path.join(root, 'contracts/releases.json');
+    const records = existsSync(releases) ? (JSON.parse(readFileSync(releases, 'utf8')) as Record<string, { version: string }>) : {};
+    const overlay = readFileSync(path.join(root, 'deploy/kubernetes/overlays/production/kustomization.yaml'), 'utf8');
+    for (const app of [...APPS, 'payslips']) {
+      const tag = new RegExp(`\\{ name: academy/${app}, newName: [^,]+, newTag: ([^ }]+) \\}`).exec(overlay)?.[1];
+      expect({ app, tag }).toEqual({ app, tag: records[app]?.version ?? '0.1.0' });
+    }
   });
 });

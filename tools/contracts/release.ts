@@ -8,7 +8,8 @@
 // production overlay, the README's table; one commit `chore(release): …` of exactly those files,
 // and a tag `<app>@<version>` on it per app. Run it from a checkout whose HEAD is what you release.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { releaseChangelog, releaseVersion } from 'nx/release';
@@ -30,7 +31,7 @@ export function withImageTag(overlay: string, app: AppName, tag: string): string
 
 /** Commits exactly `files` (path → content) on top of HEAD with a private index, leaving whatever else is staged or changed alone. */
 function commitFiles(files: Map<string, string>, message: string): string {
-  const index = path.join(repoRoot, '.git', `release-index-${process.pid}`);
+  const index = path.join(os.tmpdir(), `academy-release-index-${process.pid}`);
   const env = { ...process.env, GIT_INDEX_FILE: index };
   const run = (args: string[], input?: string) => execFileSync('git', args, { cwd: repoRoot, env, encoding: 'utf8', input }).trim();
   const head = git(['rev-parse', 'HEAD']);
@@ -41,7 +42,7 @@ function commitFiles(files: Map<string, string>, message: string): string {
     git(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`]);
   }
   const tree = run(['write-tree']);
-  execFileSync('rm', ['-f', index]);
+  rmSync(index, { force: true });
   const commit = git(['commit-tree', tree, '-p', head, '-m', message]);
   git(['update-ref', '-m', `release: ${message}`, 'HEAD', commit, head]);
   return commit;
