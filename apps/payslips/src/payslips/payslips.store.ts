@@ -1,5 +1,5 @@
 import type { AdminPayslip, AdminPayslipsQuery, MyPayslip } from '@academy/contracts';
-import { pageMeta } from '@academy/kit';
+import { pageMeta, pageTotal } from '@academy/kit';
 import { daySql, isoSql, type Query } from '../shared/db.ts';
 
 /** The columns of `AdminPayslip` (and of `MyPayslip`, its first part), from `payslips p` joined to `employees e`. */
@@ -29,14 +29,16 @@ export async function listMine(query: Query, employeeId: number, year: number | 
 }
 
 export async function listForAdmin(query: Query, filter: AdminPayslipsQuery) {
-  const rows = await query<AdminPayslip & { total: string }>(
-    `select ${ADMIN_COLUMNS}, count(*) over () as total from payslips p left join employees e on e.id = p.employee_id
+  const matching = `from payslips p left join employees e on e.id = p.employee_id
      where ($1::int is null or p.employee_id = $1) and ($2::int is null or extract(year from p.period_start) = $2)
-       and ($3::int is null or extract(month from p.period_start) = $3) and ($4 or (${VISIBLE}))
-     order by ${NEWEST_FIRST} limit $5 offset $6`,
-    [filter.employeeId ?? null, filter.year ?? null, filter.month ?? null, filter.include === 'deleted', filter.limit, (filter.page - 1) * filter.limit],
+       and ($3::int is null or extract(month from p.period_start) = $3) and ($4 or (${VISIBLE}))`;
+  const filters = [filter.employeeId ?? null, filter.year ?? null, filter.month ?? null, filter.include === 'deleted'];
+  const rows = await query<AdminPayslip & { total: string }>(
+    `select ${ADMIN_COLUMNS}, count(*) over () as total ${matching} order by ${NEWEST_FIRST} limit $5 offset $6`,
+    [...filters, filter.limit, (filter.page - 1) * filter.limit],
   );
-  const totalItems = Number(rows[0]?.total ?? 0);
+  // A page past the last has no row to carry the total: counted apart then.
+  const totalItems = await pageTotal(rows, filter.page, async () => (await query<{ total: string }>(`select count(*) as total ${matching}`, filters))[0]!.total);
   return {
     data: rows.map(({ total: _total, ...payslip }) => payslip),
     meta: pageMeta(totalItems, filter.page, filter.limit),
