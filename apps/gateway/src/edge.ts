@@ -70,6 +70,8 @@ export function edgeHandler({ config, verifier, limits, proxies, realtimeProxy, 
       if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined)
         throw new AppError(411, 'LENGTH_REQUIRED', 'Send the request body with a Content-Length header');
       if (headerBytes(req) > config.MAX_HEADER_BYTES) throw new AppError(431, 'HEADERS_TOO_LARGE', 'Request headers are too large');
+      // Node joins a repeated header with ", ", and the proxy would pass two keys on as one ("aaa, bbb"): refused here, as the service does.
+      if ((req.headersDistinct['idempotency-key']?.length ?? 0) > 1) throw new BadRequestError('INVALID_IDEMPOTENCY_KEY', 'Send one Idempotency-Key header, not several');
       let claims: AccessClaims | null = null;
       if (rule.access === 'bearer') {
         const token = tokenOf(req);
