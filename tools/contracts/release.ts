@@ -8,7 +8,7 @@
 // production overlay, the README's table; one commit `chore(release): …` of exactly those files,
 // and a tag `<app>@<version>` on it per app. Run it from a checkout whose HEAD is what you release.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -97,7 +97,11 @@ async function main(): Promise<void> {
   const message = `chore(release): ${released.map((r) => `${r.app}@${r.version}`).join(', ')}`;
   const commit = commitFiles(files, message);
   // The working tree gets the same files (the index already has them).
-  for (const [file, content] of files) if (file !== 'README.md') writeFileSync(path.join(repoRoot, file), content);
+  for (const [file, content] of files) {
+    if (file === 'README.md') continue;
+    mkdirSync(path.dirname(path.join(repoRoot, file)), { recursive: true });
+    writeFileSync(path.join(repoRoot, file), content);
+  }
   writeFileSync(readmeFile(), withTable(readFileSync(readmeFile(), 'utf8'), table));
   for (const { app, version: v } of released) git(['tag', '-a', `${app}@${v}`, '-m', `${app} ${v}`, commit]);
   console.log(`release: committed ${commit.slice(0, 10)} (${message}), tagged ${released.map((r) => `${r.app}@${r.version}`).join(' ')}`);
