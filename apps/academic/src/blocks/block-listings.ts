@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CompletedBlocksQuery, PendingBlock, PendingBlocksQuery, PendingBlocksResponse, PendingCountQuery, PendingCountResponse, PendingRejectedQuery } from '@academy/contracts';
-import { pageMeta } from '@academy/kit';
+import { pageMeta, pageTotal } from '@academy/kit';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 import { isAdmin, type BlockActor } from './block-access.ts';
 import { fullNameSql, isoTime } from './sql-values.ts';
@@ -177,7 +177,7 @@ export async function listCompletedBlocks(em: EntityManager, query: CompletedBlo
     [...params, query.limit, (query.page - 1) * query.limit],
   );
   // A page past the end has no rows to carry the total: count apart.
-  const total = rows[0]?.total ?? (query.page > 1 ? (await em.execute<{ total: number }[]>(`select count(*)::int as total ${matching}`, params))[0]!.total : 0);
+  const total = await pageTotal(rows, query.page, async () => (await em.execute<{ total: number }[]>(`select count(*)::int as total ${matching}`, params))[0]!.total);
   return {
     ok: true as const,
     schoolCourseId: course.id,

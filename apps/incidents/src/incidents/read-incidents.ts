@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { IncidentDetail, IncidentListQuery, IncidentSummary, MyIncidentsQuery } from '@academy/contracts';
-import { pageMeta } from '@academy/kit';
+import { pageMeta, pageTotal } from '@academy/kit';
 import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { fileNotFound, incidentNotFound } from './incidents.errors.ts';
@@ -91,11 +91,8 @@ async function listPage(query: Query, where: string, values: unknown[], order: s
   const text = `select ${SUMMARY_COLUMNS}, ${EMPLOYEE_NAME_SQL} as "employeeName", count(*) over ()::int as total
     from incidents i where i.deleted_at is null and ${where} order by ${order} limit $${values.length + 1} offset $${values.length + 2}`;
   const rows = await query<IncidentSummary & { total: number }>(text, [...values, limit, (page - 1) * limit]);
-  let total = rows[0]?.total ?? 0;
-  if (!rows.length && page > 1) {
-    const [count] = await query<{ total: number }>(`select count(*)::int as total from incidents i where i.deleted_at is null and ${where}`, values);
-    total = count?.total ?? 0;
-  }
+  // A page past the last has no row to carry the total: counted apart then.
+  const total = await pageTotal(rows, page, async () => (await query<{ total: number }>(`select count(*)::int as total from incidents i where i.deleted_at is null and ${where}`, values))[0]!.total);
   return pageOf({ rows, page, limit }, total);
 }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveriesQuery, Delivery } from '@academy/contracts';
-import { pageMeta } from '@academy/kit';
+import { pageMeta, pageTotal } from '@academy/kit';
 
 interface DeliveryRow {
   id: string;
@@ -44,7 +44,7 @@ export async function listDeliveries(em: EntityManager, query: DeliveriesQuery) 
     [...params, query.limit, (query.page - 1) * query.limit],
     'all',
   );
-  const total = rows.length ? Number(rows[0].total) : await countDeliveries(em, where, params);
+  const total = await pageTotal(rows, query.page, () => countDeliveries(em, where, params));
   const data: Delivery[] = rows.map((row) => ({
     id: Number(row.id),
     eventId: row.event_id,
