@@ -37,4 +37,5 @@ RUN mkdir -p /data && chown 1000:1000 /data
 USER 1000:1000
 # node is PID 1 and handles SIGTERM itself (stop taking work, finish in-flight, close, exit 0).
 # `node dist/migrate.js` applies the migrations alone (the service also does at start, under a lock).
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+# dist/telemetry.js is the tracing preload (libs/telemetry): a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+CMD ["node", "--enable-source-maps", "--import", "./dist/telemetry.js", "dist/main.js"]

@@ -35,3 +35,15 @@ await build({
   ],
   logLevel: 'info',
 });
+// The tracing preload (`node --import ./dist/telemetry.js dist/main.js`): its own file, loaded before main.js.
+await build({
+  entryPoints: ['libs/telemetry/src/register.ts'],
+  outfile: path.join(outdir, 'telemetry.js'),
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'esm',
+  sourcemap: true,
+  packages: 'external',
+  logLevel: 'info',
+});

@@ -2,6 +2,7 @@
 // (no management plugin needed). The broker is RABBITMQ_URL, or the local dev one.
 import { parseArgs } from 'node:util';
 import { urls } from '@academy/infra';
+import { flushTraces } from '@academy/kit';
 import { listDeadLetters, replayDeadLetters } from '@academy/messaging';
 
 const usage = `usage: npm run dlq -- <command> <queue> [eventId…] [--limit N] [--url amqp://…]
@@ -28,7 +29,9 @@ const url = values.url ?? process.env.RABBITMQ_URL ?? urls('dev').rabbitmq;
 
 try {
   if (command === 'replay') {
+    // With OTEL_EXPORTER_OTLP_ENDPOINT set, the replay is traced (linked to each message's original trace).
     const result = await replayDeadLetters(url, queue, { eventIds, limit });
+    await flushTraces();
     console.log(`replayed ${result.replayed} message(s) to ${queue.replace(/\.dlq$/, '')}; ${result.kept} left in the DLQ`);
   } else {
     const letters = await listDeadLetters(url, queue, { limit: eventIds.length ? undefined : limit });

@@ -153,8 +153,8 @@ async function pipeline(name: string, batchSize: number): Promise<{ writeMs: num
 async function writeEventsSql(count: number): Promise<Map<string, number>> {
   const envelopes = Array.from({ length: count }, () => createEnvelope('employee.deleted', { id: nextEmployeeId++ }, { source: 'bench' }));
   await orm.em.getConnection().execute(
-    `${outboxInsertSql({ eventId: 'v.event_id', type: 'v.type', envelope: 'v.envelope' })}
-     from (values ${envelopes.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)`,
+    `${outboxInsertSql({ eventId: 'v.event_id', type: 'v.type', envelope: 'v.envelope', traceContext: 'v.trace_context' })}
+     from (values ${envelopes.map(() => '(?::uuid, ?::text, ?::jsonb, ?::jsonb)').join(', ')}) as v(event_id, type, envelope, trace_context)`,
     envelopes.flatMap((envelope) => outboxRow(envelope)),
   );
   const now = performance.now();

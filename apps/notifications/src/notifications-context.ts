@@ -1,4 +1,5 @@
 import type { ServiceContext } from '@academy/service';
+import { inSpan } from '@academy/kit';
 import type { Config } from './config.ts';
 import { pruneStaleTokens } from './devices/device-tokens.ts';
 import { smtpTransport, startMailWorker, type MailTransport, type MailWorker } from './email/mail-worker.ts';
@@ -48,7 +49,7 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
 
   const stopHeldPushes = startHeldPushSender({ orm, push, clock: ctx.clock, logger }, config.HELD_PUSH_POLL_MS);
 
-  const maintain = async () => {
+  const maintain = () => inSpan('notifications maintenance', { root: true }, async () => {
     try {
       const pruned = await pruneStaleTokens(orm.em.fork(), ctx.clock.now(), config.TOKEN_RETENTION_DAYS);
       if (pruned) logger.info({ pruned }, 'stale device tokens pruned');
@@ -56,7 +57,7 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
     } catch (error) {
       logger.warn({ err: error }, 'maintenance failed; retrying in an hour');
     }
-  };
+  });
   const maintenance = setInterval(() => void maintain(), MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
   void maintain();

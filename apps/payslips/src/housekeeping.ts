@@ -1,3 +1,4 @@
+import { inSpan } from '@academy/kit';
 import { resumeInterruptedReads } from './batches/resume-interrupted-reads.ts';
 import { purgePayslips } from './payslips/purge-payslips.ts';
 import type { PayslipsContext } from './shared/payslips-context.ts';
@@ -8,7 +9,7 @@ export function scheduleHousekeeping(ctx: PayslipsContext): () => void {
   if (interval === 0) return () => undefined;
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    running ??= Promise.all([purgePayslips(ctx), resumeInterruptedReads(ctx)])
+    running ??= inSpan('payslips housekeeping', { root: true }, () => Promise.all([purgePayslips(ctx), resumeInterruptedReads(ctx)]))
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'payslips housekeeping failed'))
       .finally(() => (running = null));
   }, interval);

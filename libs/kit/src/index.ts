@@ -12,4 +12,4 @@ export { awaitBodyDigest, wantsBodyDigest, bodyDigested, type BodyDigestCheck } 
 export { systemClock, fixedClock, clockFrom, type Clock, type SettableClock } from './clock.ts';
 export { runEvery } from './periodic.ts';
 export { buildInfo, type BuildInfo } from './build-info.ts';
-export { inSpan, currentSpan, flushTraces, currentTraceCarrier, contextFromCarrier, linkFromCarrier, traceLogFields, SpanKind, type Span, type SpanOptions, type TraceCarrier } from './telemetry.ts';
+export { inSpan, startSpan, endSpan, markSpanError, carrierOfSpan, currentSpan, flushTraces, currentTraceCarrier, contextFromCarrier, linkFromCarrier, traceLogFields, SpanKind, type Span, type SpanOptions, type TraceCarrier } from './telemetry.ts';

@@ -38,6 +38,32 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span)
   });
 }
 
+/** Starts a span that is not made active (ended by the caller): one of several in flight at once. */
+export function startSpan(name: string, options: SpanOptions & { startTime?: Date }): Span {
+  const parent = options.root ? ROOT_CONTEXT : (options.parent ?? context.active());
+  return tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links, root: options.root, startTime: options.startTime }, parent);
+}
+
+/** Marks a span as failed with `error` (it still has to be ended). */
+export function markSpanError(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+}
+
+/** Ends a span, as an error when `error` is given. */
+export function endSpan(span: Span, error?: unknown): void {
+  if (error) markSpanError(span, error);
+  span.end();
+}
+
+/** A span's context as headers, or null when it is not recorded (tracing off, or sampled out with nothing to pass on). */
+export function carrierOfSpan(span: Span): TraceCarrier | null {
+  if (!isSpanContextValid(span.spanContext())) return null;
+  const carrier: TraceCarrier = {};
+  propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
+  return carrier.traceparent ? carrier : null;
+}
+
 /** The active trace context as headers, or null when there is none (tracing off, no span). */
 export function currentTraceCarrier(): TraceCarrier | null {
   const carrier: TraceCarrier = {};

@@ -44,6 +44,8 @@ export class PublishError extends Error {
 export interface PublishRouting {
   exchange?: string;
   routingKey?: (envelope: EventEnvelope) => string;
+  /** Headers of each message, by its position (the relay's W3C `traceparent`/`tracestate`). */
+  headers?: readonly (Record<string, string> | null)[];
 }
 
 /** A consumer or topology step re-run on every (re)connection, and stopped before the broker closes. */
@@ -53,8 +55,9 @@ export interface ConnectionSetup {
 }
 
 /** Persistent, mandatory, and identified by the event: what every published envelope carries. */
-function messagePropertiesOf(envelope: EventEnvelope): Options.Publish {
+function messagePropertiesOf(envelope: EventEnvelope, headers: Record<string, string> | null | undefined): Options.Publish {
   return {
+    ...(headers ? { headers } : {}),
     persistent: true,
     mandatory: true,
     messageId: envelope.id,
@@ -377,7 +380,7 @@ export class Broker extends EventEmitter {
     if (returned.length === 0) return results;
     const parked = await this.publishOnce(
       returned.map((index) => envelopes[index]),
-      { exchange: unroutedName(this.exchange), routingKey: routing.routingKey },
+      { exchange: unroutedName(this.exchange), routingKey: routing.routingKey, headers: routing.headers && returned.map((index) => routing.headers![index]) },
     );
     returned.forEach((index, position) => (results[index] = parked[position]));
     return results;
@@ -391,14 +394,14 @@ export class Broker extends EventEmitter {
     const watch = new ConfirmWatch(channel, this.confirmTimeoutMs);
     try {
       const outcomes: Promise<PublishOutcome>[] = [];
-      for (const envelope of envelopes) {
+      for (const [position, envelope] of envelopes.entries()) {
         const unwritten = watch.unwritten();
         if (unwritten) {
           outcomes.push(Promise.resolve(unwritten));
           continue;
         }
         const { outcome, writable } = watch.write(envelope, (onConfirm) =>
-          channel.publish(exchange, routing.routingKey?.(envelope) ?? envelope.type, Buffer.from(JSON.stringify(envelope)), messagePropertiesOf(envelope), onConfirm),
+          channel.publish(exchange, routing.routingKey?.(envelope) ?? envelope.type, Buffer.from(JSON.stringify(envelope)), messagePropertiesOf(envelope, routing.headers?.[position]), onConfirm),
         );
         outcomes.push(outcome);
         if (!writable) await watch.drained();

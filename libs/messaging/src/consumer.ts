@@ -1,12 +1,13 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { parseEnvelope, type EventData, type EventType, type EventVersions } from '@academy/contracts';
+import { contextFromCarrier, inSpan, linkFromCarrier, markSpanError, SpanKind, type Span, type SpanOptions } from '@academy/kit';
 import type { Broker } from './broker.ts';
 import { keepConsuming } from './consumer-channel.ts';
 import { createDispatcher } from './consumer-dispatch.ts';
-import { acknowledge, parkUnreadable, retryOrPark, type FailureRouting } from './consumer-routing.ts';
+import { acknowledge, attemptsOf, parkUnreadable, retryOrPark, type FailureRouting } from './consumer-routing.ts';
 import { handleOnce } from './inbox.ts';
-import { assertQueueName } from './topology.ts';
+import { assertQueueName, ORIGINAL_TRACEPARENT_HEADER } from './topology.ts';
 
 export { ATTEMPTS_HEADER, REASON_HEADER } from './topology.ts';
 
@@ -94,21 +95,28 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     return null;
   };
 
-  /** One event in its own transaction with its inbox row; a failure goes to a retry queue or the DLQ. */
-  const handleEvent = async (ch: ConfirmChannel, message: ConsumeMessage, event: HandledEvent<EventType>): Promise<void> => {
-    const timer = metrics.handlerDuration.startTimer({ queue });
-    let outcome: string;
-    try {
-      [outcome] = await handleOnce(orm, queue, handlers, [event]);
-      timer();
-    } catch (error) {
-      timer();
-      await retryOrPark(ch, message, event, error, routing);
-      return;
-    }
-    acknowledge(ch, message, log);
-    metrics.consumed.inc({ queue, type: event.type, outcome });
-  };
+  /**
+   * One event in its own transaction with its inbox row; a failure goes to a retry queue or the DLQ.
+   * Its span continues the trace the message carries (the writer's, through the relay's publish), on
+   * every attempt: a retry is another child of the same publish.
+   */
+  const handleEvent = (ch: ConfirmChannel, message: ConsumeMessage, event: HandledEvent<EventType>): Promise<void> =>
+    inSpan(`process ${event.type}`, deliverySpan(queue, message, event), async (span) => {
+      const timer = metrics.handlerDuration.startTimer({ queue });
+      let outcome: string;
+      try {
+        [outcome] = await handleOnce(orm, queue, handlers, [event]);
+        timer();
+      } catch (error) {
+        timer();
+        markSpanError(span, error);
+        await retryOrPark(ch, message, event, error, routing);
+        return;
+      }
+      span.setAttribute('academy.inbox.outcome', outcome);
+      acknowledge(ch, message, log);
+      metrics.consumed.inc({ queue, type: event.type, outcome });
+    });
 
   /**
    * Several events in one transaction (one multi-row inbox insert, handlers one after the other, one
@@ -128,7 +136,12 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     const timer = metrics.handlerDuration.startTimer({ queue });
     let outcomes: string[];
     try {
-      outcomes = await handleOnce(orm, queue, handlers, batch.map(({ event }) => event));
+      outcomes = await inSpan(`process ${batch.length} events`, batchSpan(queue, batch.map(({ message }) => message)), (span: Span) =>
+        handleOnce(orm, queue, handlers, batch.map(({ event }) => event)).catch((error: unknown) => {
+          markSpanError(span, error);
+          throw error;
+        }),
+      );
       timer();
     } catch (error) {
       timer();
@@ -156,4 +169,37 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     },
     stop,
   };
+}
+
+const headersOf = (message: ConsumeMessage) => (message.properties.headers ?? {}) as Record<string, unknown>;
+
+/**
+ * A delivery's span: a child of the context its headers carry, linked to the original trace when
+ * the message was replayed from the DLQ (the replay's headers name it).
+ */
+function deliverySpan(queue: string, message: ConsumeMessage, event: HandledEvent<EventType>): SpanOptions {
+  const headers = headersOf(message);
+  const original = linkFromCarrier({ traceparent: headers[ORIGINAL_TRACEPARENT_HEADER] }, { 'academy.link': 'replayed from the DLQ' });
+  return {
+    kind: SpanKind.CONSUMER,
+    parent: contextFromCarrier(headers),
+    links: original ? [original] : undefined,
+    attributes: {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': queue,
+      'messaging.message.id': event.id,
+      'messaging.message.conversation_id': event.correlationId,
+      'messaging.rabbitmq.attempt': attemptsOf(message),
+    },
+  };
+}
+
+/** A batch's span: a child of its messages' trace when they share one, otherwise a root linked to each. */
+function batchSpan(queue: string, messages: ConsumeMessage[]): SpanOptions {
+  const links = messages.flatMap((message) => linkFromCarrier(headersOf(message)) ?? []);
+  const traces = new Set(links.map((link) => link.context.traceId));
+  const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'process', 'messaging.destination.name': queue, 'messaging.batch.message_count': messages.length };
+  if (traces.size === 1 && links.length === messages.length) return { kind: SpanKind.CONSUMER, parent: contextFromCarrier(headersOf(messages[0])), attributes };
+  return { kind: SpanKind.CONSUMER, root: true, links, attributes };
 }

@@ -1,5 +1,6 @@
 import amqp, { type GetMessage } from 'amqplib';
-import { ATTEMPTS_HEADER, DEAD_LETTERED_AT_HEADER, LAST_ERROR_HEADER, ORIGINAL_QUEUE_HEADER, REASON_HEADER, REPLAYED_AT_HEADER, copyToQueue, dlqName } from './topology.ts';
+import { carrierOfSpan, inSpan, linkFromCarrier, SpanKind } from '@academy/kit';
+import { ATTEMPTS_HEADER, DEAD_LETTERED_AT_HEADER, LAST_ERROR_HEADER, ORIGINAL_QUEUE_HEADER, ORIGINAL_TRACEPARENT_HEADER, REASON_HEADER, REPLAYED_AT_HEADER, copyToQueue, dlqName } from './topology.ts';
 
 /** Retry bookkeeping dropped on replay, so the handler gets its full retries again. */
 const REPLAY_DROPPED_HEADERS = [
@@ -93,8 +94,27 @@ export async function listDeadLetters(url: string, queue: string, options: { lim
  * Moves messages from `<queue>.dlq` back to `<queue>` (all, or those whose event id is listed),
  * with the attempt count reset so the handler gets its full retries again. Each one is removed from
  * the DLQ only after the broker confirmed its copy; the rest stay where they were.
+ *
+ * Traced (the CLI preloads the telemetry), the replay is a trace of its own, linked to each message's
+ * original trace; each copy carries the replay's `traceparent` and its original one as
+ * `x-original-traceparent`, to which the consumer's span links. Untraced, a copy keeps its headers
+ * and the consumer continues the original trace.
  */
-export async function replayDeadLetters(url: string, queue: string, options: { eventIds?: string[]; limit?: number } = {}): Promise<ReplayResult> {
+export function replayDeadLetters(url: string, queue: string, options: { eventIds?: string[]; limit?: number } = {}): Promise<ReplayResult> {
+  return inSpan(`dlq replay ${queue}`, { kind: SpanKind.PRODUCER, root: true, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': queue } }, async (span) => {
+    const replay = carrierOfSpan(span);
+    const result = await replayEach(url, queue, options, (message) => {
+      const original = message.properties.headers?.traceparent as string | undefined;
+      const link = linkFromCarrier(message.properties.headers, { 'messaging.message.id': String(message.properties.messageId) });
+      if (link) span.addLink(link);
+      return replay ? { ...replay, ...(original ? { [ORIGINAL_TRACEPARENT_HEADER]: original } : {}) } : {};
+    });
+    span.setAttributes({ 'academy.dlq.replayed': result.replayed, 'academy.dlq.kept': result.kept });
+    return result;
+  });
+}
+
+async function replayEach(url: string, queue: string, options: { eventIds?: string[]; limit?: number }, traceHeaders: (message: GetMessage) => Record<string, string>): Promise<ReplayResult> {
   const { queue: target, dlq } = queuesOf(queue);
   const wanted = options.eventIds?.length ? new Set(options.eventIds) : null;
   const connection = await amqp.connect(url);
@@ -112,7 +132,7 @@ export async function replayDeadLetters(url: string, queue: string, options: { e
         result.kept++;
         continue;
       }
-      await copyToQueue(channel, target, message, REPLAY_DROPPED_HEADERS, { [REPLAYED_AT_HEADER]: new Date().toISOString() });
+      await copyToQueue(channel, target, message, REPLAY_DROPPED_HEADERS, { [REPLAYED_AT_HEADER]: new Date().toISOString(), ...traceHeaders(message) });
       channel.ack(message);
       result.replayed++;
     }

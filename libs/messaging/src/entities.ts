@@ -14,6 +14,8 @@ export const OutboxMessage = defineEntity({
     publishedAt: p.datetime().nullable().index(),
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
+    /** The writer's trace context (W3C `traceparent`, `tracestate`), published as the message's headers; null when untraced. */
+    traceContext: p.json<Record<string, string>>().nullable(),
   },
 });
 

@@ -11,6 +11,7 @@ export {
   DEAD_LETTERED_AT_HEADER,
   LAST_ERROR_HEADER,
   REPLAYED_AT_HEADER,
+  ORIGINAL_TRACEPARENT_HEADER,
   dlqName,
   retryQueueName,
   unroutedName,

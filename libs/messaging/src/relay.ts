@@ -1,7 +1,7 @@
 import type { MikroORM, PostgreSqlConnection as Connection } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@academy/contracts';
 import { pgArray } from '@academy/db';
-import { ReadinessError, type Logger, type ReadinessCheck } from '@academy/kit';
+import { carrierOfSpan, contextFromCarrier, endSpan, ReadinessError, SpanKind, startSpan, type Logger, type ReadinessCheck, type Span, type TraceCarrier } from '@academy/kit';
 import type { Broker, PublishError } from './broker.ts';
 import { OutboxMessage } from './entities.ts';
 import type { OutboxStats } from './metrics.ts';
@@ -54,6 +54,8 @@ export interface OutboxRelay {
 interface ClaimedRow {
   id: string;
   envelope: EventEnvelope;
+  trace_context: TraceCarrier | null;
+  created_at: Date;
 }
 
 type RelaySettings = Required<Omit<RelayOptions, 'orm' | 'broker' | 'listen'>>;
@@ -78,7 +80,7 @@ async function claimDueRows(connection: Connection, leaseMs: number, batchSize: 
     `update outbox o set available_at = now() + ? * interval '1 millisecond'
      from (select id from outbox where published_at is null and available_at <= now() order by id limit ? for update skip locked) due
      where o.id = due.id
-     returning o.id, o.envelope`,
+     returning o.id, o.envelope, o.trace_context, o.created_at`,
     [leaseMs, batchSize],
   );
   return rows.sort((a, b) => Number(a.id) - Number(b.id));
@@ -94,6 +96,31 @@ function splitByOutcome(rows: ClaimedRow[], outcomes: (PublishError | null)[]): 
     else sent.push(row.id);
   });
   return { sent, failed };
+}
+
+/**
+ * The span of a traced row's trip from the outbox to the broker: a child of the writer's span, from
+ * the row's commit (so the time it waited in the outbox shows) to the broker's confirm. Its context
+ * is what the message carries as `traceparent`. Rows written outside a trace get none.
+ */
+function publishSpan(row: ClaimedRow, exchange: string): Span | null {
+  if (!row.trace_context) return null;
+  const now = Date.now();
+  const createdAt = Math.min(new Date(row.created_at).getTime(), now);
+  return startSpan(`publish ${row.envelope.type}`, {
+    kind: SpanKind.PRODUCER,
+    parent: contextFromCarrier(row.trace_context),
+    startTime: new Date(createdAt),
+    attributes: {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'publish',
+      'messaging.destination.name': exchange,
+      'messaging.rabbitmq.destination.routing_key': row.envelope.type,
+      'messaging.message.id': row.envelope.id,
+      'messaging.message.conversation_id': row.envelope.correlationId,
+      'academy.outbox.wait_ms': now - createdAt,
+    },
+  });
 }
 
 async function markSent(connection: Connection, ids: string[]): Promise<void> {
@@ -214,7 +241,14 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     if (!broker.connected) return 0;
     const rows = await claimDueRows(connection(), leaseMs, batchSize);
     if (rows.length === 0) return 0;
-    const { sent, failed } = splitByOutcome(rows, await broker.publishEach(rows.map((row) => row.envelope)));
+    const spans = rows.map((row) => publishSpan(row, broker.exchange));
+    const headers = rows.map((row, index) => (spans[index] && carrierOfSpan(spans[index])) || row.trace_context);
+    const outcomes = await broker.publishEach(
+      rows.map((row) => row.envelope),
+      { headers },
+    );
+    spans.forEach((span, index) => span && endSpan(span, outcomes[index] ?? undefined));
+    const { sent, failed } = splitByOutcome(rows, outcomes);
     if (sent.length) await markSent(connection(), sent);
     if (failed.length) {
       await rescheduleWithBackoff(connection(), failed, retryBaseMs, retryMaxMs);

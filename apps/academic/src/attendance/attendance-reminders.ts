@@ -21,5 +21,6 @@ export function startAttendanceReminders(ctx: AcademicContext): () => Promise<vo
       ctx.relay.nudge();
     },
     (error) => ctx.logger.warn({ err: error }, 'attendance reminder check failed; the next run retries'),
+    'attendance reminders',
   );
 }

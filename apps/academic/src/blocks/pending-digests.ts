@@ -134,5 +134,6 @@ export function startPendingDigests(ctx: AcademicContext): () => Promise<void> {
       ctx.relay.nudge();
     },
     (error) => ctx.logger.warn({ err: error }, 'approval digest check failed; the next run retries'),
+    'pending digests',
   );
 }

@@ -105,6 +105,7 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
          type: '?::text',
          envelope: `jsonb_set(jsonb_set(jsonb_set(?::jsonb, '{data,transactionId}', to_jsonb(tg.transaction_id)), '{data,hoursBankId}', to_jsonb(t.id)),
            '{data,schoolCourseId}', to_jsonb(tg.school_course_id))`,
+         traceContext: '?::jsonb',
        })}
        from totals t, target tg
      )
@@ -274,8 +275,8 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
          as v(step, id, school_course_id, transaction_date, type, total_minutes, reason, is_active, reverses, replaces, created_by)
      ),
      events as (
-       ${outboxInsertSql({ eventId: 'v.event_id', type: 'v.type', envelope: 'v.envelope' })}
-       from totals cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb)').join(', ')}) as v(event_id, type, envelope)
+       ${outboxInsertSql({ eventId: 'v.event_id', type: 'v.type', envelope: 'v.envelope', traceContext: 'v.trace_context' })}
+       from totals cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb, ?::jsonb)').join(', ')}) as v(event_id, type, envelope, trace_context)
      )
      select n0, n1, n2 from totals`,
     [

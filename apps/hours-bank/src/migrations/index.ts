@@ -4,5 +4,6 @@ import { Migration20261122054252_hours_bank } from './Migration20261122054252_ho
 import { Migration20261122062532_one_side_check } from './Migration20261122062532_one_side_check.ts';
 import { Migration20261125144537_replica_employee_tax_id } from './Migration20261125144537_replica_employee_tax_id.ts';
 import { Migration20261125150000_idempotency_keys } from './Migration20261125150000_idempotency_keys.ts';
+import { Migration20261127120000_outbox_trace_context } from './Migration20261127120000_outbox_trace_context.ts';
 
-export const migrations = [Migration20261122053240_initial, Migration20261122054252_hours_bank, Migration20261122062532_one_side_check, Migration20261125144537_replica_employee_tax_id, Migration20261125150000_idempotency_keys];
+export const migrations = [Migration20261122053240_initial, Migration20261122054252_hours_bank, Migration20261122062532_one_side_check, Migration20261125144537_replica_employee_tax_id, Migration20261125150000_idempotency_keys, Migration20261127120000_outbox_trace_context];

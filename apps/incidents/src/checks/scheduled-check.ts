@@ -3,6 +3,7 @@ import { isoSql } from '../shared/db.ts';
 import { describe } from '../shared/incident-rules.ts';
 import { nextIncidentIdSql, recordIncident, type NewIncident } from '../shared/record-incident.ts';
 import { ABSENCES_EVERY_WORKING_DAY, ABSENCES_FROM_TIMETABLE, EMPLOYEE_USER_ID_OF_RECORD_SQL, LATE_CLOCK_INS } from './checks.store.ts';
+import { inSpan } from '@academy/kit';
 
 export interface CheckResult {
   openTooLong: number;
@@ -144,7 +145,7 @@ export function scheduleChecks(deps: IncidentsContext, intervalMs: number): () =
   if (intervalMs <= 0) return async () => undefined;
   let current: Promise<void> | null = null;
   const tick = () => {
-    current ??= runScheduledCheck(deps)
+    current ??= inSpan('scheduled check', { root: true }, () => runScheduledCheck(deps))
       .then((result) => {
         if (result.openTooLong || result.absences || result.lateClockIns) deps.logger.info(result, 'scheduled check created incidents');
       })

@@ -30,7 +30,7 @@ async function lockIncident(query: Query, incidentId: number): Promise<LockedInc
 
 async function recordUpdate(query: Query, data: EventData<'incident.updated'>, actor: Actor): Promise<void> {
   const envelope = incidentEnvelope('incident.updated', data, actor.correlationId);
-  await query(outboxInsertSql({ eventId: '$1::uuid', type: '$2::text', envelope: '$3::jsonb' }), outboxRow(envelope));
+  await query(outboxInsertSql({ eventId: '$1::uuid', type: '$2::text', envelope: '$3::jsonb', traceContext: '$4::jsonb' }), outboxRow(envelope));
 }
 
 async function insertMessage(query: Query, incidentId: number, role: 'employee' | 'admin', actor: Actor, body: string, files: StoredUpload[]) {

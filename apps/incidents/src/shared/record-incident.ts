@@ -31,11 +31,11 @@ const INSERT_INCIDENT = `
 with inc as (
   insert into incidents (id, employee_id, employee_user_id, kind, severity, status, description, source, device_id, time_record_id, day,
     proposed_end_at, created_at, updated_at)
-  values ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, $15::timestamptz, $15::timestamptz)
+  values ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, $12::timestamptz, $12::timestamptz)
   on conflict do nothing
   returning id
 ), event as (
-  ${outboxInsertSql({ eventId: '$12::uuid', type: '$13::text', envelope: '$14::jsonb' })} from inc
+  ${outboxInsertSql({ eventId: '$13::uuid', type: '$14::text', envelope: '$15::jsonb', traceContext: '$16::jsonb' })} from inc
 )
 select (select id from inc) as created`;
 
@@ -71,8 +71,8 @@ export async function insertIncident(query: Query, now: Date, incident: NewIncid
     incident.timeRecordId,
     incident.day,
     incident.proposedEndAt,
-    ...outboxRow(envelope),
     now.toISOString(),
+    ...outboxRow(envelope),
   ]);
   return row?.created != null;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Clock } from '@academy/kit';
+import { currentTraceCarrier, type Clock } from '@academy/kit';
 import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
 import type { PushProvider } from '../shared/push-provider.ts';
@@ -51,7 +51,7 @@ async function queueMails(em: EntityManager, event: { id: string; type: string }
       mail.userId,
       mail.template,
       mail.mail.subject,
-      JSON.stringify({ to: mail.to, role: mail.role, subject: mail.mail.subject, html: mail.mail.html, text: mail.mail.text, unsubscribe: mail.mail.unsubscribe }),
+      JSON.stringify({ to: mail.to, role: mail.role, subject: mail.mail.subject, html: mail.mail.html, text: mail.mail.text, unsubscribe: mail.mail.unsubscribe , trace: currentTraceCarrier() ?? undefined }),
     ]),
     'run',
     em.getTransactionContext(),

@@ -1,6 +1,7 @@
 import type { EventHandler } from '@academy/messaging';
 import type { Language } from '../shared/i18n.ts';
 import { approvalMails, type GuardianLink } from './recipients.ts';
+import { currentTraceCarrier } from '@academy/kit';
 
 /**
  * `block.approved`: one `deliveries` row per recipient, written in the event's transaction (with its
@@ -23,7 +24,7 @@ export function onBlockApproved(wake: () => void, academy: Language, unsubscribe
         mail.userId,
         mail.template,
         mail.subject,
-        JSON.stringify({ to: mail.to, role: mail.role, subject: mail.subject, html: mail.html, text: mail.text, unsubscribe: mail.unsubscribe }),
+        JSON.stringify({ to: mail.to, role: mail.role, subject: mail.subject, html: mail.html, text: mail.text, unsubscribe: mail.unsubscribe , trace: currentTraceCarrier() ?? undefined }),
       ]),
       'run',
       em.getTransactionContext(),

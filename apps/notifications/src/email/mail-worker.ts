@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import { eventSchemas } from '@academy/contracts';
 import { pgArray } from '@academy/db';
-import type { Logger } from '@academy/kit';
+import { contextFromCarrier, inSpan, markSpanError, SpanKind, type Logger, type TraceCarrier } from '@academy/kit';
 import { notificationTypeOf, isOptional } from '../shared/notification-types.ts';
 
 export interface MailTransport {
@@ -40,7 +40,7 @@ interface ClaimedMail {
   event_type: string;
   user_id: number | null;
   attempts: number;
-  payload: { to: string; subject: string; html: string; text: string; unsubscribe?: string };
+  payload: { to: string; subject: string; html: string; text: string; unsubscribe?: string; trace?: TraceCarrier };
   /** Its recipient's login switched its type off by e-mail (read with the claim; never for a critical type). */
   switched_off: boolean;
   /** Its address is unsubscribed from its type (a guardian's link; read with the claim; never for a critical type). */
@@ -108,10 +108,25 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       'all',
     );
 
+  /** The SMTP hand-over of one mail, a span in the trace of the event that queued it (its payload's `trace`). */
+  const send = (mail: ClaimedMail) =>
+    inSpan(
+      `smtp send ${mail.event_type}`,
+      { kind: SpanKind.CLIENT, parent: contextFromCarrier(mail.payload.trace), attributes: { 'academy.delivery.id': String(mail.id), 'academy.delivery.attempt': mail.attempts } },
+      async (span) => {
+        const { to, subject, html, text, unsubscribe } = mail.payload;
+        try {
+          await transport.sendMail({ from, to, subject, html, text, headers: { 'X-Academy-Delivery': String(mail.id), ...(unsubscribe ? ONE_CLICK : {}) }, ...(unsubscribe ? { list: { unsubscribe } } : {}) });
+        } catch (error) {
+          markSpanError(span, error);
+          throw error;
+        }
+      },
+    );
+
   const deliver = async (mail: ClaimedMail) => {
     try {
-      const { to, subject, html, text, unsubscribe } = mail.payload;
-      await transport.sendMail({ from, to, subject, html, text, headers: { 'X-Academy-Delivery': String(mail.id), ...(unsubscribe ? ONE_CLICK : {}) }, ...(unsubscribe ? { list: { unsubscribe } } : {}) });
+      await send(mail);
       await update(`update deliveries set status = 'sent', sent_at = now(), next_attempt_at = null, updated_at = now() where id = ?`, [mail.id]);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);

@@ -5,6 +5,7 @@ import type { PushProvider } from '../shared/push-provider.ts';
 import { sendPush } from '../shared/send-push.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import { payslipPush, payslipTemplate } from './payslip-mail.ts';
+import { currentTraceCarrier } from '@academy/kit';
 
 export interface PayslipNoticeDeps {
   orm: MikroORM;
@@ -53,7 +54,7 @@ function onPayslip(type: PayslipEventType, deps: PayslipNoticeDeps): EventHandle
           data.employee.userId,
           correction ? 'payslipCorrectedTemplate' : 'payslipPublishedTemplate',
           mail.subject,
-          JSON.stringify({ to, role: 'employee', subject: mail.subject, html: mail.html, text: mail.text }),
+          JSON.stringify({ to, role: 'employee', subject: mail.subject, html: mail.html, text: mail.text , trace: currentTraceCarrier() ?? undefined }),
         ],
         'run',
         em.getTransactionContext(),

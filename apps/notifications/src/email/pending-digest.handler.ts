@@ -2,6 +2,7 @@ import type { EventData } from '@academy/contracts';
 import type { EventHandler } from '@academy/messaging';
 import { approvalDigestTemplate } from './approval-digest-mail.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
+import { currentTraceCarrier } from '@academy/kit';
 
 export interface PendingDigestDeps {
   /** Wakes the mail worker after the mail was queued. */
@@ -31,7 +32,7 @@ export function onPendingDigest(deps: PendingDigestDeps): EventHandler<'blocks.p
         data.admin.email.toLowerCase(),
         data.admin.userId,
         mail.subject,
-        JSON.stringify({ to: data.admin.email, role: 'admin', subject: mail.subject, html: mail.html, text: mail.text }),
+        JSON.stringify({ to: data.admin.email, role: 'admin', subject: mail.subject, html: mail.html, text: mail.text , trace: currentTraceCarrier() ?? undefined }),
       ],
       'run',
       em.getTransactionContext(),

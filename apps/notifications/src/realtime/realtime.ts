@@ -4,7 +4,7 @@ import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { bearerToken, type RevocationFeed, type TokenVerifier } from '@academy/auth';
 import type { IncidentNotification } from '@academy/contracts';
-import { createSocketIoRedis, type Logger } from '@academy/kit';
+import { createSocketIoRedis, SpanKind, startSpan, type Logger } from '@academy/kit';
 
 export interface RealtimeOptions {
   redisUrl: string;
@@ -190,7 +190,10 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     },
     notifyIncident(notification, employeeUserId) {
       const rooms = employeeUserId ? ['admins', `user:${employeeUserId}`] : ['admins'];
+      // The emit goes to the sockets of every instance through the Redis stream adapter: its span is the hand-over.
+      const span = startSpan('socket emit incident_notification', { kind: SpanKind.PRODUCER, attributes: { 'academy.socket.rooms': rooms.join(',') } });
       io.to(rooms).emit('incident_notification', notification);
+      span.end();
     },
     async close() {
       clearInterval(sessionCheck);

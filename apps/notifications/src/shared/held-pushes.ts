@@ -48,5 +48,6 @@ export function startHeldPushSender(deps: { orm: MikroORM; push: PushProvider; c
       if (sent) deps.logger.info({ sent }, 'held pushes sent (quiet hours over)');
     },
     (error) => deps.logger.warn({ err: error }, 'held push sender failed; the next run retries'),
+    'held pushes',
   );
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PushSendBody, PushSendError, PushSendResponse } from '@academy/contracts';
 import { pgArray } from '@academy/db';
+import { inSpan, SpanKind } from '@academy/kit';
 import { idempotencyKeyInProgress, idempotencyKeyReused } from '../notifications.errors.ts';
 import { isOptional, notificationTypeOf } from './notification-types.ts';
 import { switchedOff } from './preferences.store.ts';
@@ -65,7 +66,11 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
     'all',
   );
 
-  const outcomes = tokens.length ? await provider.send({ title: input.title, body: input.body, priority: input.priority, channelId: input.channelId, data: input.data }, tokens.map((row) => row.token)) : [];
+  const outcomes = tokens.length
+    ? await inSpan('push send', { kind: SpanKind.CLIENT, attributes: { 'academy.push.tokens': tokens.length, 'academy.push.users': recipients.length } }, () =>
+        provider.send({ title: input.title, body: input.body, priority: input.priority, channelId: input.channelId, data: input.data }, tokens.map((row) => row.token)),
+      )
+    : [];
 
   const errors: PushSendError[] = [];
   const seen: string[] = [];
