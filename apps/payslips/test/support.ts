@@ -23,6 +23,8 @@ export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promi
     REPLICAS_QUEUE: uniqueQueueName('payslips.replicas'),
     FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'payslips-files-')),
     HOUSEKEEPING_INTERVAL_MS: 0,
+    // A worker's first start (its PDF libraries loaded) takes seconds on a busy test machine: above the service's 8 s.
+    PDF_CHECK_TIMEOUT_MS: 60_000,
     ...overrides,
   };
 }

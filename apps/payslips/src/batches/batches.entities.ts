@@ -42,5 +42,7 @@ export const PayslipBatchPage = defineEntity({
     excerpt: p.text(),
     assignedEmployeeId: p.integer().nullable(),
     payslipId: p.integer().nullable(),
+    /** The employee's visible payslip this page's run already is (the same file): shown in the preview, left out at publish. */
+    duplicateOfPayslipId: p.integer().nullable(),
   },
 });

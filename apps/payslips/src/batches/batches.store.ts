@@ -31,7 +31,8 @@ export async function findBatch(query: Query, id: number, options: { lock?: bool
 
 export async function batchPages(query: Query, batchId: number): Promise<BatchPage[]> {
   return query<BatchPage>(
-    `select page, candidate_ids as "candidateIds", assigned_employee_id as "assignedEmployeeId", excerpt, payslip_id as "payslipId"
+    `select page, candidate_ids as "candidateIds", assigned_employee_id as "assignedEmployeeId", excerpt, payslip_id as "payslipId",
+       duplicate_of_payslip_id as "duplicateOfPayslipId"
      from payslip_batch_pages where batch_id = $1 order by page`,
     [batchId],
   );
@@ -48,7 +49,9 @@ export async function batchView(query: Query, id: number): Promise<PayslipBatch 
   const matches = employeeIds.map((employeeId) => ({
     employeeId,
     employeeName: names.get(employeeId) ?? null,
-    payslips: runs.filter((run) => run.employeeId === employeeId).map(({ fromPage, toPage, payslipId }) => ({ fromPage, toPage, payslipId })),
+    payslips: runs
+      .filter((run) => run.employeeId === employeeId)
+      .map(({ fromPage, toPage, payslipId, duplicateOfPayslipId }) => ({ fromPage, toPage, payslipId, duplicateOfPayslipId })),
   }));
   const { storageKey: _storageKey, ...shown } = batch;
   return { ...shown, matches, unmatchedPages: unmatchedPages(pages), ambiguousPages: ambiguousPages(pages) };
@@ -72,14 +75,19 @@ export async function insertBatch(query: Query, batch: NewBatch): Promise<number
 }
 
 /** A `reading` batch becomes `ready` with its pages; answers false when it had left `reading` meanwhile (discarded). */
-export async function recordPages(query: Query, batchId: number, pages: { page: number; candidateIds: number[]; excerpt: string }[], readAt: Date): Promise<boolean> {
+export async function recordPages(
+  query: Query,
+  batchId: number,
+  pages: { page: number; candidateIds: number[]; excerpt: string; duplicateOfPayslipId: number | null }[],
+  readAt: Date,
+): Promise<boolean> {
   const [ready] = await query(`update payslip_batches set status = 'ready', read_at = $2, page_count = $3 where id = $1 and status = 'reading' returning id`, [batchId, readAt, pages.length]);
   if (!ready) return false;
   await query(
-    `insert into payslip_batch_pages (batch_id, page, candidate_ids, excerpt)
-     select $1, t.page, t.candidates::jsonb, t.excerpt from unnest($2::int[], $3::text[], $4::text[]) as t(page, candidates, excerpt)
+    `insert into payslip_batch_pages (batch_id, page, candidate_ids, excerpt, duplicate_of_payslip_id)
+     select $1, t.page, t.candidates::jsonb, t.excerpt, t.duplicate from unnest($2::int[], $3::text[], $4::text[], $5::int[]) as t(page, candidates, excerpt, duplicate)
      on conflict do nothing`,
-    [batchId, pages.map((p) => p.page), pages.map((p) => JSON.stringify(p.candidateIds)), pages.map((p) => p.excerpt)],
+    [batchId, pages.map((p) => p.page), pages.map((p) => JSON.stringify(p.candidateIds)), pages.map((p) => p.excerpt), pages.map((p) => p.duplicateOfPayslipId)],
   );
   return true;
 }
@@ -106,6 +114,16 @@ export async function assignPageTo(query: Query, batchId: number, page: number, 
 /** Pages `fromPage` to `toPage` became payslip `payslipId`. */
 export async function linkPages(query: Query, batchId: number, run: { fromPage: number; toPage: number }, payslipId: number): Promise<void> {
   await query(`update payslip_batch_pages set payslip_id = $4 where batch_id = $1 and page between $2 and $3`, [batchId, run.fromPage, run.toPage, payslipId]);
+}
+
+/** Pages `fromPage` to `toPage` already are payslip `payslipId` of their employee (the same file). */
+export async function markDuplicate(query: Query, batchId: number, run: { fromPage: number; toPage: number }, payslipId: number): Promise<void> {
+  await query(`update payslip_batch_pages set duplicate_of_payslip_id = $4 where batch_id = $1 and page between $2 and $3`, [batchId, run.fromPage, run.toPage, payslipId]);
+}
+
+/** Forgets the duplicates the read found (publish finds them again, for the runs as they are now). */
+export async function clearDuplicates(query: Query, batchId: number): Promise<void> {
+  await query(`update payslip_batch_pages set duplicate_of_payslip_id = null where batch_id = $1 and duplicate_of_payslip_id is not null`, [batchId]);
 }
 
 export async function markPublished(query: Query, batchId: number, at: Date): Promise<void> {

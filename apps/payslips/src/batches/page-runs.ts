@@ -6,6 +6,8 @@ export interface BatchPage {
   assignedEmployeeId: number | null;
   excerpt: string;
   payslipId: number | null;
+  /** The employee's visible payslip that already is this page's run (the same file). */
+  duplicateOfPayslipId: number | null;
 }
 
 /** A run of consecutive pages of one employee: one payslip. */
@@ -14,6 +16,8 @@ export interface PageRun {
   fromPage: number;
   toPage: number;
   payslipId: number | null;
+  /** Already published as this payslip of the employee (the same file): publish leaves the run out. */
+  duplicateOfPayslipId: number | null;
 }
 
 /** The employee a page belongs to: the one assigned by hand, else the only one it names, else nobody. */
@@ -30,7 +34,7 @@ export function pageRuns(pages: readonly BatchPage[]): PageRun[] {
     const last = runs.at(-1);
     if (owner === null) continue;
     if (last && last.employeeId === owner && last.toPage === page.page - 1) last.toPage = page.page;
-    else runs.push({ employeeId: owner, fromPage: page.page, toPage: page.page, payslipId: page.payslipId });
+    else runs.push({ employeeId: owner, fromPage: page.page, toPage: page.page, payslipId: page.payslipId, duplicateOfPayslipId: page.duplicateOfPayslipId });
   }
   return runs;
 }

@@ -7,9 +7,9 @@ import { removeFiles } from '@academy/files';
 import { afterCommit, onRollback } from '@academy/service';
 import { activeEmployees } from '../shared/employees.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
-import { publishPayslip } from '../shared/publish-payslip.ts';
+import { publishPayslip, visiblePayslipsByFile } from '../shared/publish-payslip.ts';
 import { batchNotFound, batchNotReady, nothingToPublish } from './batches.errors.ts';
-import { batchPages, batchView, findBatch, linkPages, markPublished } from './batches.store.ts';
+import { batchPages, batchView, findBatch, clearDuplicates, linkPages, markDuplicate, markPublished } from './batches.store.ts';
 import { pageRuns } from './page-runs.ts';
 
 /**
@@ -17,6 +17,8 @@ import { pageRuns } from './page-runs.ts';
  * into PDFs in a worker and stored first; then the payslips, their `payslip.published` events and
  * the batch's new state commit in one transaction, under the batch's row lock: of concurrent
  * publishes one commits, the others find it published, remove their files and answer the same.
+ * A run whose file already is a visible payslip of its employee (the combined PDF uploaded again) is
+ * left out, its pages marked with that payslip (`duplicateOfPayslipId`), instead of refusing the batch.
  * A published batch is answered as it is (idempotent); its combined PDF is removed once published.
  */
 export async function publishBatch(ctx: PayslipsContext, actor: Actor, batchId: number): Promise<PayslipBatch> {
@@ -39,12 +41,17 @@ export async function publishBatch(ctx: PayslipsContext, actor: Actor, batchId: 
     if (current?.status === 'published') return current;
     throw batchNotReady('missing its file');
   }
-  const files = await pdf.split({ pdf: source, runs });
+  const files = (await pdf.split({ pdf: source, runs })).map((file) => {
+    const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+    return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  });
+  const existing = await visiblePayslipsByFile(sql.query, runs.map((run, index) => ({ employeeId: run.employeeId, sha256: files[index]!.sha256 })));
+  const duplicateOf = runs.map((run, index) => existing.get(`${run.employeeId}:${files[index]!.sha256}`) ?? null);
+  const fresh = runs.flatMap((run, index) => (duplicateOf[index] === null ? [{ run, ...files[index]! }] : []));
   const stored = await Promise.all(
-    files.map(async (file) => {
-      const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+    fresh.map(async ({ bytes, sha256 }) => {
       const { key } = await storage.save(Readable.from([bytes]));
-      return { storageKey: key, sizeBytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+      return { storageKey: key, sizeBytes: bytes.length, sha256 };
     }),
   );
 
@@ -54,7 +61,9 @@ export async function publishBatch(ctx: PayslipsContext, actor: Actor, batchId: 
       const locked = await findBatch(query, batchId, { lock: true });
       if (locked?.status !== 'ready') return false;
       const at = clock.now();
-      for (const [index, run] of runs.entries()) {
+      await clearDuplicates(query, batchId);
+      for (const [index, run] of runs.entries()) if (duplicateOf[index] !== null) await markDuplicate(query, batchId, run, duplicateOf[index]);
+      for (const [index, { run }] of fresh.entries()) {
         const payslip = { label: batch.label, periodStart: batch.periodStart, periodEnd: batch.periodEnd, issuedOn: batch.issuedOn, ...stored[index]!, supersedesId: null, batchId, createdByUserId: actor.userId, createdAt: at };
         const id = await publishPayslip(query, payslip, employees.get(run.employeeId)!, actor.correlationId);
         await linkPages(query, batchId, run, id);

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { employeesByIdentifier } from '../shared/employees.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
-import { findBatch, markFailed, recordPages } from './batches.store.ts';
+import { employeesWithPayslipsIn, visiblePayslipsByFile } from '../shared/publish-payslip.ts';
+import { findBatch, markFailed, recordPages, type BatchRow } from './batches.store.ts';
+import { pageRuns } from './page-runs.ts';
 
 const SCANNED = 'Scanned PDFs cannot be matched: no page of the PDF has a text layer';
 const UNREADABLE = 'The PDF could not be read';
@@ -24,8 +27,9 @@ async function readBatch(ctx: PayslipsContext, batchId: number, bytes?: Buffer):
     const pages = readings.map((reading, index) => {
       const candidateIds = [...new Set(reading.found.flatMap((identifier) => identifiers.get(identifier) ?? []))].sort((a, b) => a - b);
       // Only a page that names nobody keeps its text, for the administrator who assigns it.
-      return { page: index + 1, candidateIds, excerpt: candidateIds.length ? '' : reading.excerpt };
+      return { page: index + 1, candidateIds, excerpt: candidateIds.length ? '' : reading.excerpt, duplicateOfPayslipId: null as number | null };
     });
+    for (const [page, payslipId] of await duplicatePages(ctx, batch, source, pages)) pages[page - 1]!.duplicateOfPayslipId = payslipId;
     await sql.transaction((query) => recordPages(query, batchId, pages, clock.now()));
   } catch (error) {
     // A stopping instance leaves the batch `reading`: another instance (or this one restarted) reads it again.
@@ -33,6 +37,28 @@ async function readBatch(ctx: PayslipsContext, batchId: number, bytes?: Buffer):
     logger.error({ err: error, batchId }, 'payslip batch read failed');
     await markFailed(sql.query, batchId, UNREADABLE, clock.now());
   }
+}
+
+/**
+ * The pages whose run is, file for file, a visible payslip of its employee already (the combined PDF
+ * uploaded again): page → that payslip. Only the runs of employees with a payslip in the batch's period
+ * are split and hashed (publish splits the same way, so the files are the same bytes): a new month's
+ * batch costs no split here. Publish checks every run again.
+ */
+async function duplicatePages(ctx: PayslipsContext, batch: BatchRow, source: Buffer, pages: { page: number; candidateIds: number[]; excerpt: string }[]): Promise<Map<number, number>> {
+  const runs = pageRuns(pages.map((page) => ({ ...page, assignedEmployeeId: null, payslipId: null, duplicateOfPayslipId: null })));
+  const suspects = await employeesWithPayslipsIn(ctx.sql.query, [...new Set(runs.map((run) => run.employeeId))], batch.periodStart, batch.periodEnd);
+  const checked = runs.filter((run) => suspects.has(run.employeeId));
+  if (!checked.length) return new Map();
+  const files = await ctx.pdf.split({ pdf: source, runs: checked });
+  const hashes = files.map((file) => createHash('sha256').update(file).digest('hex'));
+  const existing = await visiblePayslipsByFile(ctx.sql.query, checked.map((run, index) => ({ employeeId: run.employeeId, sha256: hashes[index]! })));
+  const duplicates = new Map<number, number>();
+  for (const [index, run] of checked.entries()) {
+    const payslipId = existing.get(`${run.employeeId}:${hashes[index]}`);
+    if (payslipId !== undefined) for (let page = run.fromPage; page <= run.toPage; page++) duplicates.set(page, payslipId);
+  }
+  return duplicates;
 }
 
 /** Starts reading a batch off the request path (after its answer: the batch row is committed by then); awaited at stop. */

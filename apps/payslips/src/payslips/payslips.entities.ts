@@ -16,7 +16,7 @@ export const Payslip = defineEntity({
     periodEnd: p.date(),
     issuedOn: p.date(),
     sizeBytes: p.integer(),
-    /** SHA-256 of the PDF: the same file for the same employee twice is refused. */
+    /** SHA-256 of the PDF: the same file twice among an employee's visible payslips is refused. */
     sha256: p.string().length(64),
     storageKey: p.string().length(64),
     batchId: p.integer().nullable(),
@@ -36,7 +36,7 @@ export const Payslip = defineEntity({
   uniques: [
     {
       name: 'payslips_employee_id_sha256_unique',
-      expression: 'create unique index "payslips_employee_id_sha256_unique" on "payslips" ("employee_id", "sha256") where "deleted_at" is null',
+      expression: 'create unique index "payslips_employee_id_sha256_unique" on "payslips" ("employee_id", "sha256") where "deleted_at" is null and "superseded_by_id" is null',
     },
   ],
 });

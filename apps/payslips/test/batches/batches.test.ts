@@ -132,6 +132,33 @@ describe('assign, publish and discard a batch', () => {
     expect(await sql(service(), `select storage_key from payslip_batches where id = $1 and storage_key is null`, [batch.id])).toHaveLength(1);
   });
 
+  test('the combined PDF uploaded again: its preview names the pages already published (page, employee, payslip); publish leaves them out and keeps the new ones', async () => {
+    const [ana, luis, eva] = [await seedEmployee(service()), await seedEmployee(service()), await seedEmployee(service())];
+    const pages = [page(ana), page(ana, 'Hoja 2'), page(luis)];
+    const first = await readyBatch(service(), pages);
+    const published = await publish(first.id);
+    expect(published.status).toBe(200);
+    const payslipOf = (batch: PayslipBatch, employeeId: number) => batch.matches.find((match) => match.employeeId === employeeId)!.payslips[0]!;
+    const [anaPayslip, luisPayslip] = [payslipOf(published.body.data, ana.employeeId).payslipId, payslipOf(published.body.data, luis.employeeId).payslipId];
+
+    const again = await readyBatch(service(), [...pages, page(eva)]);
+    expect(again.matches.map((match) => [match.employeeId, match.payslips])).toEqual([
+      [ana.employeeId, [{ fromPage: 1, toPage: 2, payslipId: null, duplicateOfPayslipId: anaPayslip }]],
+      [luis.employeeId, [{ fromPage: 3, toPage: 3, payslipId: null, duplicateOfPayslipId: luisPayslip }]],
+      [eva.employeeId, [{ fromPage: 4, toPage: 4, payslipId: null, duplicateOfPayslipId: null }]],
+    ]);
+    const res = await publish(again.id);
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('published');
+    expect(payslipOf(res.body.data, ana.employeeId)).toEqual({ fromPage: 1, toPage: 2, payslipId: null, duplicateOfPayslipId: anaPayslip });
+    expect(payslipOf(res.body.data, eva.employeeId)).toEqual({ fromPage: 4, toPage: 4, payslipId: expect.any(Number), duplicateOfPayslipId: null });
+    expect(await sql(service(), `select employee_id as "employeeId" from payslips where batch_id = $1`, [again.id])).toEqual([{ employeeId: eva.employeeId }]);
+    expect((await outboxEvents(service(), 'payslip.published')).filter((e) => e.data.batchId === again.id).map((e) => e.data.employeeId)).toEqual([eva.employeeId]);
+    // No file stored for the runs left out: every file is a payslip's or an unpublished batch's.
+    const keys = await sql<{ key: string }>(service(), `select storage_key as key from payslips union all select storage_key from payslip_batches where storage_key is not null`);
+    expect(storedFiles(service()).filter((file) => !keys.some(({ key }) => file.endsWith(key)))).toEqual([]);
+  });
+
   test('concurrent publishes of one batch: one set of payslips and events, every answer the same published batch', async () => {
     const employees = [await seedEmployee(service()), await seedEmployee(service()), await seedEmployee(service())];
     const batch = await readyBatch(service(), employees.map((e) => page(e)));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { ambiguousPages, pageRuns, unmatchedPages, type BatchPage } from '../../src/batches/page-runs.ts';
 
-const page = (n: number, candidateIds: number[], assignedEmployeeId: number | null = null): BatchPage => ({ page: n, candidateIds, assignedEmployeeId, excerpt: `text ${n}`, payslipId: null });
+const page = (n: number, candidateIds: number[], assignedEmployeeId: number | null = null): BatchPage => ({ page: n, candidateIds, assignedEmployeeId, excerpt: `text ${n}`, payslipId: null, duplicateOfPayslipId: null });
 
 describe('pageRuns', () => {
   test('consecutive pages of one employee are one run; the same employee later starts another', () => {

@@ -191,6 +191,24 @@ describe('DELETE /api/v2/payslips/:id and POST /api/v2/payslips/:id/replace', ()
     expect((await outboxEvents(service(), 'payslip.corrected')).filter((e) => e.data.employeeId === ana.employeeId)).toHaveLength(1);
   });
 
+  test('a correction reverted to the original file is published: the superseded payslip does not block it', async () => {
+    const ana = await seedEmployee(service());
+    const { id: originalId, pdf: original } = await publish(service(), ana, '2026-02');
+    const replace = (target: number, file: Buffer) =>
+      request(service().url).post(`/api/v2/payslips/${target}/replace`).set(adminAuth).attach('file', file, { filename: 'x.pdf', contentType: 'application/pdf' });
+    const wrong = await replace(originalId, await payslipPdf('Wrong'));
+    expect(wrong.status).toBe(201);
+    const reverted = await replace(wrong.body.data.id, original);
+    expect([reverted.status, reverted.body.code]).toEqual([201, undefined]);
+    expect(reverted.body.data).toMatchObject({ supersedesPayslipId: wrong.body.data.id, correction: true });
+    const mine = await request(service().url).get('/api/v2/payslips/my').set(ana.auth);
+    expect(mine.body.data.map((p: { id: number }) => p.id)).toEqual([reverted.body.data.id]);
+    expect((await download(service(), reverted.body.data.id, ana.auth)).body.equals(original)).toBe(true);
+    // Still refused: the same file as a visible payslip of the employee.
+    const twice = await replace(reverted.body.data.id, original);
+    expect([twice.status, twice.body.code]).toEqual([409, 'DUPLICATE_PAYSLIP']);
+  });
+
   test('a correction with the same file, of a deleted payslip, or with periodEnd before the kept periodStart changes nothing', async () => {
     const ana = await seedEmployee(service());
     const { id, pdf } = await publish(service(), ana, '2026-02');

@@ -149,7 +149,16 @@ export const PayslipBatch = z
       z.object({
         employeeId: Id,
         employeeName: z.string().nullable(),
-        payslips: z.array(z.object({ fromPage: z.number().int(), toPage: z.number().int(), payslipId: Id.nullable() })),
+        payslips: z.array(
+          z.object({
+            fromPage: z.number().int(),
+            toPage: z.number().int(),
+            payslipId: Id.nullable(),
+            duplicateOfPayslipId: Id.nullable().meta({
+              description: "The employee's visible payslip these pages already are (the same file, e.g. the combined PDF uploaded again): publish leaves them out",
+            }),
+          }),
+        ),
       }),
     ),
     /** Pages that name nobody, with the start of their text (to fix them by hand). */
@@ -290,7 +299,7 @@ export const assignBatchPageRoute = payslipsApi.route({
 export const publishBatchRoute = payslipsApi.route({
   method: 'post',
   path: '/api/v2/payslips/batches/{id}/publish',
-  summary: 'Publish a ready batch (admin): every matched page run becomes a payslip, in one transaction; a second publish changes nothing',
+  summary: 'Publish a ready batch (admin): every matched page run becomes a payslip, in one transaction, except runs already published (`duplicateOfPayslipId`: the same file); a second publish changes nothing',
   ...adminOnly,
   request: { params: idParams },
   responses: {
