@@ -66,7 +66,7 @@ export async function publishPayslip(query: Query, payslip: NewPayslip, employee
     batchId: payslip.batchId,
   };
   const envelope = createEnvelope(type, data, { source: 'payslips', correlationId, occurredAt: payslip.createdAt });
-  await query(outboxInsertSql({ eventId: '$1::uuid', type: '$2::text', envelope: '$3::jsonb' }), outboxRow(envelope));
+  await query(outboxInsertSql({ eventId: '$1::uuid', type: '$2::text', envelope: '$3::jsonb', traceContext: '$4::jsonb' }), outboxRow(envelope));
   return row.id;
 }
 
