@@ -4,7 +4,7 @@ import request from 'supertest';
 import { pgArray } from '@academy/db';
 import type { RunningService } from '@academy/service';
 import { bearer, waitFor } from '@academy/testing';
-import { replay, type OperationType } from '../src/domain/offsetting.ts';
+import { replay, type OperationType } from '../src/hours-bank/offsetting.ts';
 import { bankRow, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from './support.ts';
 import type { Config } from '../src/config.ts';
 

@@ -5,7 +5,7 @@ export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
 export { buildAsyncApiDocument, eventDataSchema, eventTypeVersions, type AsyncApiDocument } from './asyncapi.ts';
 export { APPS, APP_EVENTS, consumedVersions, eventParties, publishedVersions, type AppName, type AppEvents, type ConsumedQueue } from './events/topology.ts';
 export { ROUTES, ROUTE_FAMILIES, SERVICES, matchRoute, type RouteRule, type ServiceName } from './route-table.ts';
-export { routeFamily, gatewayRules, openApiRoute, registerRoutes, errorBodyOf, type Access, type HttpMethod, type RouteFamily, type DeclaredFamily, type RouteDeclaration, type RouteRequest } from './routes.ts';
+export { routeFamily, contract, gatewayRules, openApiRoute, registerRoutes, errorBodyOf, type Access, type HttpMethod, type RouteFamily, type DeclaredFamily, type RouteDeclaration, type RouteRequest, type RouteResponses, type RouteContract } from './routes.ts';
 export { createEnvelope, parseEnvelope, defineHandlers, type TypedEnvelope, type EnvelopeMeta, type ParsedEnvelope, type EnvelopeHandlers } from './events/typed.ts';
 export { LOCALES, Locale, isTimeZone } from './locale.ts';
 export { LATEST_SCHOOL_COURSE_ORDER, latestSchoolCourseSql } from './school-course-rule.ts';

@@ -45,7 +45,16 @@ export interface RouteRequest<P extends z.ZodType = z.ZodType, Q extends z.ZodTy
   bodies?: Record<string, z.ZodType>;
 }
 
-export interface RouteDeclaration<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+/** A route's answers by status, as zod-to-openapi takes them; `jsonContent(Schema, …)` keeps each body's schema in the type (the typed router reads it). */
+export type RouteResponses = RouteConfig['responses'];
+
+export interface RouteDeclaration<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends RouteResponses = RouteResponses,
+  A extends Access = Access,
+> {
   family: RouteFamily;
   method: HttpMethod;
   /** The whole path as clients see it through the gateway, parameters in OpenAPI's `{name}`. */
@@ -53,7 +62,7 @@ export interface RouteDeclaration<P extends z.ZodType = z.ZodType, Q extends z.Z
   summary: string;
   description?: string;
   /** The family's access unless told. */
-  access: Access;
+  access: A;
   /** Only this role passes the service's check (after authentication). */
   role?: 'admin';
   /** The refusal of another role: its message, and 401 where the spec says so (403 otherwise). */
@@ -62,28 +71,44 @@ export interface RouteDeclaration<P extends z.ZodType = z.ZodType, Q extends z.Z
   login?: boolean;
   request: RouteRequest<P, Q, B>;
   /** Every answer, as zod-to-openapi takes them (`jsonContent`, `errorResponses`); the 401 of a refused token or key is added from the family's style and message. */
-  responses: RouteConfig['responses'];
+  responses: R;
 }
 
-type RouteInit<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = Omit<RouteDeclaration<P, Q, B>, 'family' | 'access' | 'request'> & {
-  access?: Access;
+type RouteInit<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends RouteResponses, A extends Access> = Omit<RouteDeclaration<P, Q, B, R>, 'family' | 'access' | 'request'> & {
+  access?: A;
   request?: RouteRequest<P, Q, B>;
 };
 
 /** Declares a family; `family.route({...})` declares each of its routes. */
-export function routeFamily(family: RouteFamily) {
+export function routeFamily<FA extends Access>(family: RouteFamily & { access: FA }) {
   const routes: RouteDeclaration[] = [];
   return {
     ...family,
     /** Its routes, in the order declared. */
     routes: routes as readonly RouteDeclaration[],
-    route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(init: RouteInit<P, Q, B>): RouteDeclaration<P, Q, B> {
+    // `NoInfer`: a route declared inside `contract({...})` keeps its own access, not the contract's wider `Access`.
+    route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, R extends RouteResponses = RouteResponses, A extends Access = FA>(
+      init: RouteInit<P, Q, B, R, A>,
+    ): RouteDeclaration<P, Q, B, R, NoInfer<A>> {
       if (init.path !== family.prefix && !init.path.startsWith(`${family.prefix}/`)) throw new Error(`${init.method.toUpperCase()} ${init.path} is outside its family ${family.prefix}`);
-      const route: RouteDeclaration<P, Q, B> = { ...init, family, access: init.access ?? family.access, request: init.request ?? {} };
+      const route = { ...init, family, access: (init.access ?? family.access) as A, request: init.request ?? {} } as RouteDeclaration<P, Q, B, R, A>;
       routes.push(route as unknown as RouteDeclaration);
       return route;
     },
   };
+}
+
+/** Routes by name: a service's (or a feature's) part of the contract, which its handler object implements key for key (`implement` in @academy/service). */
+export type RouteContract = Record<string, RouteDeclaration>;
+
+/** Names `routes` as a contract; a route named twice fails at load. */
+export function contract<C extends RouteContract>(routes: C): C {
+  const seen = new Set<RouteDeclaration>();
+  for (const [name, route] of Object.entries(routes)) {
+    if (seen.has(route)) throw new Error(`contract: ${name} names a route already named`);
+    seen.add(route);
+  }
+  return routes;
 }
 export type DeclaredFamily = ReturnType<typeof routeFamily>;
 

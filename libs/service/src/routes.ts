@@ -19,6 +19,8 @@ export interface BindOptions {
   guards?: RequestHandler[];
   /** The error of a path parameter that fails its schema, where the spec names one (`Employee ID is required`). */
   invalidParams?: (details: string[]) => Error;
+  /** Also answers the path with its last parameter left out (`/hours-bank` for `/hours-bank/{employeeId}`): `invalidParams`' error, after the same authentication and role. */
+  paramLeftOut?: boolean;
   /** Runs on the raw body before its schema, where the spec fixes which error comes first (`Time is required`). */
   checkBody?: (body: unknown) => void;
   /**
@@ -74,6 +76,14 @@ export function routeBinder(target: Express | Router, ctx: { verifier: TokenVeri
     if (bindOptions.oneStatementWrite) declareOneStatementWrite(target, route.method, expressPath(route.path));
     if (request.bodyContentType === 'multipart/form-data' || request.bodies?.['multipart/form-data']) declareStreamedBody(target, route.method, expressPath(route.path));
     (target as Router)[route.method](expressPath(route.path), ...chain);
+    if (bindOptions.paramLeftOut && bindOptions.invalidParams) {
+      const leftOut = /^(.*)\/\{(\w+)\}$/.exec(route.path);
+      if (!leftOut) throw new Error(`${route.method.toUpperCase()} ${route.path}: paramLeftOut needs a path ending in a parameter`);
+      const invalid = bindOptions.invalidParams;
+      (target as Router)[route.method](expressPath(leftOut[1]!), ...chain.slice(0, -1 - (bindOptions.guards?.length ?? 0)), () => {
+        throw invalid([`${leftOut[2]}: required`]);
+      });
+    }
   };
 }
 

@@ -82,7 +82,7 @@ export type PageMeta = z.infer<typeof PageMeta>;
 export const nullableRef = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 
 /** A JSON response of `schema`, for `registerPath` responses. */
-export const jsonContent = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+export const jsonContent = <S extends z.ZodType>(schema: S, description: string) => ({ description, content: { 'application/json': { schema } } });
 
 const errorBodies: Record<ErrorStyle, z.ZodType> = { default: ErrorBody, status: StatusErrorBody, success: SuccessErrorBody };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, IdText, errorResponses, jsonContent, queryObject } from './common.ts';
-import { routeFamily } from '../routes.ts';
+import { contract, routeFamily } from '../routes.ts';
 
 // Hours bank (spec section "the service"): request and response schemas of its five routes.
 
@@ -200,4 +200,13 @@ export const deleteTransactionRoute = hoursBankApi.route({
     200: jsonContent(DeleteTransactionResponse, 'Deleted'),
     ...errors({ 400: '`Transaction ID is required`', 404: '`Transaction not found` (missing, inactive, or a REVERSAL row)' }),
   },
+});
+
+/** The hours bank's routes by name: `hours-bank.routes.ts` implements each. */
+export const hoursBankContract = contract({
+  read: readHoursBankRoute,
+  addCompleted: addCompletedHoursRoute,
+  addPending: addPendingHoursRoute,
+  editTransaction: editTransactionRoute,
+  deleteTransaction: deleteTransactionRoute,
 });

@@ -1,6 +1,6 @@
 import { subscribeReplicas } from '@academy/replicas';
 import type { ServiceContext } from '@academy/service';
-import type { Config } from '../config.ts';
+import type { Config } from './config.ts';
 
 /**
  * Every queue of the service. `hours-bank.replicas` keeps the employees and school courses that

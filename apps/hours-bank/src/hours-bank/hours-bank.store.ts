@@ -2,8 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { numberedPlaceholders, Sql } from '@academy/db';
 import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import type { EventEnvelope } from '@academy/contracts';
-import { CHOSEN_SCHOOL_COURSE_SQL } from '@academy/replicas';
+import { CHOSEN_SCHOOL_COURSE_SQL, EmployeeReplica, chosenSchoolCourseId } from '@academy/replicas';
+import { HoursBank, HoursTransaction } from './hours-bank.entities.ts';
+import type { Totals } from './offsetting.ts';
 
+// The only code of hours-bank that knows its tables: the reads through MikroORM, the writes in raw SQL.
+//
 // The write path in raw SQL.
 //  - An addition is one statement, and so one transaction: check the employee, resolve the course,
 //    lock the bank row (`SELECT … FOR UPDATE`) or create the bank when this is its first operation
@@ -21,8 +25,8 @@ function query<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[
   return new Sql(em).query<T>(numberedPlaceholders(sql), params);
 }
 
-/** Written into an addition's event by its statement: ids only the statement knows. */
-export const ALLOCATED_BY_THE_STATEMENT = 1;
+/** A placeholder in an addition's event for an id only its statement knows, which the statement writes in. */
+export const SET_BY_THE_STATEMENT = 1;
 
 export interface Addition {
   employeeId: number;
@@ -37,7 +41,7 @@ export interface Addition {
   createdBy: number | null;
   /**
    * Its `hours-bank.transaction.recorded` event; `transactionId`, `hoursBankId` and `schoolCourseId`
-   * are set by the statement (`ALLOCATED_BY_THE_STATEMENT` until then).
+   * are set by the statement (`SET_BY_THE_STATEMENT` until then).
    */
   event: EventEnvelope;
 }
@@ -57,8 +61,8 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
     school_course_id: number | null;
     transaction_id: number | null;
     bank_id: number | null;
-    n0: number | null;
-    n2: number | null;
+    balance_before: number | null;
+    balance_after: number | null;
   }>(
     em,
     `with input as (select ?::int as employee_id, ?::int as delta),
@@ -66,14 +70,14 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
      course as (${CHOSEN_SCHOOL_COURSE_SQL}),
      target as (select emp.id as employee_id, course.id as school_course_id, nextval('hours_transactions_id_seq')::int as transaction_id from emp, course),
      locked as (
-       select b.id, b.completed_minutes - b.pending_minutes as n0 from hours_banks b, target t
+       select b.id, b.completed_minutes - b.pending_minutes as balance_before from hours_banks b, target t
        where b.employee_id = t.employee_id and b.school_course_id = t.school_course_id
        for update of b
      ),
      updated as (
-       update hours_banks b set pending_minutes = greatest(0, -(l.n0 + input.delta)), completed_minutes = greatest(0, l.n0 + input.delta), updated_at = now()
+       update hours_banks b set pending_minutes = greatest(0, -(l.balance_before + input.delta)), completed_minutes = greatest(0, l.balance_before + input.delta), updated_at = now()
        from locked l, input where b.id = l.id
-       returning b.id, l.n0, l.n0 + input.delta as n2
+       returning b.id, l.balance_before, l.balance_before + input.delta as balance_after
      ),
      -- The first operation creates the bank; one created by a concurrent request meanwhile is locked and added to.
      created as (
@@ -84,18 +88,18 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
          set pending_minutes = greatest(0, -(b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes)),
            completed_minutes = greatest(0, b.completed_minutes - b.pending_minutes + excluded.completed_minutes - excluded.pending_minutes),
            updated_at = now()
-       returning b.id, b.completed_minutes - b.pending_minutes as n2
+       returning b.id, b.completed_minutes - b.pending_minutes as balance_after
      ),
      totals as (
-       select id, n0, n2 from updated
+       select id, balance_before, balance_after from updated
        union all
-       select created.id, created.n2 - input.delta, created.n2 from created, input
+       select created.id, created.balance_after - input.delta, created.balance_after from created, input
      ),
      inserted as (
        insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes,
          completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)
        select tg.transaction_id, t.id, tg.school_course_id, ?::date, ?::text, ?::int,
-         greatest(0, -t.n2) - greatest(0, -t.n0), greatest(0, t.n2) - greatest(0, t.n0),
+         greatest(0, -t.balance_after) - greatest(0, -t.balance_before), greatest(0, t.balance_after) - greatest(0, t.balance_before),
          ?::text, true, null, null, clock_timestamp(), ?::int
        from totals t, target tg
      ),
@@ -110,7 +114,7 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
        from totals t, target tg
      )
      select exists (select 1 from emp) as employee_exists, (select id from course) as school_course_id,
-       (select transaction_id from target) as transaction_id, t.id as bank_id, t.n0, t.n2
+       (select transaction_id from target) as transaction_id, t.id as bank_id, t.balance_before, t.balance_after
      from (values (1)) as one left join totals t on true`,
     [
       addition.employeeId,
@@ -128,13 +132,13 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
   const r = row!;
   if (!r.employee_exists) return { outcome: 'employee_not_found' };
   if (r.school_course_id === null) return { outcome: 'school_course_not_found' };
-  if (r.bank_id === null || r.transaction_id === null || r.n0 === null || r.n2 === null) throw new Error(`the addition to employee ${addition.employeeId}'s bank wrote nothing`);
+  if (r.bank_id === null || r.transaction_id === null || r.balance_before === null || r.balance_after === null) throw new Error(`the addition to employee ${addition.employeeId}'s bank wrote nothing`);
   return {
     outcome: 'added',
     schoolCourseId: r.school_course_id,
     transactionId: r.transaction_id,
     bankId: r.bank_id,
-    balances: { before: r.n0, afterFirst: r.n2, afterSecond: r.n2 },
+    balances: { before: r.balance_before, afterFirst: r.balance_after, afterSecond: r.balance_after },
   };
 }
 
@@ -247,29 +251,29 @@ const rowParams = (step: number, row: NewRow) => [
  */
 export async function applyChange(em: EntityManager, change: Change): Promise<Balances | null> {
   const [first, second] = change.rows;
-  const [row] = await query<{ n0: number; n1: number; n2: number }>(
+  const [row] = await query<{ balance_before: number; balance_after_first: number; balance_after: number }>(
     em,
-    `with bank as (select id, completed_minutes - pending_minutes as n0 from hours_banks where id = ?::int for update),
+    `with bank as (select id, completed_minutes - pending_minutes as balance_before from hours_banks where id = ?::int for update),
      original as (
        update hours_transactions set is_active = false
        where id = ?::int and is_active and type <> 'REVERSAL' and exists (select 1 from bank)
        returning id
      ),
      step as (
-       select bank.id, bank.n0, bank.n0 + ?::int as n1, bank.n0 + ?::int + ?::int as n2 from bank
+       select bank.id, bank.balance_before, bank.balance_before + ?::int as balance_after_first, bank.balance_before + ?::int + ?::int as balance_after from bank
        where ?::int is null or exists (select 1 from original)
      ),
      totals as (
-       update hours_banks b set pending_minutes = greatest(0, -step.n2), completed_minutes = greatest(0, step.n2), updated_at = now()
+       update hours_banks b set pending_minutes = greatest(0, -step.balance_after), completed_minutes = greatest(0, step.balance_after), updated_at = now()
        from step where b.id = step.id
-       returning step.n0, step.n1, step.n2
+       returning step.balance_before, step.balance_after_first, step.balance_after
      ),
      inserted as (
        insert into hours_transactions (id, hours_bank_id, school_course_id, transaction_date, type, total_minutes, pending_affected_minutes,
          completed_affected_minutes, reason, is_active, reverses_transaction_id, replaces_transaction_id, created_at, created_by)
        select v.id, ?::int, v.school_course_id, v.transaction_date, v.type, v.total_minutes,
-         case v.step when 1 then greatest(0, -t.n1) - greatest(0, -t.n0) else greatest(0, -t.n2) - greatest(0, -t.n1) end,
-         case v.step when 1 then greatest(0, t.n1) - greatest(0, t.n0) else greatest(0, t.n2) - greatest(0, t.n1) end,
+         case v.step when 1 then greatest(0, -t.balance_after_first) - greatest(0, -t.balance_before) else greatest(0, -t.balance_after) - greatest(0, -t.balance_after_first) end,
+         case v.step when 1 then greatest(0, t.balance_after_first) - greatest(0, t.balance_before) else greatest(0, t.balance_after) - greatest(0, t.balance_after_first) end,
          v.reason, v.is_active, v.reverses, v.replaces, clock_timestamp(), v.created_by
        from totals t cross join (values ${change.rows.map(() => ROW).join(', ')})
          as v(step, id, school_course_id, transaction_date, type, total_minutes, reason, is_active, reverses, replaces, created_by)
@@ -278,7 +282,7 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
        ${outboxInsertSql({ eventId: 'v.event_id', type: 'v.type', envelope: 'v.envelope', traceContext: 'v.trace_context' })}
        from totals cross join (values ${change.events.map(() => '(?::uuid, ?::text, ?::jsonb, ?::jsonb)').join(', ')}) as v(event_id, type, envelope, trace_context)
      )
-     select n0, n1, n2 from totals`,
+     select balance_before, balance_after_first, balance_after from totals`,
     [
       change.bankId,
       change.undoTransactionId,
@@ -291,5 +295,23 @@ export async function applyChange(em: EntityManager, change: Change): Promise<Ba
       ...change.events.flatMap((event) => outboxRow(event)),
     ],
   );
-  return row ? { before: row.n0, afterFirst: row.n1, afterSecond: row.n2 } : null;
+  return row ? { before: row.balance_before, afterFirst: row.balance_after_first, afterSecond: row.balance_after } : null;
+}
+
+/** A stored row of a bank's history. */
+export type StoredRow = InstanceType<typeof HoursTransaction.class>;
+
+/** Whether the employee exists (not deleted), and the school course asked for or the current one (null: none). In one round trip. */
+export async function findEmployeeAndCourse(em: EntityManager, employeeId: number, schoolCourseId: number | undefined) {
+  const [employee, courseId] = await Promise.all([em.findOne(EmployeeReplica, { id: employeeId, deleted: false }), chosenSchoolCourseId(em, schoolCourseId)]);
+  return { employeeExists: employee !== null, schoolCourseId: courseId };
+}
+
+/** A bank's totals and every row of it, newest first; null when it has none yet. In one round trip. */
+export async function findBankWithRows(em: EntityManager, employeeId: number, schoolCourseId: number): Promise<{ totals: Totals; rows: StoredRow[] } | null> {
+  const [bank, rows] = await Promise.all([
+    em.findOne(HoursBank, { employeeId, schoolCourseId }),
+    em.find(HoursTransaction, { hoursBank: { employeeId, schoolCourseId } }, { orderBy: { createdAt: 'desc', id: 'desc' } }),
+  ]);
+  return bank ? { totals: { pendingMinutes: bank.pendingMinutes, completedMinutes: bank.completedMinutes }, rows } : null;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import type { AppError } from '@academy/kit';
-import { formatMinutes, MAX_HOURS, minutesToDecimal, parseTime } from '../../src/domain/time-string.ts';
+import { formatMinutes, MAX_HOURS, minutesToDecimal, parseTime } from '../../src/hours-bank/time-string.ts';
 
 const codeOf = (raw: unknown) => {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { applyOperation, replay, revertOperation, ZERO, type OperationType, type Totals } from '../../src/domain/offsetting.ts';
+import { applyOperation, replay, revertOperation, ZERO, type OperationType, type Totals } from '../../src/hours-bank/offsetting.ts';
 
 describe('offsetting rules', () => {
   test('rule 1: adding completed first subtracts from pending (pending 1h + 2h completed → 0h / 1h)', () => {
