@@ -2,4 +2,4 @@
 // configs in tools/system. No test servers needed.
 import { preset } from '../jest.preset.js';
 
-export default { ...preset, displayName: 'tools', rootDir: '.', testMatch: ['<rootDir>/dev/test/**/*.test.ts', '<rootDir>/generators/test/**/*.test.ts', '<rootDir>/contracts/test/**/*.test.ts'], globalSetup: undefined };
+export default { ...preset, displayName: 'tools', rootDir: '.', testMatch: ['<rootDir>/dev/test/**/*.test.ts', '<rootDir>/generators/test/**/*.test.ts', '<rootDir>/contracts/test/**/*.test.ts', '<rootDir>/eslint/test/**/*.test.ts'], globalSetup: undefined };

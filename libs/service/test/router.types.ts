@@ -20,7 +20,7 @@ const implement = implementFor<ServiceContext>();
 implement(fixtureContract, {
   read: async ({ params }, _ctx, actor: Actor) => ({ status: 200, body: { id: params.id, name: String(actor.userId) } }),
   create: async ({ body }) => ({ status: 201, body: { id: 1, name: body.name } }),
-  health: async (_input, _ctx, actor: null) => ({ status: 204 }),
+  health: async (_input, _ctx, _actor: null) => ({ status: 204 }),
 });
 
 // @ts-expect-error a missing handler (`health`)
