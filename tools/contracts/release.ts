@@ -96,9 +96,12 @@ async function main(): Promise<void> {
   files.set('README.md', withTable(git(['show', 'HEAD:README.md']) + '\n', table));
   const message = `chore(release): ${released.map((r) => `${r.app}@${r.version}`).join(', ')}`;
   const commit = commitFiles(files, message);
-  // The working tree gets the same files (the index already has them).
+  // The working tree gets the same changes, on top of whatever else is uncommitted in README.md and the overlay.
+  let workingOverlay = readFileSync(overlayFile, 'utf8');
+  for (const { app, version: v } of released) workingOverlay = withImageTag(workingOverlay, app, v);
+  writeFileSync(overlayFile, workingOverlay);
   for (const [file, content] of files) {
-    if (file === 'README.md') continue;
+    if (file === 'README.md' || file === rel(overlayFile)) continue;
     mkdirSync(path.dirname(path.join(repoRoot, file)), { recursive: true });
     writeFileSync(path.join(repoRoot, file), content);
   }
