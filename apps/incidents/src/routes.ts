@@ -1,10 +1,11 @@
 import type { Express } from 'express';
+import { incidentsApi, timeRecordsApi } from '@academy/contracts';
+import { mountImplementations } from '@academy/service';
 import type { IncidentsContext } from './shared/incidents-context.ts';
-import { registerIncidentRoutes } from './incidents/incidents.routes.ts';
-import { registerTimeRecordRoutes } from './time-records/time-records.routes.ts';
+import { incidentRoutes } from './incidents/incidents.routes.ts';
+import { timeRecordRoutes } from './time-records/time-records.routes.ts';
 
-/** Mounts every feature's routes; a new feature adds its line here. */
-export function registerRoutes(app: Express, deps: IncidentsContext): void {
-  registerTimeRecordRoutes(app, deps);
-  registerIncidentRoutes(app, deps);
+/** Mounts every feature's routes; a route of the service's families with no handler fails the start. A new feature adds its implementation here. */
+export function registerRoutes(app: Express, ctx: IncidentsContext): void {
+  mountImplementations(app, ctx, [timeRecordRoutes, incidentRoutes], { families: [timeRecordsApi, incidentsApi] });
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { diskStorage, type FileStorage } from '@academy/files';
 import { Sql } from '@academy/db';
-import type { ServiceContext } from '@academy/service';
+import { implementFor, type ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { IncidentCache } from './cache.ts';
 
@@ -21,3 +21,6 @@ export function createIncidentsContext(ctx: ServiceContext<Config>): IncidentsCo
     storage: diskStorage(path.resolve(ctx.config.FILES_DIR)),
   };
 }
+
+/** Implements a contract with handlers that take this service's context (each feature's `<feature>.routes.ts`). */
+export const implement = implementFor<IncidentsContext>();

@@ -1,45 +1,33 @@
-import type { Express } from 'express';
-import { clockInRoute, clockOutRoute, historyRoute, openRecordRoute, reportPdfRoute } from '@academy/contracts';
-import { routeBinder } from '@academy/service';
-import { actorOf, ownEmployee } from '../shared/actor.ts';
-import type { IncidentsContext } from '../shared/incidents-context.ts';
+import { timeRecordsContract } from '@academy/contracts';
+import { ownEmployee } from '../shared/actor.ts';
+import { implement } from '../shared/incidents-context.ts';
 import { clockIn, clockOut, openRecord } from './clock.ts';
 import { readHistory } from './history.ts';
 import { monthlyReport, renderReportPdf } from './report-pdf.ts';
 
 /** `/api/v2/timerecord/*`: the token's employee clocks in and out; history and report (own, or any for admins). */
-export function registerTimeRecordRoutes(app: Express, deps: IncidentsContext): void {
-  const bind = routeBinder(app, deps);
+export const timeRecordRoutes = implement(timeRecordsContract, {
+  clockIn: async ({ body }, ctx, actor) => ({ status: 201, body: { message: 'Clocked in', data: await clockIn(ctx, ownEmployee(actor), body, actor) } }),
 
-  bind(clockInRoute, async ({ body, req, res }) => {
-    const actor = actorOf(req, res);
-    const data = await clockIn(deps, ownEmployee(actor), body, actor);
-    res.status(201).json({ message: 'Clocked in', data });
-  });
+  clockOut: async ({ body }, ctx, actor) => ({ status: 200, body: { message: 'Clocked out', data: await clockOut(ctx, ownEmployee(actor), body, actor) } }),
 
-  bind(clockOutRoute, async ({ body, req, res }) => {
-    const actor = actorOf(req, res);
-    const data = await clockOut(deps, ownEmployee(actor), body, actor);
-    res.json({ message: 'Clocked out', data });
-  });
+  openRecord: async (_input, ctx, actor) => ({ status: 200, body: await openRecord(ctx, ownEmployee(actor)) }),
 
-  bind(openRecordRoute, async ({ req, res }) => {
-    res.json(await openRecord(deps, ownEmployee(actorOf(req, res))));
-  });
+  history: async ({ query }, ctx, actor) => ({ status: 200, body: await readHistory(ctx, actor, query) }),
 
-  bind(historyRoute, async ({ query, req, res }) => {
-    res.json(await readHistory(deps, actorOf(req, res), query));
-  });
-
-  bind(reportPdfRoute, async ({ query, req, res }) => {
-    const report = await monthlyReport(deps, actorOf(req, res), query);
+  reportPdf: async ({ query, req }, ctx, actor) => {
+    const report = await monthlyReport(ctx, actor, query);
     // In the reader's language as their client asks for it (the service keeps no login's choice); English otherwise.
     const locale = req.acceptsLanguages('en', 'es') === 'es' ? 'es' : 'en';
-    const pdf = await renderReportPdf(report, locale);
-    res
-      .type('application/pdf')
-      .set({ 'content-language': locale, vary: 'Accept-Language' })
-      .setHeader('content-disposition', `attachment; filename="time-records-${report.employeeId}-${report.month}.pdf"`)
-      .send(pdf);
-  });
-}
+    return {
+      status: 200,
+      body: await renderReportPdf(report, locale),
+      headers: {
+        'content-type': 'application/pdf',
+        'content-language': locale,
+        vary: 'Accept-Language',
+        'content-disposition': `attachment; filename="time-records-${report.employeeId}-${report.month}.pdf"`,
+      },
+    };
+  },
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdText, PageMeta, errorResponses, jsonContent as json, nullableRef, queryObject } from './common.ts';
-import { routeFamily } from '../routes.ts';
+import { contract, routeFamily } from '../routes.ts';
 
 // Time records (clock-in/out, history, monthly PDF) and their incidents (spec "Time-record
 // incidents", 1.1.2, 1.2.1, 1.2.2): request and response schemas of the incidents service.
@@ -364,4 +364,26 @@ export const deleteIncidentRoute = incidentsApi.route({
   ...adminOnly,
   request: { params: incidentId },
   responses: { 200: json(IncidentResponse, 'Deleted'), ...errorResponses({ 400: 'VALIDATION_ERROR', 403: 'Not an administrator', 404: 'INCIDENT_NOT_FOUND' }) },
+});
+
+/** Time records' routes by name: `time-records.routes.ts` implements each. */
+export const timeRecordsContract = contract({
+  clockIn: clockInRoute,
+  clockOut: clockOutRoute,
+  openRecord: openRecordRoute,
+  history: historyRoute,
+  reportPdf: reportPdfRoute,
+});
+
+/** Incidents' routes by name: `incidents.routes.ts` implements each. */
+export const incidentsContract = contract({
+  list: listIncidentsRoute,
+  mine: myIncidentsRoute,
+  read: readIncidentRoute,
+  readThreads: readThreadsRoute,
+  employeeThread: employeeThreadRoute,
+  adminThread: adminThreadRoute,
+  file: incidentFileRoute,
+  close: closeIncidentRoute,
+  delete: deleteIncidentRoute,
 });
