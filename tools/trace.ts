@@ -5,11 +5,6 @@ import path from 'node:path';
 import { repoRoot } from '@academy/infra';
 import { readSpans, type StoredSpan } from './dev/otlp-receiver.ts';
 
-const args = process.argv.slice(2);
-const fileAt = args.indexOf('--file');
-const file = fileAt >= 0 ? path.resolve(args.splice(fileAt, 2)[1]) : path.join(repoRoot, '.local/dev/traces/spans.jsonl');
-const wanted = args[0];
-const spans = readSpans(file);
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 
 /** The trace ids a request id or trace id names (a request id is on its HTTP spans as `academy.request_id`). */
@@ -45,6 +40,11 @@ export function renderTrace(all: StoredSpan[], traceId: string): string[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const fileAt = args.indexOf('--file');
+  const file = fileAt >= 0 ? path.resolve(args.splice(fileAt, 2)[1]) : path.join(repoRoot, '.local/dev/traces/spans.jsonl');
+  const wanted = args[0];
+  const spans = readSpans(file);
   if (!wanted) {
     const roots = spans.filter((span) => !span.parentSpanId).slice(-20);
     if (!roots.length) console.log(`no spans in ${path.relative(process.cwd(), file)} (is \`npm start\` running, with tracing on?)`);
