@@ -7,7 +7,9 @@ const root = path.resolve(import.meta.dirname, '../../..');
 export const SYSTEM_FILE = path.join(root, 'dist', 'console-system.json');
 
 /** Starts tools/console/system.ts and waits for its addresses; the returned teardown stops it. */
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export default async function globalSetup(): Promise<(() => Promise<void>) | void> {
+  // CONSOLE_SYSTEM (the JSON that tools/console/system.ts writes) reuses a system already running.
+  if (process.env.CONSOLE_SYSTEM) return;
   rmSync(SYSTEM_FILE, { force: true });
   const child = spawn(process.execPath, [path.join(root, 'tools/console/system.ts'), SYSTEM_FILE], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   const deadline = Date.now() + 300_000;

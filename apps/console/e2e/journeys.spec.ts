@@ -41,7 +41,7 @@ test('log in in Spanish; clock in; a second clock-in in another tab raises the i
 
   await notice.getByRole('link', { name: 'Ver mis incidencias' }).click();
   await expect(page.getByRole('heading', { name: 'Mis incidencias' })).toBeVisible();
-  await expect(page.getByText('CLOCK_IN_WHILE_OPEN').first()).toBeVisible();
+  await expect(page.getByText('Entrada con un fichaje ya abierto').first()).toBeVisible();
   await checkPage(page, testInfo, 'incidents');
 });
 

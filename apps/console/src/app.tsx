@@ -8,6 +8,7 @@ import { setLanguage, type Language } from './i18n';
 import { LoginPage } from './pages/login';
 import { TodayPage } from './pages/today';
 import { IncidentNotices } from './notices';
+import { PageBoundary } from './ui';
 
 // Pages past Login and Today load when first visited: the first load stays small.
 const AttendancePage = lazy(() => import('./pages/attendance'));
@@ -85,9 +86,11 @@ function Shell() {
       </header>
       <IncidentNotices token={session.accessToken} />
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<p className="loading">{t('app.loading')}</p>}>
-          <Outlet />
-        </Suspense>
+        <PageBoundary page={location.pathname}>
+          <Suspense fallback={<p className="loading">{t('app.loading')}</p>}>
+            <Outlet />
+          </Suspense>
+        </PageBoundary>
       </main>
     </>
   );

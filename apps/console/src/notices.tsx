@@ -20,11 +20,11 @@ export function IncidentNotices({ token }: { token: string }) {
   useEffect(() => {
     const socket = io({ path: '/socket.io', auth: { token }, transports: ['websocket'] });
     socket.on('incident_notification', (event: { eventId: string; change: string; description?: string; kind?: string }) => {
-      setNotices((list) => (list.some((n) => n.eventId === event.eventId) ? list : [...list, { eventId: event.eventId, text: event.description ?? event.kind ?? event.change }]));
+      setNotices((list) => (list.some((n) => n.eventId === event.eventId) ? list : [...list, { eventId: event.eventId, text: event.kind ? t(`incidents.kinds.${event.kind}`, { defaultValue: event.kind }) : t('notice.changed') }]));
       void queryClient.invalidateQueries({ queryKey: ['incidents'] });
     });
     return () => void socket.close();
-  }, [token, queryClient]);
+  }, [token, queryClient, t]);
   return (
     <div aria-live="polite" className="notices">
       {notices.map((notice) => (

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express, { Router } from 'express';
 import helmet from 'helmet';
 
@@ -33,6 +34,8 @@ export const CONSOLE_CSP = {
 export function consoleRouter(dir: string): Router {
   const router = Router();
   router.use(helmet.contentSecurityPolicy(CONSOLE_CSP));
+  // The console's files go gzipped to a browser that accepts it (the API's answers are the services' own).
+  router.use(compression());
   const indexFile = path.join(dir, 'index.html');
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
   router.use(express.static(dir, { index: false, cacheControl: false, setHeaders: (res) => res.setHeader('cache-control', 'no-cache') }));

@@ -15,6 +15,7 @@ describe('the console served by the gateway at /', () => {
     mkdirSync(path.join(dir, 'assets'));
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="/assets/index-Abc123.js"></script>');
     writeFileSync(path.join(dir, 'assets', 'index-Abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(dir, 'assets', 'index-Big456.js'), 'console.log("a line of the bundle");\n'.repeat(200));
     writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     const nowhere = await deadUrl();
     gateway = await startGateway(gatewayConfig({ CONSOLE_DIR: dir, ACADEMIC_URL: nowhere }));
@@ -37,11 +38,13 @@ describe('the console served by the gateway at /', () => {
     }
   });
 
-  test('hashed assets are cached for a year as immutable; a missing asset is a 404, not the page', async () => {
+  test('hashed assets are cached for a year as immutable and sent gzipped; a missing asset is a 404, not the page', async () => {
     const asset = await request(gateway.url).get('/assets/index-Abc123.js');
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await request(gateway.url).get('/assets/index-Gone99.js')).status).toBe(404);
+    const big = await request(gateway.url).get('/assets/index-Big456.js').set('accept-encoding', 'gzip');
+    expect([big.status, big.headers['content-encoding']]).toEqual([200, 'gzip']);
     const icon = await request(gateway.url).get('/favicon.svg');
     expect([icon.status, icon.headers['cache-control']]).toEqual([200, 'no-cache']);
   });

@@ -36,8 +36,19 @@ export const en: Resources = {
     none: '—',
   },
   payslips: { heading: 'My payslips', none: 'No payslips.', download: 'Download', period: 'Period' },
-  incidents: { heading: 'My incidents', none: 'You have no incidents.' },
-  notice: { incident: 'New incident: {{text}}', open: 'See my incidents', dismiss: 'Dismiss notice' },
+  incidents: {
+    heading: 'My incidents',
+    none: 'You have no incidents.',
+    status: { open: 'open', closed: 'closed' },
+    kinds: {
+      CLOCK_IN_WHILE_OPEN: 'Clock-in with a record already open',
+      CLOCK_OUT_WITHOUT_OPEN: 'Clock-out without a clock-in',
+      RECORD_OPEN_TOO_LONG: 'Record open too long',
+      ABSENCE: 'Absence',
+      LATE_CLOCK_IN: 'Late clock-in',
+    },
+  },
+  notice: { incident: 'New incident: {{text}}', open: 'See my incidents', dismiss: 'Dismiss notice', changed: 'One of your incidents changed' },
   settings: { heading: 'Settings', language: 'Language of the console and of your notifications', academy: "The academy's", saved: 'Settings saved.' },
   errors: {
     generic: 'Something went wrong (error {{status}}). Please try again.',

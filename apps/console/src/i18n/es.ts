@@ -34,8 +34,19 @@ export const es = {
     none: '—',
   },
   payslips: { heading: 'Mis nóminas', none: 'No hay nóminas.', download: 'Descargar', period: 'Periodo' },
-  incidents: { heading: 'Mis incidencias', none: 'No tienes incidencias.' },
-  notice: { incident: 'Nueva incidencia: {{text}}', open: 'Ver mis incidencias', dismiss: 'Cerrar aviso' },
+  incidents: {
+    heading: 'Mis incidencias',
+    none: 'No tienes incidencias.',
+    status: { open: 'abierta', closed: 'cerrada' },
+    kinds: {
+      CLOCK_IN_WHILE_OPEN: 'Entrada con un fichaje ya abierto',
+      CLOCK_OUT_WITHOUT_OPEN: 'Salida sin entrada',
+      RECORD_OPEN_TOO_LONG: 'Fichaje abierto demasiado tiempo',
+      ABSENCE: 'Ausencia',
+      LATE_CLOCK_IN: 'Entrada con retraso',
+    },
+  },
+  notice: { incident: 'Nueva incidencia: {{text}}', open: 'Ver mis incidencias', dismiss: 'Cerrar aviso', changed: 'Una incidencia tuya ha cambiado' },
   settings: { heading: 'Ajustes', language: 'Idioma de la consola y de tus avisos', academy: 'El de la academia', saved: 'Ajustes guardados.' },
   errors: {
     generic: 'Algo ha fallado (error {{status}}). Inténtalo de nuevo.',

@@ -20,9 +20,7 @@ export default function IncidentsPage() {
         <ul className="cards">
           {list.data.data.map((incident) => (
             <li key={incident.id}>
-              <strong>{incident.kind}</strong> · {incident.status} · {formatDateTime(incident.createdAt)}
-              <br />
-              {incident.description}
+              <strong>{t(`incidents.kinds.${incident.kind}`)}</strong> · {t(`incidents.status.${incident.status}`)} · {formatDateTime(incident.createdAt)}
             </li>
           ))}
         </ul>

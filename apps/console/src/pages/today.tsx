@@ -75,7 +75,7 @@ export function TodayPage() {
           <ul className="cards">
             {todays.map((incident) => (
               <li key={incident.id}>
-                <strong>{incident.kind}</strong> · {formatTime(incident.createdAt)} · {incident.description}
+                <strong>{t(`incidents.kinds.${incident.kind}`)}</strong> · {formatTime(incident.createdAt)}
               </li>
             ))}
           </ul>
