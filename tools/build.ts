@@ -35,10 +35,13 @@ await build({
   ],
   logLevel: 'info',
 });
-// The tracing preload (`node --import ./dist/telemetry.js dist/main.js`): its own file, loaded before main.js.
+// The tracing preload (`node --import ./dist/telemetry.js dist/main.js`): its own file, loaded before
+// main.js; the SDK in a chunk of its own, loaded only when tracing is on.
 await build({
-  entryPoints: ['libs/telemetry/src/register.ts'],
-  outfile: path.join(outdir, 'telemetry.js'),
+  entryPoints: [{ in: 'libs/telemetry/src/register.ts', out: 'telemetry' }],
+  outdir,
+  splitting: true,
+  chunkNames: 'telemetry-[name]-[hash]',
   bundle: true,
   platform: 'node',
   target: 'node22',

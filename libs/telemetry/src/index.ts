@@ -1,4 +1,5 @@
 // For tests and tools; apps do not import this lib: their start command preloads ./register.ts.
-export { settingsFromEnv, startTelemetry, type TelemetrySettings } from './sdk.ts';
+export { settingsFromEnv, type TelemetrySettings } from './settings.ts';
+export { startTelemetry } from './sdk.ts';
 export { samplerFromEnv } from './sampler.ts';
 export { DroppingExporter } from './exporter.ts';

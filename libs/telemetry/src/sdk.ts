@@ -1,37 +1,24 @@
 // The OpenTelemetry SDK of one process, configured by the standard OTEL_* variables. Loaded by the
 // preload (register.ts) before the app's first import; nothing else imports the SDK.
-import { diag, DiagLogLevel } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { samplerFromEnv } from './sampler.ts';
 import { DroppingExporter } from './exporter.ts';
+import { settingsFromEnv, type TelemetrySettings } from './settings.ts';
 
-export interface TelemetrySettings {
-  serviceName: string;
-  /** The OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`, or the traces-only variable); null: tracing off. */
-  endpoint: string | null;
-  version?: string;
-  commit?: string;
-  /** The edge (the gateway): a client's `traceparent` is a parent, but its sampled flag is not obeyed. */
-  edge: boolean;
-}
+export type { TelemetrySettings };
 
 /** Paths that are probes, not requests: no span (they would be most of the spans of an idle system). */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics', '/livez']);
-
-/** What the environment asks for; `OTEL_SDK_DISABLED=true` or no endpoint turns tracing off. */
-export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = process.argv[1] ?? ''): TelemetrySettings {
-  const app = /apps\/([^/]+)\//.exec(argv1)?.[1] ?? /tools\/([\w-]+)\.ts$/.exec(argv1)?.[1];
-  const serviceName = env.OTEL_SERVICE_NAME || env.SERVICE || app || 'academy';
-  const endpoint = env.OTEL_SDK_DISABLED === 'true' ? null : env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
-  return { serviceName, endpoint, version: env.SERVICE_VERSION || undefined, commit: env.GIT_COMMIT || undefined, edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true' };
-}
 
 /**
  * Starts tracing when an endpoint is set: W3C trace context, the http/express, pg and ioredis
@@ -40,21 +27,31 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
  */
 export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()): (() => Promise<void>) | null {
   if (!settings.endpoint) return null;
-  // Metrics stay Prometheus' (prom-client) and logs pino's: the SDK exports traces only.
-  process.env.OTEL_METRICS_EXPORTER ??= 'none';
-  process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  // The trace SDK and what it needs, not @opentelemetry/sdk-node: that one also loads the metrics and
+  // logs SDKs and every exporter (gRPC included), seconds of start-up on a busy machine for nothing
+  // used here (metrics stay Prometheus', logs pino's).
   const exporter = new DroppingExporter(new OTLPTraceExporter(), settings.serviceName);
-  const sdk = new NodeSDK({
-    serviceName: settings.serviceName,
-    resource: resourceFromAttributes({
-      'service.name': settings.serviceName,
-      ...(settings.version ? { 'service.version': settings.version } : {}),
-      ...(settings.commit ? { 'vcs.ref.head.revision': settings.commit } : {}),
-    }),
+  const resource = defaultResource()
+    .merge(detectResources({ detectors: [envDetector] }))
+    .merge(
+      resourceFromAttributes({
+        'service.name': settings.serviceName,
+        ...(settings.version ? { 'service.version': settings.version } : {}),
+        ...(settings.commit ? { 'vcs.ref.head.revision': settings.commit } : {}),
+      }),
+    );
+  const provider = new TracerProvider({
+    resource,
     sampler: samplerFromEnv(settings.edge),
     // The OTEL_BSP_* variables tune it; the queue's bound (2048 spans by default) is what keeps a
     // process whose collector is away from growing: spans beyond it are dropped, not queued.
     spanProcessors: [new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() })],
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  trace.setGlobalTracerProvider(provider);
+  registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => PROBES.has((request.url ?? '').split('?')[0]),
@@ -68,10 +65,10 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
-  // The SDK's own complaints (an export that failed…), throttled; OTEL_LOG_LEVEL keeps the SDK's logger instead.
-  if (!process.env.OTEL_LOG_LEVEL) diag.setLogger({ error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
-  sdk.start();
-  return () => sdk.shutdown();
+  // The SDK's own complaints (an export that failed…), throttled; OTEL_LOG_LEVEL=debug shows everything instead.
+  if (process.env.OTEL_LOG_LEVEL?.toLowerCase() === 'debug') diag.setLogger({ error: console.error, warn: console.error, info: console.error, debug: console.error, verbose: console.error }, DiagLogLevel.DEBUG);
+  else diag.setLogger({ error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  return () => provider.shutdown();
 }
 
 /** The batch processor's OTEL_BSP_* variables (the SDK's processor no longer reads them itself). */

@@ -1,0 +1,19 @@
+// What the environment asks of tracing. No imports: the preload reads it before deciding whether to load the SDK at all.
+
+export interface TelemetrySettings {
+  serviceName: string;
+  /** The OTLP/HTTP base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`, or the traces-only variable); null: tracing off. */
+  endpoint: string | null;
+  version?: string;
+  commit?: string;
+  /** The edge (the gateway): a client's `traceparent` is a parent, but its sampled flag is not obeyed. */
+  edge: boolean;
+}
+
+/** What the environment asks for; `OTEL_SDK_DISABLED=true` or no endpoint turns tracing off. */
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = process.argv[1] ?? ''): TelemetrySettings {
+  const app = /apps\/([^/]+)\//.exec(argv1)?.[1] ?? /tools\/([\w-]+)\.ts$/.exec(argv1)?.[1];
+  const serviceName = env.OTEL_SERVICE_NAME || env.SERVICE || app || 'academy';
+  const endpoint = env.OTEL_SDK_DISABLED === 'true' ? null : env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
+  return { serviceName, endpoint, version: env.SERVICE_VERSION || undefined, commit: env.GIT_COMMIT || undefined, edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true' };
+}
