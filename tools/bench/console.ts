@@ -50,7 +50,9 @@ async function load(path: string, heading: string, before?: (page: Page) => Prom
     if (scripts.has(event.requestId)) jsBytes += event.encodedDataLength;
   });
   await page.goto(`${gateway.url}${path}`);
-  await page.waitForFunction(`document.querySelector('h1')?.textContent === ${JSON.stringify(heading)}`, undefined, { polling: 'raf' });
+  // A function, not a string: the console's CSP forbids eval. (tools/ is typed without the DOM.)
+  type Dom = { document: { querySelector(selector: string): { textContent: string | null } | null } };
+  await page.waitForFunction((text) => (globalThis as unknown as Dom).document.querySelector('h1')?.textContent === text, heading, { polling: 'raf' });
   const headingMs = await page.evaluate(() => performance.now());
   await page.waitForLoadState('networkidle');
   const fcpMs = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);

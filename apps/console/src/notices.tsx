@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
@@ -18,12 +18,21 @@ export function IncidentNotices({ token }: { token: string }) {
   const queryClient = useQueryClient();
   const [notices, setNotices] = useState<Notice[]>([]);
   useEffect(() => {
-    const socket = io({ path: '/socket.io', auth: { token }, transports: ['websocket'] });
-    socket.on('incident_notification', (event: { eventId: string; change: string; description?: string; kind?: string }) => {
+    // socket.io-client loads after the first paint: it is not needed to show the page.
+    let socket: Socket | null = null;
+    let closed = false;
+    void import('socket.io-client').then(({ io }) => {
+      if (closed) return;
+      socket = io({ path: '/socket.io', auth: { token }, transports: ['websocket'] });
+      socket.on('incident_notification', (event: { eventId: string; change: string; description?: string; kind?: string }) => {
       setNotices((list) => (list.some((n) => n.eventId === event.eventId) ? list : [...list, { eventId: event.eventId, text: event.kind ? t(`incidents.kinds.${event.kind}`, { defaultValue: event.kind }) : t('notice.changed') }]));
       void queryClient.invalidateQueries({ queryKey: ['incidents'] });
+      });
     });
-    return () => void socket.close();
+    return () => {
+      closed = true;
+      socket?.close();
+    };
   }, [token, queryClient, t]);
   return (
     <div aria-live="polite" className="notices">
