@@ -5237,6 +5237,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/notifications/opt-outs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Addresses unsubscribed from a type of mail by their link (guardians), newest first (admin) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: string;
+                    page?: string;
+                    /** @description Only this address's opt-outs (a guardian's e-mail, any case) */
+                    recipient?: string;
+                    type?: "block_approved" | "block_rejected" | "incident" | "payslip_published" | "attendance_reminder" | "attendance_warning" | "approval_digest";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["EmailOptOut"][];
+                            meta: components["schemas"]["PageMeta"];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input (the failing fields in the message) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+                /** @description Token missing, invalid or expired (`Unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+                /** @description Not an administrator */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Undo a guardian's opt-out: that address gets that type of mail again from the next one (admin)
+         * @description Mails already marked `skipped` stay so; the next mail of the type to the address is sent. The guardian can unsubscribe again from any later mail.
+         */
+        delete: {
+            parameters: {
+                query: {
+                    /** @description The guardian's e-mail address (any case) */
+                    recipient: string;
+                    type: "block_approved" | "block_rejected" | "incident" | "payslip_published" | "attendance_reminder" | "attendance_warning" | "approval_digest";
+                };
+                header?: {
+                    /** @description A key of your choice (1 to 255 printable ASCII characters, e.g. a UUID) that makes a retried write happen once: the same key with the same request (method, path, body) answers the first outcome again, 2xx or 4xx, with `Idempotent-Replayed: true`, for 24 hours (`IDEMPOTENCY_TTL_HOURS`). Keys are per user and per route. A 5xx is not remembered, so its retry runs. A malformed key is a 400 `INVALID_IDEMPOTENCY_KEY`. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Opt-out removed */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["EmailOptOut"];
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input (the failing fields in the message) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+                /** @description Token missing, invalid or expired (`Unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+                /** @description Not an administrator */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+                /** @description No such opt-out (OPT_OUT_NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+                409: components["responses"]["IdempotencyKeyInUse"];
+                422: components["responses"]["IdempotencyKeyReused"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/notifications/preferences": {
         parameters: {
             query?: never;
@@ -5780,6 +5928,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description REQUEST_TIMEOUT (the body stalled) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description DUPLICATE_PAYSLIP (the same file for the same employee), EMPLOYEE_INACTIVE. Also `IDEMPOTENCY_KEY_IN_USE`: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds */
                 409: {
                     headers: {
@@ -5798,7 +5955,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description NOT_A_PDF (by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE */
+                /** @description FILE_TYPE_NOT_ALLOWED (not a PDF by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -5807,8 +5964,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description PDF_ENCRYPTED, PDF_UNREADABLE. Also `IDEMPOTENCY_KEY_REUSED`: this Idempotency-Key was used with a different request */
+                /** @description PDF_ENCRYPTED, PDF_UNREADABLE, TOO_MANY_PAGES. Also `IDEMPOTENCY_KEY_REUSED`: this Idempotency-Key was used with a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PDF_CHECK_TIMEOUT (the PDF could not be checked in time: try again; Retry-After) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6080,6 +6246,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description REQUEST_TIMEOUT (the body stalled) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description PAYSLIP_DELETED, PAYSLIP_SUPERSEDED, DUPLICATE_PAYSLIP, EMPLOYEE_INACTIVE. Also `IDEMPOTENCY_KEY_IN_USE`: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds */
                 409: {
                     headers: {
@@ -6098,7 +6273,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description NOT_A_PDF (by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE */
+                /** @description FILE_TYPE_NOT_ALLOWED (not a PDF by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -6107,8 +6282,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description PDF_ENCRYPTED, PDF_UNREADABLE. Also `IDEMPOTENCY_KEY_REUSED`: this Idempotency-Key was used with a different request */
+                /** @description PDF_ENCRYPTED, PDF_UNREADABLE, TOO_MANY_PAGES. Also `IDEMPOTENCY_KEY_REUSED`: this Idempotency-Key was used with a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PDF_CHECK_TIMEOUT (the PDF could not be checked in time: try again; Retry-After) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6208,6 +6392,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description REQUEST_TIMEOUT (the body stalled) */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 409: components["responses"]["IdempotencyKeyInUse"];
                 /** @description PAYLOAD_TOO_LARGE, FILE_TOO_LARGE */
                 413: {
@@ -6218,7 +6411,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description NOT_A_PDF (by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE */
+                /** @description FILE_TYPE_NOT_ALLOWED (not a PDF by its bytes, whatever its name or type), UNSUPPORTED_MEDIA_TYPE */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -6229,6 +6422,15 @@ export interface paths {
                 };
                 /** @description PDF_ENCRYPTED, PDF_UNREADABLE, TOO_MANY_PAGES, SCANNED_PDF ("scanned PDFs cannot be matched": no text layer). Also `IDEMPOTENCY_KEY_REUSED`: this Idempotency-Key was used with a different request */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PDF_CHECK_TIMEOUT (the PDF could not be checked in time: try again; Retry-After) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6511,7 +6713,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish a ready batch (admin): every matched page run becomes a payslip, in one transaction; a second publish changes nothing */
+        /** Publish a ready batch (admin): every matched page run becomes a payslip, in one transaction, except runs already published (`duplicateOfPayslipId`: the same file); a second publish changes nothing */
         post: {
             parameters: {
                 query?: never;
@@ -9366,6 +9568,17 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        EmailOptOut: {
+            /**
+             * Format: date-time
+             * @description When the unsubscribe link was confirmed
+             */
+            createdAt: string;
+            /** @description The address, in lower case */
+            recipient: string;
+            /** @enum {string} */
+            type: "block_approved" | "block_rejected" | "incident" | "payslip_published" | "attendance_reminder" | "attendance_warning" | "approval_digest";
+        };
         Error: {
             /** @example VALIDATION_ERROR */
             code: string;
@@ -9582,6 +9795,8 @@ export interface components {
                 employeeId: number;
                 employeeName: string | null;
                 payslips: {
+                    /** @description The employee's visible payslip these pages already are (the same file, e.g. the combined PDF uploaded again): publish leaves them out */
+                    duplicateOfPayslipId: number | null;
                     fromPage: number;
                     payslipId: number | null;
                     toPage: number;
