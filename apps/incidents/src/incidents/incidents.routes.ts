@@ -7,7 +7,7 @@ import {
   incidentsContract,
 } from '@academy/contracts';
 import { parseMultipart, removeFiles, type MultipartOptions, type StoredUpload } from '@academy/files';
-import { actorOf, ownEmployee, type Actor } from '../shared/actor.ts';
+import { ownEmployee, type Actor } from '../shared/actor.ts';
 import { adminUsesAdminThread, unsupportedMediaType } from './incidents.errors.ts';
 import { implement, type IncidentsContext } from '../shared/incidents-context.ts';
 import { listIncidents, listMyIncidents, openIncidentFile, readIncident, readThreads } from './read-incidents.ts';
