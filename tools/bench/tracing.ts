@@ -24,7 +24,8 @@ const limits = { RATE_LIMIT_USER_PER_MINUTE: '100000000', RATE_LIMIT_IP_PER_MINU
 const system = await startTestSystem({
   name: 'benchtracing',
   redisDb: 11,
-  backends: ['academic'],
+  // hours-bank and incidents only because the harness's seed waits for their replicas.
+  backends: ['academic', 'hours-bank', 'incidents'],
   // Academic's own roots (requests with no parent) are not sampled: it records only what a tracing gateway decided to.
   env: { academic: { ...traced(1), OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, gateway: limits },
   log: (line) => console.log(`[system] ${line}`),
