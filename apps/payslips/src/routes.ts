@@ -1,10 +1,14 @@
 import type { Express } from 'express';
-import { registerBatchRoutes } from './batches/batches.routes.ts';
-import { registerPayslipRoutes } from './payslips/payslips.routes.ts';
+import { payslipsApi } from '@academy/contracts';
+import { mountImplementations } from '@academy/service';
+import { batchRoutes } from './batches/batches.routes.ts';
+import { payslipRoutes } from './payslips/payslips.routes.ts';
 import type { PayslipsContext } from './shared/payslips-context.ts';
 
-/** Mounts every feature's routes (batches first: `/batches` is not a payslip id); a new feature adds its line here. */
+/**
+ * Mounts every feature's routes (batches first: `/batches` is not a payslip id); a route of the
+ * service's family with no handler fails the start. A new feature adds its implementation here.
+ */
 export function registerRoutes(app: Express, ctx: PayslipsContext): void {
-  registerBatchRoutes(app, ctx);
-  registerPayslipRoutes(app, ctx);
+  mountImplementations(app, ctx, [batchRoutes, payslipRoutes], { families: [payslipsApi] });
 }

@@ -13,15 +13,11 @@ import { withServiceOrm } from '@academy/service';
 import { readConfig, type Config } from './config.ts';
 import { dayIn } from './shared/dates.ts';
 import { Sql } from './shared/db.ts';
+import { demoEmployees, payslipCount, type DemoEmployee } from './seed.store.ts';
 import { payslipsService } from './service.ts';
 
 const MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
 
-interface DemoEmployee {
-  id: number;
-  name: string;
-  taxId: string;
-}
 
 export interface DemoPeriod {
   periodStart: string;
@@ -66,7 +62,7 @@ async function teachersOf(sql: Sql, waitMs: number): Promise<DemoEmployee[]> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     // The employees arrive from academic's seed through the broker.
-    const rows = await sql.query<DemoEmployee>(`select id, coalesce(name, 'Employee ' || id) as name, tax_id as "taxId" from employees where tax_id is not null and active and not deleted order by id`);
+    const rows = await demoEmployees(sql.query);
     if (rows.length || Date.now() > deadline) return rows;
     await delay(500);
   }
@@ -84,8 +80,7 @@ export async function seedDemoPayslips(config: Config, options: { now: Date; ser
     const samples = [...employees.map((employee) => ({ employee, period: lastMonth })), { employee: null, period: lastMonth }];
     writeFileSync(demoFile, await demoPdf(samples));
 
-    const [{ count }] = (await sql.query<{ count: number }>(`select count(*)::int as count from payslips`)) as [{ count: number }];
-    if (count > 0) return { employees: employees.length, uploaded: 0, demoPdf: demoFile };
+    if ((await payslipCount(sql.query)) > 0) return { employees: employees.length, uploaded: 0, demoPdf: demoFile };
     const signer = createTokenSigner(loadKeyRing(config.JWT_KEYS_DIR, config.JWT_KEY_IDS, config.JWT_KEY_IDS[0]), { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
     const authorization = `Bearer ${signer.sign({ sub: '1', role: 'admin' }, 300)}`;
     let uploaded = 0;

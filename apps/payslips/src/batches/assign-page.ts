@@ -1,5 +1,5 @@
 import type { PayslipBatch } from '@academy/contracts';
-import { employeeForPayslip } from '../shared/employees.ts';
+import { employeeForPayslip } from '../shared/employees.store.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
 import { batchNotFound, batchNotReady, pageOutOfRange } from './batches.errors.ts';
 import { assignPageTo, batchView, findBatch } from './batches.store.ts';

@@ -1,6 +1,6 @@
 import type { PayslipBatch } from '@academy/contracts';
 import { daySql, isoSql, type Query } from '../shared/db.ts';
-import { employeeNames } from '../shared/employees.ts';
+import { employeeNames } from '../shared/employees.store.ts';
 import { ambiguousPages, pageRuns, unmatchedPages, type BatchPage } from './page-runs.ts';
 
 export interface BatchRow {

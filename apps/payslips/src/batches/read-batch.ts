@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
-import { employeesByIdentifier } from '../shared/employees.ts';
+import { employeesByIdentifier } from '../shared/employees.store.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
-import { employeesWithPayslipsIn, visiblePayslipsByFile } from '../shared/publish-payslip.ts';
+import { employeesWithPayslipsIn, visiblePayslipsByFile } from '../shared/published-payslips.store.ts';
 import { findBatch, markFailed, recordPages, type BatchRow } from './batches.store.ts';
 import { pageRuns } from './page-runs.ts';
 

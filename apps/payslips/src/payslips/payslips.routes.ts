@@ -1,11 +1,8 @@
-import { pipeline } from 'node:stream/promises';
-import type { Express } from 'express';
-import { actorOf } from '@academy/auth';
-import { PayslipReplaceFields, PayslipUploadFields, deletePayslipRoute, downloadPayslipRoute, listPayslipsRoute, myPayslipsRoute, replacePayslipRoute, uploadPayslipRoute } from '@academy/contracts';
-import { routeBinder } from '@academy/service';
+import type { Request } from 'express';
+import { PayslipReplaceFields, PayslipUploadFields, payslipsContract } from '@academy/contracts';
 import { bytesOf } from '../config.ts';
 import { ownEmployee } from '../shared/actor.ts';
-import type { PayslipsContext } from '../shared/payslips-context.ts';
+import { implement, type PayslipsContext } from '../shared/payslips-context.ts';
 import { requestSignal } from '../shared/request-signal.ts';
 import { receivePdf } from '../shared/uploads.ts';
 import { deletePayslip } from './delete-payslip.ts';
@@ -15,46 +12,44 @@ import { listPayslips } from './list-payslips.ts';
 import { replacePayslip } from './replace-payslip.ts';
 import { uploadPayslip } from './upload-payslip.ts';
 
+const limits = (ctx: PayslipsContext) => ({ maxBytes: bytesOf(ctx.config.PAYSLIP_MAX_MB), idleTimeoutMs: ctx.config.UPLOAD_IDLE_TIMEOUT_MS });
+
+/** Aborts when the request goes away before its answer (uploads keep nothing then). */
+const signalOf = (req: Request) => requestSignal(req.res!);
+
 /** `/api/v2/payslips/*` except batches: upload, lists, download, delete, correction. */
-export function registerPayslipRoutes(app: Express, ctx: PayslipsContext): void {
-  const bind = routeBinder(app, ctx);
-  const limits = { maxBytes: bytesOf(ctx.config.PAYSLIP_MAX_MB), idleTimeoutMs: ctx.config.UPLOAD_IDLE_TIMEOUT_MS };
+export const payslipRoutes = implement(payslipsContract, {
+  upload: async ({ req }, ctx, actor) => {
+    const signal = signalOf(req);
+    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipUploadFields, limits(ctx));
+    return { status: 201, body: { message: 'Payslip published', data: await uploadPayslip(ctx, actor, fields, pdf, signal) } };
+  },
 
-  bind(uploadPayslipRoute, async ({ req, res }) => {
-    const signal = requestSignal(res);
-    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipUploadFields, limits);
-    res.status(201).json({ message: 'Payslip published', data: await uploadPayslip(ctx, actorOf(req, res), fields, pdf, signal) });
-  });
+  list: async ({ query }, ctx) => ({ status: 200, body: await listPayslips(ctx, query) }),
 
-  bind(listPayslipsRoute, async ({ query, res }) => {
-    res.json(await listPayslips(ctx, query));
-  });
+  mine: async ({ query }, ctx, actor) => ({ status: 200, body: await listMyPayslips(ctx, ownEmployee(actor), query) }),
 
-  bind(myPayslipsRoute, async ({ query, req, res }) => {
-    res.json(await listMyPayslips(ctx, ownEmployee(actorOf(req, res)), query));
-  });
+  // The router pipes the decrypted file: a record that fails to decrypt midway ends the response
+  // (the client sees it incomplete), never the process.
+  download: async ({ params, req }, ctx, actor) => {
+    const file = await downloadPayslip(ctx, actor, params.id, { sendsFile: req.method === 'GET' });
+    return {
+      status: 200,
+      body: file.content,
+      headers: {
+        'content-type': 'application/pdf',
+        'content-disposition': `attachment; filename="${file.fileName}"`,
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    };
+  },
 
-  bind(downloadPayslipRoute, async ({ params, req, res }) => {
-    const file = await downloadPayslip(ctx, actorOf(req, res), params.id, { sendsFile: req.method === 'GET' });
-    res.setHeader('content-type', 'application/pdf');
-    res.setHeader('content-disposition', `attachment; filename="${file.fileName}"`);
-    res.setHeader('cache-control', 'private, no-store');
-    res.setHeader('x-content-type-options', 'nosniff');
-    // A record that fails to decrypt midway ends the response (the client sees it incomplete), never the process;
-    // a client that goes away midway is no error of ours.
-    await pipeline(file.content, res).catch((error: unknown) => {
-      const clientGone = (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE';
-      ctx.logger[clientGone ? 'debug' : 'error']({ err: error }, clientGone ? 'payslip download: the client went away' : 'payslip download failed midway');
-    });
-  });
+  delete: async ({ params, body }, ctx, actor) => ({ status: 200, body: { message: 'Payslip deleted', data: await deletePayslip(ctx, actor, params.id, body.reason) } }),
 
-  bind(deletePayslipRoute, async ({ params, body, req, res }) => {
-    res.json({ message: 'Payslip deleted', data: await deletePayslip(ctx, actorOf(req, res), params.id, body.reason) });
-  });
-
-  bind(replacePayslipRoute, async ({ params, req, res }) => {
-    const signal = requestSignal(res);
-    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipReplaceFields, limits);
-    res.status(201).json({ message: 'Correction published', data: await replacePayslip(ctx, actorOf(req, res), params.id, fields, pdf, signal) });
-  });
-}
+  replace: async ({ params, req }, ctx, actor) => {
+    const signal = signalOf(req);
+    const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipReplaceFields, limits(ctx));
+    return { status: 201, body: { message: 'Correction published', data: await replacePayslip(ctx, actor, params.id, fields, pdf, signal) } };
+  },
+});

@@ -3,7 +3,7 @@ import type { AdminPayslip, PayslipUploadFields } from '@academy/contracts';
 import { afterCommit, onRollback } from '@academy/service';
 import { checkPdf, stillWanted } from '../shared/check-pdf.ts';
 import { dayIn } from '../shared/dates.ts';
-import { employeeForPayslip } from '../shared/employees.ts';
+import { employeeForPayslip } from '../shared/employees.store.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
 import { publishPayslip } from '../shared/publish-payslip.ts';
 import type { ReceivedPdf } from '../shared/uploads.ts';

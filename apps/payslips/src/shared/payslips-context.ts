@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { RequestContext } from '@mikro-orm/postgresql';
 import { diskStorage, encryptedStorage, type FileStorage } from '@academy/files';
-import type { ServiceContext } from '@academy/service';
+import { implementFor, type ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { Sql } from './db.ts';
 import { PdfPool } from './pdf-pool.ts';
@@ -34,3 +34,6 @@ export function createPayslipsContext(ctx: ServiceContext<Config>): PayslipsCont
     stopping: false,
   };
 }
+
+/** Implements a contract with handlers that take this service's context (each feature's `<feature>.routes.ts`). */
+export const implement = implementFor<PayslipsContext>();

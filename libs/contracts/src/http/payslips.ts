@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, IdPathParam, IdText, PageMeta, errorResponses, jsonContent, queryObject } from './common.ts';
-import { routeFamily } from '../routes.ts';
+import { contract, routeFamily } from '../routes.ts';
 
 // Payslips (spec capability "payslips", 1.1.0: several per month, deletion from the admin panel,
 // the full date in the list): one payslip, the month's combined PDF (batches), lists, download.
@@ -318,4 +318,23 @@ export const discardBatchRoute = payslipsApi.route({
     200: jsonContent(PayslipBatchResponse, 'The batch, `discarded`'),
     ...errorResponses({ 400: 'VALIDATION_ERROR (id)', 403: 'Not an administrator', 404: 'BATCH_NOT_FOUND', 409: 'BATCH_PUBLISHED' }),
   },
+});
+
+/** Payslips' routes by name (everything but batches): `payslips.routes.ts` implements each. */
+export const payslipsContract = contract({
+  upload: uploadPayslipRoute,
+  list: listPayslipsRoute,
+  mine: myPayslipsRoute,
+  download: downloadPayslipRoute,
+  delete: deletePayslipRoute,
+  replace: replacePayslipRoute,
+});
+
+/** The month's combined PDF by name: `batches.routes.ts` implements each. */
+export const batchesContract = contract({
+  create: createBatchRoute,
+  show: showBatchRoute,
+  assignPage: assignBatchPageRoute,
+  publish: publishBatchRoute,
+  discard: discardBatchRoute,
 });

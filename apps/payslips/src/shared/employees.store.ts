@@ -1,4 +1,4 @@
-// The employees replica (`@academy/replicas`, from academic's events): what payslips read of it.
+// The employees replica (`@academy/replicas`, from academic's events): what payslips read of it, the store both features share.
 import type { Query } from './db.ts';
 import { employeeInactive, employeeNotFound } from './errors.ts';
 
