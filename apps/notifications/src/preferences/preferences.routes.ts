@@ -11,7 +11,9 @@ export function registerPreferenceRoutes(app: Express, ctx: NotificationsContext
   bind(readPreferencesRoute, async ({ res }) => {
     res.json({ success: true, data: await readAll(ctx.orm.em, currentUser(res).userId) });
   });
+  // `ctx.orm.em` is the request's EntityManager: with an Idempotency-Key it carries the keyed
+  // transaction, so the update commits with the key's answer (a fork would leave it, on a second connection).
   bind(updatePreferencesRoute, async ({ body, res }) => {
-    res.json({ success: true, data: await updatePreferences(ctx.orm.em.fork(), currentUser(res).userId, body, ctx.clock.now()) });
+    res.json({ success: true, data: await updatePreferences(ctx.orm.em, currentUser(res).userId, body, ctx.clock.now()) });
   });
 }

@@ -20,8 +20,10 @@ export async function readAll(em: EntityManager, userId: number): Promise<{ pref
 }
 
 /**
- * Applies the caller's settings and quiet hours (absent: unchanged; null: removed), in one transaction. Switching a critical type off is refused as a whole (400 naming
- * each), and so is a setting named twice with two values; nothing is written then.
+ * Applies the caller's settings and quiet hours (absent: unchanged; null: removed), in one transaction
+ * on `em`, the request's EntityManager (never a fork: it would leave a keyed transaction). Switching a
+ * critical type off is refused as a whole (400 naming each), and so is a setting named twice with two
+ * values; nothing is written then.
  */
 export async function updatePreferences(em: EntityManager, userId: number, input: PreferencesBody, now: Date): Promise<{ preferences: NotificationPreference[]; quietHours: QuietHours | null }> {
   const settings = input.preferences ?? [];
@@ -41,9 +43,12 @@ export async function updatePreferences(em: EntityManager, userId: number, input
     }
     byKey.set(key, setting);
   }
-  await em.transactional(async (tx) => {
+  // On the request's EntityManager: its own transaction, or a savepoint in the keyed one, so the
+  // update commits with the key's answer. What it answers is read in that transaction too, one
+  // statement after another (its connection), which sees the update before it commits.
+  return em.transactional(async (tx) => {
     if (byKey.size) await writeSettings(tx, userId, [...byKey.values()], now);
     if (input.quietHours !== undefined) await writeQuietHours(tx, userId, input.quietHours, now);
+    return { preferences: await readPreferences(tx, userId), quietHours: await readQuietHours(tx, userId) };
   });
-  return readAll(em, userId);
 }
