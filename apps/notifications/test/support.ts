@@ -34,8 +34,8 @@ export async function notificationsConfig(overrides: Partial<Config> = {}): Prom
   };
 }
 
-export async function startNotifications(config: Config, overrides: NotificationsOverrides = {}): Promise<Notifications> {
-  return startTestService(defineNotificationsService(overrides), config);
+export async function startNotifications(config: Config, overrides: NotificationsOverrides = {}, options: StartOptions = {}): Promise<Notifications> {
+  return startTestService(defineNotificationsService(overrides), config, options);
 }
 
 /** Stops the instance; `cleanup` (once per deployment) drops its database, queues and exchange. */

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { generateFiles, logger, names, type Tree } from '@nx/devkit';
 import featureGenerator from '../feature/feature.ts';
-import { addImport, appendToArray, checkName, editMatch, insertAfterLastLine, insertBeforeLine, migrationTimestamp, readText, snakeCase, titleOf } from '../shared/edits.ts';
+import { appendToArray, checkName, editMatch, insertAfterLastLine, insertBeforeLine, migrationTimestamp, readText, snakeCase, titleOf } from '../shared/edits.ts';
 
 export interface ServiceOptions {
   name: string;
@@ -39,7 +39,7 @@ export default async function serviceGenerator(tree: Tree, options: ServiceOptio
     name,
     database: snakeCase(name),
     port,
-    prefix: `/api/v2/${name}`,
+    prefix: `/api/v2/${options.feature ?? name}`,
     urlVariable: `${names(name).constantName}_URL`,
   };
   generateFiles(tree, path.join(import.meta.dirname, 'files'), '.', {
@@ -72,18 +72,10 @@ function portsInUse(tree: Tree): number[] {
   return [...readText(tree, 'tools/dev/system.ts').matchAll(/port: (\d+)/g)].map((match) => Number(match[1]));
 }
 
-/** Its route family in the contracts: the OpenAPI document registers its routes, the gateway's table routes its prefix. */
+/** Its name in the contracts and its contracts file (each feature adds its own family there: the OpenAPI document registers its routes, the gateway's table routes its prefix). */
 function wireContracts(tree: Tree, v: ServiceVars): void {
   appendToArray(tree, 'libs/contracts/src/routes.ts', /export const SERVICES/, `'${v.name}'`);
-
-  const http = 'libs/contracts/src/http/index.ts';
-  addImport(tree, http, [`${v.propertyName}Api`], `./${v.name}.ts`);
-  insertAfterLastLine(tree, http, /^export \* from '\.\/[\w-]+\.ts';$/, `export * from './${v.name}.ts';`);
-  appendToArray(tree, http, /export const declaredFamilies/, `${v.propertyName}Api`);
-
-  const table = 'libs/contracts/src/route-table.ts';
-  addImport(tree, table, [`${v.propertyName}Api`], `./http/${v.name}.ts`);
-  insertBeforeLine(tree, table, /^\];$/, `  ${v.propertyName}Api,`, /^export const ROUTE_FAMILIES/);
+  insertAfterLastLine(tree, 'libs/contracts/src/http/index.ts', /^export \* from '\.\/[\w-]+\.ts';$/, `export * from './${v.name}.ts';`);
 }
 
 /** The gateway's upstream: its URL variable (config, proxy, the Kubernetes config). */

@@ -58,9 +58,14 @@ export function addImport(tree: Tree, file: string, names: string[], from: strin
   else tree.write(file, `${line}\n\n${text}`);
 }
 
-/** Adds `item` to the one-line array literal `const <name>… = [ … ]` of `file`. */
+/** Adds `item` to the array literal `const <name>… = [ … ]` of `file`: at the end of its line, or on a line of its own when it has one item a line. */
 export function appendToArray(tree: Tree, file: string, declaration: RegExp, item: string): void {
   editMatch(tree, file, new RegExp(`(${declaration.source}[^=]*= \\[)([^\\]]*)(\\])`), (match) => {
+    if (match[2].includes('\n')) {
+      const body = match[2].trimEnd();
+      const indent = /\n([ \t]*)\S/.exec(match[2])?.[1] ?? '  ';
+      return `${match[1]}${body}${body.endsWith(',') ? '' : ','}\n${indent}${item},\n${match[3]}`;
+    }
     const items = match[2].trim();
     return `${match[1]}${items ? `${items}, ${item}` : item}${match[3]}`;
   });
