@@ -1,14 +1,18 @@
 // `npm run test:generators`: runs `nx g @academy/tools:feature` where people use it, on every existing
 // service and on a freshly generated one, in a scratch copy of the working tree (the repository is
 // left as it is), then lints and typechecks what it touched and runs the generated tests. Prints the
-// time of each step. `--keep` leaves the scratch copy for a look.
+// time of each step. `--all` runs the generated test of every service (one by default, to keep CI
+// short); `--keep` leaves the scratch copy for a look.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FsTree, flushChanges } from 'nx/src/generators/tree';
+import type FeatureGenerator from './feature/feature.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const keep = process.argv.includes('--keep');
+const all = process.argv.includes('--all');
 
 /** The services a feature is generated into (each a feature of its own name), and the service generated from scratch. */
 const SERVICES = ['academic', 'hours-bank', 'incidents', 'notifications', 'payslips'];
@@ -56,16 +60,24 @@ let failed = false;
 try {
   const nx = path.join(dir, 'node_modules/.bin/nx');
   await step(`nx g @academy/tools:service ${FRESH}`, nx, ['g', '@academy/tools:service', FRESH, '--no-interactive'], dir);
-  for (const service of [...SERVICES, FRESH]) {
-    await step(`nx g @academy/tools:feature ${featureOf(service)} --service=${service}`, nx, ['g', '@academy/tools:feature', featureOf(service), `--service=${service}`, '--no-interactive'], dir);
-  }
+  await step(`nx g @academy/tools:feature ${featureOf(FRESH)} --service=${FRESH}`, nx, ['g', '@academy/tools:feature', featureOf(FRESH), `--service=${FRESH}`, '--no-interactive'], dir);
+  // The existing services in-process (what \`nx g\` runs, on Nx's tree of the copy, without a CLI start each): the copy's generator.
+  const at = performance.now();
+  const { default: featureGenerator } = (await import(path.join(dir, 'tools/generators/feature/feature.ts'))) as { default: typeof FeatureGenerator };
+  const tree = new FsTree(dir, false);
+  for (const service of SERVICES) await featureGenerator(tree, { name: featureOf(service), service });
+  flushChanges(dir, tree.listChanges());
+  console.log(`\n=== :feature on ${SERVICES.join(', ')}: ok in ${seconds(at)} s`);
   const apps = [...SERVICES, FRESH].map((service) => `apps/${service}`);
   await step('lint (the services and the contracts)', path.join(dir, 'node_modules/.bin/eslint'), [...apps, 'libs/contracts'], dir);
   // One program over the six apps (each app's tsconfig is the base one over its src/ and test/): the libraries are checked once.
   writeFileSync(path.join(dir, 'tsconfig.generators.json'), JSON.stringify({ extends: './tsconfig.base.json', include: apps.flatMap((app) => [`${app}/src/**/*.ts`, `${app}/test/**/*.ts`]) }));
   await step('typecheck (the services)', path.join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.generators.json', '--noEmit'], dir);
-  const projects = [...SERVICES, FRESH].flatMap((service) => ['--projects', `apps/${service}/jest.config.js`]);
-  await step('the generated tests', process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', ...projects, '--testPathPatterns', '/test/[a-z-]+-sample/'], dir);
+  // The generated tests start a service each (migrations included): by default one, notifications (a service not yet
+  // converted, whose routes.ts gets a mountImplementations line of its own and its context an `implement`); `--all` runs all seven.
+  const tested = all ? [...SERVICES, FRESH] : ['notifications'];
+  const projects = tested.flatMap((service) => ['--projects', `apps/${service}/jest.config.js`]);
+  await step(`the generated tests (${tested.join(', ')})`, process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', ...projects, '--testPathPatterns', '/test/[a-z-]+-sample/'], dir);
 } catch (error) {
   failed = true;
   console.error(`\n${(error as Error).message}`);

@@ -1,6 +1,6 @@
 // The generators run against an in-memory Nx Tree seeded with the workspace's real files (the ones they
 // edit, as they are today), so a shared file that changes shape fails here before it fails a newcomer.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { Tree } from '@nx/devkit';
@@ -214,13 +214,22 @@ describe('nx g @academy/tools:feature notes --service=demo-probe', () => {
     }
     expect(text(tree, 'apps/demo-probe/src/migrations/Migration20261126080000_notes.ts')).toContain('create table "notes_entries"');
     expect(text(tree, 'apps/demo-probe/src/notes/notes.entities.ts')).toContain("tableName: 'notes_entries'");
-    expect(text(tree, 'apps/demo-probe/test/notes/notes.test.ts')).toContain("describe('POST /api/v2/demo-probe/notes'");
+    expect(text(tree, 'apps/demo-probe/test/notes/notes.test.ts')).toContain("describe('POST /api/v2/notes'");
   });
 
-  test('mounts it beside the first feature: routes.ts, entities.ts and the migrations list, oldest first', () => {
+  test('the anatomy: the routes implement the contract with implement(), each use case takes (ctx, input, actor)', () => {
+    const routes = text(tree, 'apps/demo-probe/src/notes/notes.routes.ts');
+    expect(routes).toContain("import { implement } from '../shared/demo-probe-context.ts';");
+    expect(routes).toContain('export const notesRoutes = implement(notesContract, {');
+    expect(text(tree, 'apps/demo-probe/src/notes/create-entry.ts')).toContain('export async function createNotesEntry(ctx: DemoProbeContext, input: CreateNotesEntryBody, actor: Actor)');
+    expect(text(tree, 'apps/demo-probe/src/notes/read-entry.ts')).toContain('export async function readNotesEntry(ctx: DemoProbeContext, input: ReadNotesEntryInput, _actor: Actor)');
+    expect(text(tree, 'apps/demo-probe/src/shared/demo-probe-context.ts')).toContain('export const implement = implementFor<DemoProbeContext>();');
+  });
+
+  test('mounts it beside the first feature: one mountImplementations call, entities.ts and the migrations list, oldest first', () => {
     const routes = text(tree, 'apps/demo-probe/src/routes.ts');
     expect(routes).toContain("import { notesRoutes } from './notes/notes.routes.ts';");
-    expect(routes).toMatch(/ {2}demoProbeRoutes\(app, deps\);\n {2}notesRoutes\(app, deps\);\n\}/);
+    expect(routes).toContain('  mountImplementations(app, ctx, [demoProbeRoutes, notesRoutes], { families: [demoProbeApi, notesApi] });\n}');
     expect(text(tree, 'apps/demo-probe/src/entities.ts')).toMatch(/export const entities = \[DemoProbeEntry, NotesEntry\];/);
     expect(text(tree, 'apps/demo-probe/src/migrations/index.ts')).toMatch(
       /export const migrations = \[Migration20261125153000_initial, Migration20261125153001_demo_probe, Migration20261126080000_notes\];/,
@@ -228,16 +237,69 @@ describe('nx g @academy/tools:feature notes --service=demo-probe', () => {
     expect(syntaxErrors(tree, 'apps/demo-probe/src/routes.ts')).toEqual([]);
   });
 
-  test('declares its two routes once, in the service family of the contracts, below its prefix', () => {
+  test('declares its family, its two routes and its contract once, in the service\'s contracts file; the family feeds the OpenAPI document and the gateway', () => {
     const contract = text(tree, 'libs/contracts/src/http/demo-probe.ts');
-    expect(contract).toContain("export const createNotesEntryRoute = demoProbeApi.route({\n  method: 'post',\n  path: '/api/v2/demo-probe/notes',");
-    expect(contract).toContain("path: '/api/v2/demo-probe/notes/{id}',");
+    expect(contract).toContain("export const notesApi = routeFamily({ prefix: '/api/v2/notes', service: 'demo-probe', access: 'bearer'");
+    expect(contract).toContain("export const createNotesEntryRoute = notesApi.route({\n  method: 'post',\n  path: '/api/v2/notes',");
+    expect(contract).toContain("path: '/api/v2/notes/{id}',");
+    expect(contract).toContain('export const notesContract = contract({ create: createNotesEntryRoute, read: readNotesEntryRoute });');
     expect(syntaxErrors(tree, 'libs/contracts/src/http/demo-probe.ts')).toEqual([]);
+    expect(text(tree, 'libs/contracts/src/http/index.ts')).toMatch(/export const declaredFamilies: DeclaredFamily\[\] = \[[^\]]*demoProbeApi, notesApi\];/);
+    expect(text(tree, 'libs/contracts/src/route-table.ts')).toMatch(/\n {2}demoProbeApi,\n {2}notesApi,\n\];/);
   });
 
-  test('a feature of a service that does not exist, one that exists, or a reserved folder name is refused', async () => {
+  test('a feature of a service that does not exist, one that exists, a reserved folder name or a family prefix taken is refused', async () => {
     await expect(featureGenerator(tree, { name: 'notes', service: 'nowhere' })).rejects.toThrow('apps/nowhere/src/service.ts not found');
     await expect(featureGenerator(tree, { name: 'notes', service: 'demo-probe' })).rejects.toThrow('apps/demo-probe/src/notes exists already');
     await expect(featureGenerator(tree, { name: 'shared', service: 'demo-probe' })).rejects.toThrow('reserved');
+    tree.write('libs/contracts/src/http/hours-bank.ts', readFileSync(path.join(repoRoot, 'libs/contracts/src/http/hours-bank.ts'), 'utf8'));
+    await expect(featureGenerator(tree, { name: 'hours-bank', service: 'demo-probe' })).rejects.toThrow('libs/contracts/src/http/hours-bank.ts declares hoursBankApi or a family at /api/v2/hours-bank already');
+  });
+});
+
+/** The files of an existing service that :feature reads or edits, as they are today. */
+function serviceFiles(service: string): string[] {
+  const routes = readFileSync(path.join(repoRoot, `apps/${service}/src/routes.ts`), 'utf8');
+  const context = /from '\.\/([\w/-]+-context\.ts)';/.exec(routes)![1];
+  return ['src/service.ts', 'src/routes.ts', 'src/entities.ts', 'src/migrations/index.ts', `src/${context}`, 'test/support.ts'].map((file) => `apps/${service}/${file}`);
+}
+
+// The real run of each (lint, typecheck, the generated test) is `npm run test:generators`, in a scratch copy.
+describe.each([
+  ['academic', 'startAcademic(undefined, { clock })'],
+  ['hours-bank', 'startHoursBank({ clock })'],
+  ['incidents', 'startIncidents(undefined, { clock })'],
+  ['notifications', 'startNotifications(await notificationsConfig(), undefined, { clock })'],
+  ['payslips', 'startPayslips()'],
+])('nx g @academy/tools:feature notes --service=%s (an existing service)', (service, start) => {
+  let tree: Tree;
+  beforeEach(async () => {
+    tree = seededTree();
+    const contracts = readdirSync(path.join(repoRoot, 'libs/contracts/src/http')).map((file) => `libs/contracts/src/http/${file}`);
+    for (const file of [...serviceFiles(service), ...contracts]) tree.write(file, readFileSync(path.join(repoRoot, file), 'utf8'));
+    await featureGenerator(tree, { name: 'notes', service, now: NOW });
+  });
+
+  test('mounts its implementation with the typed router, whatever the service still binds by hand', () => {
+    const routes = text(tree, `apps/${service}/src/routes.ts`);
+    expect(routes).toContain("import { notesRoutes } from './notes/notes.routes.ts';");
+    expect(routes).toMatch(/mountImplementations\(app, ctx, \[([\w, ]+, )?notesRoutes\], \{ families: \[([\w, ]+, )?notesApi\] \}\);/);
+    expect(syntaxErrors(tree, `apps/${service}/src/routes.ts`)).toEqual([]);
+  });
+
+  test('its routes take the service\'s context and its implement(), added to the context file when missing', () => {
+    const [, contextFile] = /from '(\.\.\/[\w/-]+-context\.ts)';/.exec(text(tree, `apps/${service}/src/notes/notes.routes.ts`))!;
+    const context = text(tree, path.posix.join(`apps/${service}/src/notes`, contextFile));
+    expect(context).toMatch(/^export const implement = implementFor<\w+Context>\(\);$/m);
+    expect(context).toMatch(/^import \{ [^}]*\bimplementFor\b[^}]* \} from '@academy\/service';$/m);
+  });
+
+  test('its entity joins entities.ts and its migration the list; its test starts the service with its clock pinned', () => {
+    expect(text(tree, `apps/${service}/src/entities.ts`)).toMatch(/\bNotesEntry\b,?\n?\];/);
+    expect(text(tree, `apps/${service}/src/migrations/index.ts`)).toMatch(/, Migration20261125153000_notes\];/);
+    const generatedTest = text(tree, `apps/${service}/test/notes/notes.test.ts`);
+    expect(generatedTest).toContain(`service = await ${start};`);
+    expect(syntaxErrors(tree, `apps/${service}/test/notes/notes.test.ts`)).toEqual([]);
+    for (const file of [`apps/${service}/src/entities.ts`, `apps/${service}/src/migrations/index.ts`]) expect(syntaxErrors(tree, file)).toEqual([]);
   });
 });
