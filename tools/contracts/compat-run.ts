@@ -15,8 +15,8 @@ import { addWorktree, type Worktree } from './worktree.ts';
 /** The journeys of tools/system/journeys.test.ts that cross apps by events (jest -t). */
 export const EVENT_JOURNEYS = 'content blocks|school courses|incidents|payslips';
 
-/** Files a release writes, or that no app's code reads: a change to them alone changes no app. */
-const BOOKKEEPING = [/^contracts\//, /^apps\/[^/]+\/CHANGELOG\.md$/, /\.md$/, /^deploy\//, /^\.ci\//];
+/** Files a release writes, or that no image ships (docs, deploy, CI, an app's or a library's own tests, the test-only libraries): a change to them alone changes no app. */
+const BOOKKEEPING = [/^contracts\//, /^apps\/[^/]+\/CHANGELOG\.md$/, /\.md$/, /^deploy\//, /^\.ci\//, /^(apps|libs)\/[^/]+\/(test|e2e)\//, /^libs\/(testing|infra)\//];
 
 const git = (args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
