@@ -30,6 +30,9 @@ ENV NODE_ENV=production HOST=0.0.0.0 SERVICE=${SERVICE} APP_VERSION=${APP_VERSIO
 WORKDIR /app
 COPY --from=prod-deps /repo/node_modules ./node_modules
 COPY --from=build /repo/dist/apps/${SERVICE} ./dist
+# The web console's built files (hashed assets, index.html): the gateway serves them at / (CONSOLE_DIR); a few
+# hundred KB that the other images carry unused, since a Dockerfile copies by build argument only by name.
+COPY --from=build /repo/dist/apps/console ./console
 # /data: the service's data folder (incidents keeps attachments there: FILES_DIR=/data/files), owned
 # by the runtime user so a fresh volume mounted there is writable.
 RUN mkdir -p /data && chown 1000:1000 /data
