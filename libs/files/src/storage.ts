@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open as openFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { finished, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -46,13 +46,18 @@ export function diskStorage(root: string): FileStorage {
       return { key, sizeBytes: (await stat(file)).size };
     },
     async open(key) {
-      const file = pathOf(key);
+      // Opened here, not by the stream on its first read: a file removed in between (a concurrent publish
+      // removing the combined PDF it has just published) is then either null now or readable to its end,
+      // never an ENOENT from a stream the caller already holds.
+      let handle: FileHandle;
       try {
-        await stat(file);
-      } catch {
-        return null;
+        handle = await openFile(pathOf(key), 'r');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+        throw error;
       }
-      return createReadStream(file);
+      return handle.createReadStream();
     },
     async remove(key) {
       await rm(pathOf(key), { force: true });

@@ -21,6 +21,14 @@ describe('diskStorage', () => {
     await storage.remove(key);
   });
 
+  test('a file removed right after it was opened is still read to its end (a concurrent publish removing the combined PDF another is about to read)', async () => {
+    const { key } = await storage.save(Readable.from([Buffer.from('combined pdf')]));
+    const opened = (await storage.open(key))!;
+    for (const file of filesUnder(root)) rmSync(file); // synchronously, before the stream's first read
+    expect(await text(opened)).toBe('combined pdf');
+    expect(await storage.open(key)).toBeNull();
+  });
+
   test('a source that fails while its folder is being made (issue 18: before anything listened) rejects the save and leaves no file', async () => {
     const source = new PassThrough();
     const saving = storage.save(source);
