@@ -4,6 +4,7 @@
 // global setup as a child process: writes what the tests need to the file named by its argument,
 // then holds the system until SIGTERM.
 import { writeFileSync } from 'node:fs';
+import { ensureInfra, stopInfra } from '@academy/infra';
 import { buildConsole } from '../dev/console.ts';
 import { DEMO, startTestSystem, type TestSystem } from '../system/harness.ts';
 import { eventually, login } from '../system/client.ts';
@@ -13,6 +14,8 @@ const out = process.argv[2];
 if (!out) throw new Error('usage: node tools/console/system.ts <file to write the addresses to>');
 
 buildConsole();
+// The test PostgreSQL and Redis, as test:system's global setup has them (started here when nothing runs them, stopped with the system).
+const infra = await ensureInfra('test', (line) => process.stderr.write(`[test infra] ${line}\n`), ['postgres', 'redis']);
 const system = await startTestSystem({ name: 'console', redisDb: 12, log: (line) => process.stderr.write(`[console system] ${line}\n`) });
 await publishPayslips(system);
 writeFileSync(out, JSON.stringify({ gateway: system.gateway, mailApi: system.mail.api, pid: process.pid }));
@@ -23,6 +26,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await system.stop();
+  if (infra.started.length) await stopInfra('test', infra.started);
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());
