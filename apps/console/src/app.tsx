@@ -9,12 +9,15 @@ import { LoginPage } from './pages/login';
 import { TodayPage } from './pages/today';
 import { IncidentNotices } from './notices';
 import { PageBoundary } from './ui';
+import { AdminNav, adminRoutes, isAdmin } from './admin';
 
 // Pages past Login and Today load when first visited: the first load stays small.
 const AttendancePage = lazy(() => import('./pages/attendance'));
 const PayslipsPage = lazy(() => import('./pages/payslips'));
 const IncidentsPage = lazy(() => import('./pages/incidents'));
 const SettingsPage = lazy(() => import('./pages/settings'));
+const IncidentPage = lazy(() => import('./pages/teacher/incident'));
+const HoursPage = lazy(() => import('./pages/teacher/hours'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000, refetchOnWindowFocus: false } } });
 
@@ -68,7 +71,9 @@ function Shell() {
             {link('/', t('nav.today'))}
             {link('/incidents', t('nav.incidents'))}
             {link('/payslips', t('nav.payslips'))}
+            {link('/hours', t('nav.hours'))}
             {link('/settings', t('nav.settings'))}
+            {isAdmin(session) && <AdminNav />}
           </ul>
         </nav>
         <button
@@ -107,7 +112,10 @@ const router = createBrowserRouter([
       { path: 'attendance/:eventId', element: page(<AttendancePage />) },
       { path: 'payslips', element: page(<PayslipsPage />) },
       { path: 'incidents', element: page(<IncidentsPage />) },
+      { path: 'incidents/:id', element: page(<IncidentPage />) },
+      { path: 'hours', element: page(<HoursPage />) },
       { path: 'settings', element: page(<SettingsPage />) },
+      ...adminRoutes,
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },

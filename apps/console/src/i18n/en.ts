@@ -2,7 +2,7 @@ import type { Resources } from './es';
 
 export const en: Resources = {
   app: { title: 'Academy', skip: 'Skip to content', nav: 'Sections', logout: 'Log out', loading: 'Loading…', retry: 'Retry', offline: 'No connection to the server.' },
-  nav: { today: 'Today', payslips: 'My payslips', incidents: 'My incidents', settings: 'Settings' },
+  nav: { today: 'Today', payslips: 'My payslips', incidents: 'My incidents', blocks: 'Blocks', hours: 'My hours', settings: 'Settings' },
   login: { heading: 'Log in', email: 'E-mail', password: 'Password', submit: 'Log in', busy: 'Logging in…' },
   today: {
     heading: 'Today',

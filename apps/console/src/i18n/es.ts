@@ -1,6 +1,6 @@
 export const es = {
   app: { title: 'Academia', skip: 'Saltar al contenido', nav: 'Secciones', logout: 'Cerrar sesión', loading: 'Cargando…', retry: 'Reintentar', offline: 'Sin conexión con el servidor.' },
-  nav: { today: 'Hoy', payslips: 'Mis nóminas', incidents: 'Mis incidencias', settings: 'Ajustes' },
+  nav: { today: 'Hoy', payslips: 'Mis nóminas', incidents: 'Mis incidencias', blocks: 'Bloques', hours: 'Mis horas', settings: 'Ajustes' },
   login: { heading: 'Iniciar sesión', email: 'Correo electrónico', password: 'Contraseña', submit: 'Entrar', busy: 'Entrando…' },
   today: {
     heading: 'Hoy',

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
 import { formatDateTime } from '../format';
@@ -20,7 +21,10 @@ export default function IncidentsPage() {
         <ul className="cards">
           {list.data.data.map((incident) => (
             <li key={incident.id}>
-              <strong>{t(`incidents.kinds.${incident.kind}`)}</strong> · {t(`incidents.status.${incident.status}`)} · {formatDateTime(incident.createdAt)}
+              <Link to={`/incidents/${incident.id}`}>
+                <strong>{t(`incidents.kinds.${incident.kind}`)}</strong>
+              </Link>{' '}
+              · {t(`incidents.status.${incident.status}`)} · {formatDateTime(incident.createdAt)}
             </li>
           ))}
         </ul>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
 import { getSession, setSession } from '../api/session';
 import { errorText } from '../i18n';
+import { NotificationSettings } from './teacher/notification-settings';
 
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -30,6 +31,7 @@ export default function SettingsPage() {
           {errorText(save.error)}
         </p>
       )}
+      <NotificationSettings />
     </>
   );
 }
