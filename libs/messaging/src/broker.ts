@@ -6,7 +6,7 @@ import type { Registry } from 'prom-client';
 import type { EventEnvelope } from '@academy/contracts';
 import type { Logger, ReadinessCheck } from '@academy/kit';
 import { messagingMetrics, type MessagingMetrics } from './metrics.ts';
-import { assertEventsExchange, unroutedName, type EventsExchange, type UnroutedLimits } from './topology.ts';
+import { assertEventsExchange, PUBLISHED_AT_HEADER, unroutedName, type EventsExchange, type UnroutedLimits } from './topology.ts';
 
 export const DEFAULT_EXCHANGE = 'academy.events';
 
@@ -57,7 +57,8 @@ export interface ConnectionSetup {
 /** Persistent, mandatory, and identified by the event: what every published envelope carries. */
 function messagePropertiesOf(envelope: EventEnvelope, headers: Record<string, string> | null | undefined): Options.Publish {
   return {
-    ...(headers ? { headers } : {}),
+    // When it left the relay: the consumer's `messaging_delivery_delay_seconds` starts here.
+    headers: { ...headers, [PUBLISHED_AT_HEADER]: Date.now() },
     persistent: true,
     mandatory: true,
     messageId: envelope.id,
@@ -213,13 +214,18 @@ export class Broker extends EventEmitter {
   }
 
   /** Messages waiting in the catch-all queue `<exchange>.unrouted`, or null while not connected. */
-  async unroutedDepth(): Promise<number | null> {
+  unroutedDepth(): Promise<number | null> {
+    return this.queueDepth(unroutedName(this.exchange));
+  }
+
+  /** Messages ready in a queue, or null while not connected (a missing queue rejects). */
+  async queueDepth(queue: string): Promise<number | null> {
     const connection = this.connection;
     if (!connection) return null;
     const channel = await connection.createChannel();
     channel.on('error', () => undefined);
     try {
-      return (await channel.checkQueue(unroutedName(this.exchange))).messageCount;
+      return (await channel.checkQueue(queue)).messageCount;
     } finally {
       await channel.close().catch(() => undefined);
     }

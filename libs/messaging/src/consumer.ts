@@ -7,7 +7,7 @@ import { keepConsuming } from './consumer-channel.ts';
 import { createDispatcher } from './consumer-dispatch.ts';
 import { acknowledge, attemptsOf, parkUnreadable, retryOrPark, type FailureRouting } from './consumer-routing.ts';
 import { handleOnce } from './inbox.ts';
-import { assertQueueName, ORIGINAL_TRACEPARENT_HEADER } from './topology.ts';
+import { assertQueueName, dlqName, ORIGINAL_TRACEPARENT_HEADER, PUBLISHED_AT_HEADER, REPLAYED_AT_HEADER } from './topology.ts';
 
 export { ATTEMPTS_HEADER, REASON_HEADER } from './topology.ts';
 
@@ -116,6 +116,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
       span.setAttribute('academy.inbox.outcome', outcome);
       acknowledge(ch, message, log);
       metrics.consumed.inc({ queue, type: event.type, outcome });
+      observeDelay(message);
     });
 
   /**
@@ -152,7 +153,14 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     batch.forEach(({ message, event }, index) => {
       acknowledge(ch, message, log);
       metrics.consumed.inc({ queue, type: event.type, outcome: outcomes[index] });
+      observeDelay(message);
     });
+  };
+
+  /** Publish (or replay) → handled, for `messaging_delivery_delay_seconds`; a message without the header is not observed. */
+  const observeDelay = (message: ConsumeMessage) => {
+    const since = sentAtOf(message);
+    if (since !== null) metrics.deliveryDelay.observe({ queue }, Math.max(0, Date.now() - since) / 1000);
   };
 
   const dispatcher = createDispatcher(batchSize, handleDeliveries, log);
@@ -162,16 +170,30 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     (ch, message) => dispatcher.deliver(ch, message),
     () => dispatcher.drain(stopTimeoutMs),
   );
+  const dlq = { queue, depth: () => broker.queueDepth(dlqName(queue)) };
+  metrics.dlqSources.add(dlq);
   return {
     queue,
     get inFlight() {
       return dispatcher.inFlight;
     },
-    stop,
+    stop: async () => {
+      metrics.dlqSources.delete(dlq);
+      await stop();
+    },
   };
 }
 
 const headersOf = (message: ConsumeMessage) => (message.properties.headers ?? {}) as Record<string, unknown>;
+
+/** When the message was last sent on its way: the replay's time for a copy replayed from the DLQ, else the relay's publish. */
+function sentAtOf(message: ConsumeMessage): number | null {
+  const headers = headersOf(message);
+  const replayedAt = typeof headers[REPLAYED_AT_HEADER] === 'string' ? Date.parse(headers[REPLAYED_AT_HEADER]) : NaN;
+  if (Number.isFinite(replayedAt)) return replayedAt;
+  const publishedAt = Number(headers[PUBLISHED_AT_HEADER]);
+  return Number.isFinite(publishedAt) && publishedAt > 0 ? publishedAt : null;
+}
 
 /**
  * A delivery's span: a child of the context its headers carry, linked to the original trace when

@@ -9,10 +9,20 @@ export interface MessagingMetrics {
   retried: Counter<'queue'>;
   deadLettered: Counter<'queue' | 'reason'>;
   handlerDuration: Histogram<'queue'>;
+  /** From the relay's publish (or a DLQ replay) to the handler's commit, retries included. */
+  deliveryDelay: Histogram<'queue'>;
   /** Read at scrape time by `messaging_outbox_backlog` (summed) and `messaging_outbox_oldest_unsent_seconds` (max): one per relay. */
   outboxSources: Set<() => Promise<OutboxStats>>;
   /** Read at scrape time by `messaging_unrouted_depth`: one per broker (they all see the same queue). */
   unroutedSources: Set<() => Promise<number | null>>;
+  /** Read at scrape time by `messaging_dlq_depth{queue}`: one per consumer (replicas of a queue report the same depth). */
+  dlqSources: Set<DlqSource>;
+}
+
+export interface DlqSource {
+  queue: string;
+  /** Messages in `<queue>.dlq`, or null while the broker is away. */
+  depth(): Promise<number | null>;
 }
 
 export interface OutboxStats {
@@ -30,6 +40,7 @@ export function messagingMetrics(registry: Registry = new Registry()): Messaging
   const registers = [registry];
   const outboxSources = new Set<() => Promise<OutboxStats>>();
   const unroutedSources = new Set<() => Promise<number | null>>();
+  const dlqSources = new Set<DlqSource>();
   const metrics: MessagingMetrics = {
     registry,
     published: new Counter({ name: 'messaging_published_total', help: 'Events published and confirmed by the broker, by type', labelNames: ['type'], registers }),
@@ -49,8 +60,16 @@ export function messagingMetrics(registry: Registry = new Registry()): Messaging
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
+    deliveryDelay: new Histogram({
+      name: 'messaging_delivery_delay_seconds',
+      help: "From the relay's publish (or a DLQ replay) to the handler's commit, retries included, by queue",
+      labelNames: ['queue'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers,
+    }),
     outboxSources,
     unroutedSources,
+    dlqSources,
   };
   // Both outbox gauges come from one query per relay and scrape (the first gauge collected starts it).
   let pendingStats: Promise<OutboxStats[]> | null = null;
@@ -84,6 +103,17 @@ export function messagingMetrics(registry: Registry = new Registry()): Messaging
       const depths = await Promise.all([...unroutedSources].map((source) => source().catch(() => null)));
       const known = depths.filter((depth): depth is number => depth !== null);
       if (known.length) this.set(Math.max(...known));
+    },
+  });
+  new Gauge({
+    name: 'messaging_dlq_depth',
+    help: 'Messages parked in <queue>.dlq, by queue (npm run dlq -- list <queue>); absent while the broker is away',
+    labelNames: ['queue'],
+    registers,
+    async collect() {
+      const depths = await Promise.all([...dlqSources].map(async (source) => ({ queue: source.queue, depth: await source.depth().catch(() => null) })));
+      this.reset();
+      for (const { queue, depth } of depths) if (depth !== null) this.set({ queue }, depth);
     },
   });
   byRegistry.set(registry, metrics);

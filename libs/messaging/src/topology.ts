@@ -7,6 +7,8 @@ export const ORIGINAL_QUEUE_HEADER = 'x-original-queue';
 export const DEAD_LETTERED_AT_HEADER = 'x-dead-lettered-at';
 export const LAST_ERROR_HEADER = 'x-last-error';
 export const REPLAYED_AT_HEADER = 'x-replayed-at';
+/** Epoch milliseconds of the relay's publish, kept by retry and DLQ copies. */
+export const PUBLISHED_AT_HEADER = 'x-published-at';
 /** On a message replayed from the DLQ by a traced replay: the `traceparent` it had, which the consumer's span links to. */
 export const ORIGINAL_TRACEPARENT_HEADER = 'x-original-traceparent';
 
