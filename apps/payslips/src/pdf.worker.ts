@@ -2,6 +2,7 @@
 // on the service's event loop. Each task answers a plain result; expected failures are results too.
 import { EncryptedPDFError, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef } from '@cantoo/pdf-lib';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { parentPort, threadId } from 'node:worker_threads';
 import { findSpanishTaxIds } from '@academy/contracts';
 
 // pdf.js is imported on first use: its module has a top-level await, and piscina first tries to
@@ -178,3 +179,9 @@ export async function split(task: SplitTask): Promise<Uint8Array[]> {
   }
   return outputs;
 }
+
+/** The message a thread posts once its module is loaded (see `PdfPool.close`). */
+export const LOADED = 'pdfWorkerLoaded' as const;
+// Posted as the module's last statement, so after Node has instantiated it: the pool stops no thread
+// before this (Node 22 aborts the whole process when a thread is stopped while `require` instantiates its module).
+parentPort?.postMessage({ [LOADED]: threadId });

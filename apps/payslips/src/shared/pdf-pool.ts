@@ -1,8 +1,15 @@
+import { once } from 'node:events';
 import { Piscina } from 'piscina';
 import { inSpan } from '@academy/kit';
-import type { Inspection, InspectTask, PageReading, ReadTask, SplitTask } from '../pdf.worker.ts';
+import type { Inspection, InspectTask, LOADED as WorkerLoaded, PageReading, ReadTask, SplitTask } from '../pdf.worker.ts';
 
 export type { Inspection, PageReading, PdfProblem } from '../pdf.worker.ts';
+
+/** What a thread posts once its module has loaded (the worker's own constant, checked by the compiler; imported as a value it would load pdf.js here). */
+const LOADED: typeof WorkerLoaded = 'pdfWorkerLoaded';
+
+/** How long `close` waits for a starting thread to finish loading its module before stopping it anyway. */
+const LOAD_WAIT_MS = 15_000;
 
 /** How long a read or a split (off the request path) may run before its worker is stopped (a PDF built to make the parser spin). */
 const BACKGROUND_TIMEOUT_MS = 10 * 60_000;
@@ -20,6 +27,8 @@ export class PdfCheckTimedOut extends Error {}
 export class PdfPool {
   private readonly pool: Piscina;
   private readonly inspectTimeoutMs: number;
+  /** The threads (by id) whose module has loaded: the only ones `close` may stop at once. */
+  private readonly loaded = new Set<number>();
 
   /**
    * `worker`: the worker's entry point (`src/pdf.worker.ts`, or its bundle next to `main.js`);
@@ -34,6 +43,13 @@ export class PdfPool {
       maxThreads: threads,
       idleTimeout: 30_000,
       resourceLimits: { maxOldGenerationSizeMb: 768 },
+    });
+    this.pool.on('message', (message: unknown) => {
+      const id = (message as Record<string, unknown> | null)?.[LOADED];
+      if (typeof id === 'number') {
+        this.loaded.add(id);
+        this.pool.emit(LOADED);
+      }
     });
   }
 
@@ -66,7 +82,17 @@ export class PdfPool {
     return this.run('split', task, AbortSignal.timeout(BACKGROUND_TIMEOUT_MS));
   }
 
-  close(): Promise<void> {
-    return this.pool.destroy();
+  /**
+   * Stops every thread, once each has loaded its module (at most `LOAD_WAIT_MS`): Node 22 aborts the
+   * whole process (`v8::Module::IsGraphAsync`) when a thread is terminated while `require`
+   * instantiates its ES module, which a thread started just before shutdown (or replacing one
+   * stopped by a time limit) may be doing.
+   */
+  async close(): Promise<void> {
+    const deadline = AbortSignal.timeout(LOAD_WAIT_MS);
+    while (!deadline.aborted && this.pool.threads.some((thread) => !this.loaded.has(thread.threadId))) {
+      await once(this.pool, LOADED, { signal: AbortSignal.any([deadline, AbortSignal.timeout(100)]) }).catch(() => {});
+    }
+    await this.pool.destroy();
   }
 }
