@@ -4,7 +4,7 @@ import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
 import { createIncidentsContext, type IncidentsContext } from './shared/incidents-context.ts';
-import { scheduleChecks } from './checks/scheduled-check.ts';
+import { scheduleChecks } from './checks/schedule-checks.ts';
 import { subscriptions } from './subscriptions.ts';
 
 export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
@@ -12,19 +12,19 @@ export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
   entities,
   migrations,
   readinessNeedsRedis: true,
-  setup: (ctx) => {
-    const deps = createIncidentsContext(ctx);
+  setup: (serviceContext) => {
+    const ctx = createIncidentsContext(serviceContext);
     let stopChecks = async () => {};
     return {
-      deps,
-      routes: (app) => registerRoutes(app, deps),
-      subscriptions: () => subscriptions(deps),
+      deps: ctx,
+      routes: (app) => registerRoutes(app, ctx),
+      subscriptions: () => subscriptions(ctx),
       listening: () => {
-        stopChecks = scheduleChecks(deps, deps.config.CHECK_INTERVAL_MS);
+        stopChecks = scheduleChecks(ctx, ctx.config.CHECK_INTERVAL_MS);
       },
       stop: async () => {
         await stopChecks();
-        deps.cache.stop();
+        ctx.cache.stop();
       },
     };
   },

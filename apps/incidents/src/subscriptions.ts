@@ -6,6 +6,6 @@ import type { IncidentsContext } from './shared/incidents-context.ts';
  * when they were first heard of) and the timetable (who is expected to clock in, and when) from
  * academic's events.
  */
-export async function subscriptions(deps: IncidentsContext): Promise<void> {
-  await subscribeReplicas(deps, deps.config.REPLICAS_QUEUE, { timetable: true });
+export async function subscriptions(ctx: IncidentsContext): Promise<void> {
+  await subscribeReplicas(ctx, ctx.config.REPLICAS_QUEUE, { timetable: true });
 }

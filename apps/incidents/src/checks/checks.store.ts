@@ -1,8 +1,22 @@
-// SQL of the scheduled check that reads the employees and timetable replicas.
-import { nextIncidentIdSql } from '../shared/record-incident.ts';
+// SQL of the scheduled check: the time records, and the employees and timetable replicas.
+import type { ClockSource } from '@academy/contracts';
+import { isoSql, type Query } from '../shared/db.ts';
+import { nextIncidentIdSql } from '../shared/new-incidents.store.ts';
 
 /** The login of a record's employee (`r` = time_records), from the employees replica. */
-export const EMPLOYEE_USER_ID_OF_RECORD_SQL = `(select e.user_id from employees e where e.id = r.employee_id and not e.deleted)`;
+const EMPLOYEE_USER_ID_OF_RECORD_SQL = `(select e.user_id from employees e where e.id = r.employee_id and not e.deleted)`;
+
+/**
+ * Records open for more than `$2` hours at `$1` with no RECORD_OPEN_TOO_LONG yet, oldest first (`$4`
+ * batch), each with its proposed end: clock-in + `$3` hours, never past now.
+ */
+const OPEN_TOO_LONG = `
+select r.id, r.employee_id as "employeeId", ${EMPLOYEE_USER_ID_OF_RECORD_SQL} as "employeeUserId", ${isoSql('r.clock_in_at')} as "clockInAt",
+  ${isoSql('least(r.clock_in_at + $3 * interval \'1 hour\', $1::timestamptz)')} as "proposedEndAt", ${nextIncidentIdSql} as "incidentId"
+from time_records r
+where r.clock_out_at is null and r.clock_in_at < $1::timestamptz - $2 * interval '1 hour'
+  and not exists (select 1 from incidents i where i.time_record_id = r.id and i.kind = 'RECORD_OPEN_TOO_LONG')
+order by r.clock_in_at limit $4`;
 
 /** No time record of employee `e` touching the local day that starts at `dayStart` and begun before `due` (`$1` = now). */
 const noRecordBefore = (dayStart: string, due: string) => `not exists (
@@ -20,7 +34,7 @@ const noIncidentYet = (day: string, kind: string) => `not exists (select 1 from 
  * deadline plus grace (a night shift from the day before counts; a later clock-in does not undo
  * the absence, so the result does not depend on when the check runs) and no ABSENCE for it yet.
  */
-export const ABSENCES_EVERY_WORKING_DAY = `
+const ABSENCES_EVERY_WORKING_DAY = `
 with days as (
   select d::date as day,
     (d::timestamp at time zone $2) as day_start,
@@ -66,7 +80,7 @@ first_classes as (
  * at least the grace ago, with no time record touching that day before its start plus the grace
  * (the same presence rule as above), and no ABSENCE for that day yet. No class, no absence.
  */
-export const ABSENCES_FROM_TIMETABLE = `
+const ABSENCES_FROM_TIMETABLE = `
 with ${FIRST_CLASSES}
 select e.id as "employeeId", e.user_id as "employeeUserId", classes.day::text as day,
   to_char(classes.first_start at time zone $2, 'HH24:MI') as "expectedAt", ${nextIncidentIdSql} as "incidentId"
@@ -83,7 +97,7 @@ limit $4`;
  * night shift that ran into it). One LATE_CLOCK_IN per employee-day; its source and device are
  * the clock-in's.
  */
-export const LATE_CLOCK_INS = `
+const LATE_CLOCK_INS = `
 with ${FIRST_CLASSES}
 select e.id as "employeeId", e.user_id as "employeeUserId", classes.day::text as day,
   first_in.clock_in_source as source, first_in.clock_in_device_id as "deviceId",
@@ -104,3 +118,52 @@ where first_in.clock_in_at > classes.due
   and ${noIncidentYet('classes.day', 'LATE_CLOCK_IN')}
 order by classes.day, e.id
 limit $4`;
+
+/** Each candidate comes with the id its incident would take. */
+interface Candidate {
+  employeeId: number;
+  employeeUserId: number | null;
+  incidentId: number;
+}
+
+export interface OpenTooLong extends Candidate {
+  /** The record's id. */
+  id: number;
+  clockInAt: string;
+  proposedEndAt: string;
+}
+
+export function recordsOpenTooLong(query: Query, now: Date, rule: { limitHours: number; proposedShiftHours: number; batch: number }): Promise<OpenTooLong[]> {
+  return query<OpenTooLong>(OPEN_TOO_LONG, [now.toISOString(), rule.limitHours, rule.proposedShiftHours, rule.batch]);
+}
+
+export interface Absence extends Candidate {
+  day: string;
+  /** The first class's start, or the deadline (local HH:MM). */
+  expectedAt: string;
+}
+
+export function absencesFromTimetable(query: Query, now: Date, rule: { timeZone: string; graceMinutes: number; batch: number }): Promise<Absence[]> {
+  return query<Absence>(ABSENCES_FROM_TIMETABLE, [now.toISOString(), rule.timeZone, rule.graceMinutes, rule.batch]);
+}
+
+export function absencesOnWorkingDays(
+  query: Query,
+  now: Date,
+  rule: { timeZone: string; workingDays: number[]; deadline: string; graceMinutes: number; batch: number },
+): Promise<Absence[]> {
+  return query<Absence>(ABSENCES_EVERY_WORKING_DAY, [now.toISOString(), rule.timeZone, rule.workingDays, rule.deadline, rule.graceMinutes, rule.batch]);
+}
+
+export interface LateClockIn extends Candidate {
+  day: string;
+  source: ClockSource | null;
+  deviceId: string | null;
+  /** Local HH:MM. */
+  classStart: string;
+  clockIn: string;
+}
+
+export function lateClockIns(query: Query, now: Date, rule: { timeZone: string; graceMinutes: number; batch: number }): Promise<LateClockIn[]> {
+  return query<LateClockIn>(LATE_CLOCK_INS, [now.toISOString(), rule.timeZone, rule.graceMinutes, rule.batch]);
+}

@@ -10,8 +10,14 @@ import { parseMultipart, removeFiles, type MultipartOptions, type StoredUpload }
 import { ownEmployee, type Actor } from '../shared/actor.ts';
 import { adminUsesAdminThread, unsupportedMediaType } from './incidents.errors.ts';
 import { implement, type IncidentsContext } from '../shared/incidents-context.ts';
-import { listIncidents, listMyIncidents, openIncidentFile, readIncident, readThreads } from './read-incidents.ts';
-import { closeIncident, deleteIncident, postMessage } from './write-incidents.ts';
+import { closeIncident } from './close-incident.ts';
+import { deleteIncident } from './delete-incident.ts';
+import { listIncidents } from './list-incidents.ts';
+import { listMyIncidents } from './list-my-incidents.ts';
+import { openIncidentFile } from './open-incident-file.ts';
+import { postMessage } from './post-message.ts';
+import { readIncident } from './read-incident.ts';
+import { readThreads } from './read-threads.ts';
 
 /** A thread message as multipart: its text (the schema then checks it) and up to five files, each checked by its bytes. */
 const messageUpload = (idleTimeoutMs: number): MultipartOptions => ({
@@ -26,7 +32,7 @@ const messageUpload = (idleTimeoutMs: number): MultipartOptions => ({
  */
 async function messageOf(ctx: IncidentsContext, req: Request, actor: Actor, incidentId: number): Promise<{ message: string; files: StoredUpload[] }> {
   if (req.is('multipart/form-data')) {
-    await readIncident(ctx, actor, incidentId);
+    await readIncident(ctx, { incidentId }, actor);
     const parsed = await parseMultipart(req, ctx.storage, messageUpload(ctx.config.UPLOAD_IDLE_TIMEOUT_MS));
     const input = IncidentMessageBody.safeParse({ message: parsed.fields.message });
     if (!input.success) {
@@ -44,7 +50,7 @@ async function post(ctx: IncidentsContext, req: Request, actor: Actor, incidentI
   if (role === 'employee' && actor.role === 'admin') throw adminUsesAdminThread();
   if (role === 'employee') ownEmployee(actor);
   const { message, files } = await messageOf(ctx, req, actor, incidentId);
-  return { status: 201 as const, body: { message: 'Message sent' as const, data: await postMessage(ctx, actor, incidentId, role, message, files) } };
+  return { status: 201 as const, body: { message: 'Message sent' as const, data: await postMessage(ctx, { incidentId, role, message, files }, actor) } };
 }
 
 /** A file's name in `content-disposition`: ASCII for old clients, UTF-8 for the rest. */
@@ -52,13 +58,13 @@ const attachment = (fileName: string) => `attachment; filename="${fileName.repla
 
 /** `/api/v2/incident/*`: the spec's six routes, plus file download, close and delete (admin). */
 export const incidentRoutes = implement(incidentsContract, {
-  list: async ({ query }, ctx) => ({ status: 200, body: await listIncidents(ctx, query) }),
+  list: async ({ query }, ctx, actor) => ({ status: 200, body: await listIncidents(ctx, query, actor) }),
 
-  mine: async ({ query }, ctx, actor) => ({ status: 200, body: await listMyIncidents(ctx, ownEmployee(actor), query) }),
+  mine: async ({ query }, ctx, actor) => ({ status: 200, body: await listMyIncidents(ctx, query, actor) }),
 
-  read: async ({ params }, ctx, actor) => ({ status: 200, body: { data: await readIncident(ctx, actor, params.id) } }),
+  read: async ({ params }, ctx, actor) => ({ status: 200, body: { data: await readIncident(ctx, { incidentId: params.id }, actor) } }),
 
-  readThreads: async ({ params }, ctx, actor) => ({ status: 200, body: await readThreads(ctx, actor, params.id) }),
+  readThreads: async ({ params }, ctx, actor) => ({ status: 200, body: await readThreads(ctx, { incidentId: params.id }, actor) }),
 
   employeeThread: async ({ params, req }, ctx, actor) => post(ctx, req, actor, params.id, 'employee'),
 
@@ -66,7 +72,7 @@ export const incidentRoutes = implement(incidentsContract, {
 
   // A client gone mid-download (or a read error once the headers are out) ends only this answer.
   file: async ({ params }, ctx, actor) => {
-    const { file, content } = await openIncidentFile(ctx, actor, params.id, params.fileId);
+    const { file, content } = await openIncidentFile(ctx, { incidentId: params.id, fileId: params.fileId }, actor);
     return {
       status: 200,
       body: content,
@@ -74,7 +80,7 @@ export const incidentRoutes = implement(incidentsContract, {
     };
   },
 
-  close: async ({ params, body }, ctx, actor) => ({ status: 200, body: { message: 'Incident closed', data: await closeIncident(ctx, actor, params.id, body.message) } }),
+  close: async ({ params, body }, ctx, actor) => ({ status: 200, body: { message: 'Incident closed', data: await closeIncident(ctx, { incidentId: params.id, note: body.message }, actor) } }),
 
-  delete: async ({ params }, ctx, actor) => ({ status: 200, body: { message: 'Incident deleted', data: await deleteIncident(ctx, actor, params.id) } }),
+  delete: async ({ params }, ctx, actor) => ({ status: 200, body: { message: 'Incident deleted', data: await deleteIncident(ctx, { incidentId: params.id }, actor) } }),
 });

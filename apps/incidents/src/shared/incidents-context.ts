@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { diskStorage, type FileStorage } from '@academy/files';
-import { Sql } from '@academy/db';
 import { implementFor, type ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { IncidentCache } from './cache.ts';
+import { Sql } from './db.ts';
 
 /** What the use cases of this service work with: the service's context and what its `setup` builds once per instance. */
 export interface IncidentsContext extends ServiceContext<Config> {

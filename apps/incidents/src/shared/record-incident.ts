@@ -1,51 +1,17 @@
 // Every feature that finds an incident (a refused clock, the scheduled check) records it here: one
 // writer of new incidents and their `incident.created` events.
-import { createEnvelope, type ClockSource, type EventData, type IncidentKind } from '@academy/contracts';
-import { outboxInsertSql, outboxRow } from '@academy/messaging';
-import type { Query } from './db.ts';
+import { incidentEnvelope } from './incident-events.ts';
 import type { IncidentsContext } from './incidents-context.ts';
-import { SEVERITY } from './incident-rules.ts';
+import { insertIncident, type NewIncident } from './new-incidents.store.ts';
 
-export const SOURCE = 'incidents';
-
-export interface NewIncident {
-  /** Allocated beforehand (`nextval('incidents_id_seq')`), so the event can name it. */
-  id: number;
-  employeeId: number;
-  employeeUserId: number | null;
-  kind: IncidentKind;
-  description: string;
-  source: ClockSource | null;
-  deviceId: string | null;
-  /** Exactly one of the two keys. */
-  timeRecordId: number | null;
-  day: string | null;
-  proposedEndAt: string | null;
-}
-
-type IncidentEvent = 'incident.created' | 'incident.updated';
-export const incidentEnvelope = <T extends IncidentEvent>(type: T, data: EventData<T>, correlationId?: string) =>
-  createEnvelope(type, data, { source: SOURCE, correlationId });
-
-const INSERT_INCIDENT = `
-with inc as (
-  insert into incidents (id, employee_id, employee_user_id, kind, severity, status, description, source, device_id, time_record_id, day,
-    proposed_end_at, created_at, updated_at)
-  values ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, $12::timestamptz, $12::timestamptz)
-  on conflict do nothing
-  returning id
-), event as (
-  ${outboxInsertSql({ eventId: '$13::uuid', type: '$14::text', envelope: '$15::jsonb', traceContext: '$16::jsonb' })} from inc
-)
-select (select id from inc) as created`;
+export type { NewIncident } from './new-incidents.store.ts';
 
 /**
- * Inserts the incident and its `incident.created` event in one statement, unless its key
- * ((time record, kind) or (employee, day, kind)) is taken: then nothing is written. Returns
- * whether it was created.
+ * Records an incident with its `incident.created` event (a no-op when its key exists) and, when it
+ * is new, wakes the relay and drops the employee's cached lists. Answers whether it was new.
  */
-export async function insertIncident(query: Query, now: Date, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
-  const envelope = incidentEnvelope(
+export async function recordIncident(ctx: IncidentsContext, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
+  const created = incidentEnvelope(
     'incident.created',
     {
       incidentId: incident.id,
@@ -59,44 +25,10 @@ export async function insertIncident(query: Query, now: Date, incident: NewIncid
     },
     correlationId,
   );
-  const [row] = await query<{ created: number | null }>(INSERT_INCIDENT, [
-    incident.id,
-    incident.employeeId,
-    incident.employeeUserId,
-    incident.kind,
-    SEVERITY[incident.kind],
-    incident.description,
-    incident.source,
-    incident.deviceId,
-    incident.timeRecordId,
-    incident.day,
-    incident.proposedEndAt,
-    now.toISOString(),
-    ...outboxRow(envelope),
-  ]);
-  return row?.created != null;
-}
-
-/** The incident holding a key, for the answer of a request whose incident already existed. */
-export async function incidentIdByKey(query: Query, key: { timeRecordId: number; kind: IncidentKind } | { employeeId: number; day: string; kind: IncidentKind }) {
-  const [row] =
-    'timeRecordId' in key
-      ? await query<{ id: number }>('select id from incidents where time_record_id = $1 and kind = $2', [key.timeRecordId, key.kind])
-      : await query<{ id: number }>('select id from incidents where employee_id = $1 and day = $2::date and kind = $3', [key.employeeId, key.day, key.kind]);
-  return row?.id ?? null;
-}
-
-export const nextIncidentIdSql = `nextval('incidents_id_seq')::int`;
-
-/**
- * Records an incident with its `incident.created` event (a no-op when its key exists) and, when it
- * is new, wakes the relay and drops the employee's cached lists. Answers whether it was new.
- */
-export async function recordIncident(deps: IncidentsContext, incident: NewIncident, byUserId: number | null, correlationId?: string): Promise<boolean> {
-  const inserted = await insertIncident(deps.db.query, deps.clock.now(), incident, byUserId, correlationId);
+  const inserted = await insertIncident(ctx.db.query, ctx.clock.now(), incident, created);
   if (inserted) {
-    deps.relay.nudge();
-    await deps.cache.invalidate({ employee: incident.employeeId });
+    ctx.relay.nudge();
+    await ctx.cache.invalidate({ employee: incident.employeeId });
   }
   return inserted;
 }

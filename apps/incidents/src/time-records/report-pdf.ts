@@ -1,11 +1,6 @@
 import PDFDocument from 'pdfkit';
-import type { IncidentKind, IncidentSeverity, Locale, ReportQuery } from '@academy/contracts';
-import type { Actor } from '../shared/actor.ts';
-import type { Query } from '../shared/db.ts';
-import type { IncidentsContext } from '../shared/incidents-context.ts';
-import { addDays, monthBounds } from '../shared/time.ts';
-import { knownTargetEmployee } from './history.ts';
-import { employeeNameOf } from '../shared/employee-names.ts';
+import type { IncidentKind, IncidentSeverity, Locale } from '@academy/contracts';
+import { addDays } from '../shared/time.ts';
 import { REPORT_WORDS, type ReportWords } from './report-words.ts';
 
 /** One line of the report: a record, or its part within one local day when it crosses midnight. */
@@ -41,53 +36,6 @@ export interface MonthlyReport {
   incidents: ReportIncident[];
   totalMinutes: number;
   generatedAt: Date;
-}
-
-/**
- * The month's records cut at local midnights (`$4` time zone), oldest first: a night shift is two
- * lines, one per day, as the history counts it; a record left open counts up to now (`$5`).
- */
-const LINES = `
-with bounds as (select ($2::date::timestamp at time zone $4) as lo, (($3::date + 1)::timestamp at time zone $4) as hi),
-r as (
-  select r.id, r.clock_in_at, r.clock_out_at is null as open, coalesce(r.clock_out_at, $5::timestamptz) as end_at from time_records r, bounds b
-  where r.employee_id = $1 and r.clock_in_at < b.hi and coalesce(r.clock_out_at, $5::timestamptz) > b.lo
-),
-seg as (
-  select r.id, r.open, r.clock_in_at, r.end_at, d::date as day,
-    greatest(r.clock_in_at, d at time zone $4) as s,
-    least(r.end_at, (d + interval '1 day') at time zone $4) as e
-  from r, generate_series((r.clock_in_at at time zone $4)::date::timestamp, (r.end_at at time zone $4)::date::timestamp, interval '1 day') d
-)
-select id as "recordId", day::text as day, to_char(s at time zone $4, 'HH24:MI') as "from", to_char(e at time zone $4, 'HH24:MI') as "to",
-  s > clock_in_at as continued, e < end_at as continues, open and e = end_at as open, floor(extract(epoch from e - s) / 60)::int as minutes
-from seg where day between $2::date and $3::date and e > s
-order by s, id`;
-
-/** The month's incidents of the employee (their day, or the local day they were raised), deleted ones left out. */
-const INCIDENTS = `
-select coalesce(i.day, (i.created_at at time zone $4)::date)::text as day, i.kind, i.severity, i.status, i.description
-from incidents i
-where i.employee_id = $1 and i.deleted_at is null and coalesce(i.day, (i.created_at at time zone $4)::date) between $2::date and $3::date
-order by day, i.id`;
-
-async function reportLines(query: Query, employeeId: number, from: string, to: string, timeZone: string, now: Date) {
-  return query<ReportLine>(LINES, [employeeId, from, to, timeZone, now.toISOString()]);
-}
-
-/** The month's records, totals and incidents of one employee, in the academy's time zone. */
-export async function monthlyReport(deps: IncidentsContext, actor: Actor, input: ReportQuery): Promise<MonthlyReport> {
-  const employeeId = await knownTargetEmployee(deps, actor, input.employeeId);
-  const { from, to } = monthBounds(input.month);
-  const timeZone = deps.config.ACADEMY_TIME_ZONE;
-  const now = deps.clock.now();
-  const [lines, monthIncidents, employeeName] = await Promise.all([
-    reportLines(deps.db.query, employeeId, from, to, timeZone, now),
-    deps.db.query<ReportIncident>(INCIDENTS, [employeeId, from, to, timeZone]),
-    employeeNameOf(deps.db.query, employeeId),
-  ]);
-  const totalMinutes = lines.reduce((sum, line) => sum + line.minutes, 0);
-  return { employeeId, employeeName, month: input.month, timeZone, lines, incidents: monthIncidents, totalMinutes, generatedAt: now };
 }
 
 /** Worked time as `h:mm` (59 minutes is `0:59`, 10 hours `10:00`). */

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { createEnvelope } from '@academy/contracts';
 import { fixedClock } from '@academy/kit';
 import { waitFor } from '@academy/testing';
-import { runScheduledCheck } from '../../src/checks/scheduled-check.ts';
+import { runScheduledCheck } from '../../src/checks/run-scheduled-check.ts';
 import { insertClass, insertRecord, outboxEvents, seedEmployee, sql, useIncidents } from '../support.ts';
 
 const plus = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * 60_000).toISOString();
@@ -13,7 +13,7 @@ const plus = (iso: string, minutes: number) => new Date(Date.parse(iso) + minute
  */
 describe('the scheduled check with the timetable', () => {
   const service = useIncidents({ ABSENCE_GRACE_MINUTES: 30 }, { clock: fixedClock(new Date('2026-01-13T12:00:00Z')) });
-  const check = (now: string) => runScheduledCheck(service().deps, new Date(now));
+  const check = (now: string) => runScheduledCheck(service().deps, { now: new Date(now) }, null);
   const incidentsOf = (employeeId: number, kind: string) =>
     sql<{ day: string; severity: string; source: string | null; description: string }>(
       service(),
