@@ -7,6 +7,7 @@ import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, t
 import { pruneIdempotencyKeys } from './shared/send-push.ts';
 import { startHeldPushSender } from './shared/held-pushes.ts';
 import { createRealtime, type Realtime } from './realtime/realtime.ts';
+import { countingMailFailures, countingPushFailures, deliveryMetrics } from './delivery-metrics.ts';
 
 /** What notifications' features work with: the service's context and what its `setup` builds once per instance (push provider, mail worker, Socket.IO). */
 export interface NotificationsContext extends ServiceContext<Config> {
@@ -27,16 +28,20 @@ const IDEMPOTENCY_KEY_DAYS = 7;
 
 export function createNotificationsContext(ctx: ServiceContext<Config>, overrides: NotificationsOverrides = {}): NotificationsContext {
   const { config, logger, orm } = ctx;
-  const push = overrides.messaging
-    ? firebasePushProvider(overrides.messaging)
-    : config.FIREBASE_CREDENTIALS_FILE
-      ? firebaseFromCredentials(config.FIREBASE_CREDENTIALS_FILE)
-      : recordingPushProvider(orm);
+  const metrics = deliveryMetrics(ctx.metrics.registry, orm);
+  const push = countingPushFailures(
+    overrides.messaging
+      ? firebasePushProvider(overrides.messaging)
+      : config.FIREBASE_CREDENTIALS_FILE
+        ? firebaseFromCredentials(config.FIREBASE_CREDENTIALS_FILE)
+        : recordingPushProvider(orm),
+    metrics,
+  );
   if (push.kind === 'recording') logger.info('FIREBASE_CREDENTIALS_FILE is not set: push messages are recorded in recorded_pushes, not sent');
 
   const mailWorker = startMailWorker({
     orm,
-    transport: overrides.mailTransport ?? smtpTransport(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS),
+    transport: countingMailFailures(overrides.mailTransport ?? smtpTransport(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS), metrics),
     from: config.MAIL_FROM,
     logger,
     maxAttempts: config.MAIL_MAX_ATTEMPTS,
