@@ -4,4 +4,3 @@ export { Sql, numberedPlaceholders, type Query } from './sql.ts';
 export { beginWith, commitWith, sqlLiteral } from './client-transaction.ts';
 export { pgArray } from './pg-array.ts';
 export { runInRequestScope, requestEntityManager } from './request-scope.ts';
-export { runWithStatementWrapper, splitWithClause, type StatementWrapper, type RunStatement } from './one-statement.ts';

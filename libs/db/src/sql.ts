@@ -3,7 +3,6 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient } from 'pg';
 import { clientOf } from './client-transaction.ts';
-import { currentStatementWrapper } from './one-statement.ts';
 import { currentEntityManagerIfAny } from './request-scope.ts';
 
 /** Runs one SQL statement (`$1…` placeholders) and returns its rows. */
@@ -39,9 +38,7 @@ let savepoints = 0;
  * see `@academy/service`), statements join that transaction instead, and `transaction()` becomes a
  * savepoint in it: the write and the key commit together. On a transaction opened by `beginWith`
  * they run on its connection as named prepared statements too (planned once per connection, not on
- * every request); on another one (`em.begin()`), as unnamed statements through Kysely. Outside a
- * transaction, a request may widen its one statement (`one-statement.ts`: the `Idempotency-Key` of a
- * one-statement write goes into it).
+ * every request); on another one (`em.begin()`), as unnamed statements through Kysely.
  */
 export class Sql {
   private pool: Pool | null = null;
@@ -87,17 +84,13 @@ export class Sql {
   readonly query: Query = async (text, values = []) => {
     const trx = this.ambient();
     if (trx) return this.inTransaction(trx)(text, values);
-    const pool = await this.getPool();
-    // A one-statement write of a request that records it with its statement (`one-statement.ts`).
-    const wrapper = currentStatementWrapper();
-    return wrapper ? wrapper(text, values, (t, v) => this.run(pool, t, v)) : this.run(pool, text, values);
+    return this.run(await this.getPool(), text, values);
   };
 
   /** Several statements in one transaction (committed when `work` resolves, rolled back when it throws). */
   async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
     const trx = this.ambient();
     if (trx) return this.savepoint(trx, work);
-    if (currentStatementWrapper()) throw new Error('a write declared one statement opened a transaction of several');
     const client = await (await this.getPool()).connect();
     try {
       await client.query('begin');

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { defineEntity, p, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { AppError, BadRequestError, RecordedAnswer, awaitBodyDigest, type Logger } from '@academy/kit';
-import { beginWith, commitWith, requestEntityManager, runInRequestScope, runWithStatementWrapper, splitWithClause, sqlLiteral, type RunStatement, type StatementWrapper } from '@academy/db';
+import { Sql, beginWith, commitWith, requestEntityManager, runInRequestScope, sqlLiteral } from '@academy/db';
 import { bearerToken, type TokenVerifier } from '@academy/auth';
 import { matchRoute } from '@academy/contracts';
 
@@ -18,16 +18,21 @@ import { matchRoute } from '@academy/contracts';
 // neither, and the retry runs. While it runs, the transaction holds an advisory lock on the key: the
 // same key meanwhile is 409 with `Retry-After: 1`, never a second execution.
 //
-// A route whose write is one `Sql` statement can say so (`oneStatementWrite` in its binding). Its
-// keyed request then opens no transaction of its own: that statement is widened (`keyedStatementText`)
-// with the key's advisory lock, which its main query asks for first and which raises when another
-// request holds it (the same key while the first runs is 409 with `Retry-After: 1`, as above, and
-// waits for nothing), and with the key's insert, the statement's rows as the stored answer (status 0).
-// One round trip and the route's prepared plan, as without a key. Once the first has committed, the
-// key's primary key refuses the statement as a whole, and the handler gets the first rows instead
-// (`Idempotent-Replayed: true`), from which it answers as the first time. In that mode the handler
-// receives the rows as JSON (the first time as on a replay); its code before the statement runs
-// again on a replay, so it must not write anything else.
+// That is the one wrapper of every keyed write (eShop's IdentifiedCommandHandler): `requestScope`
+// below, which every service mounts before its routes. The use case writes in that transaction
+// (its flushes and `Sql` statements resolve to the request's EntityManager) and knows nothing of keys.
+//
+// Where one round trip matters (hours additions), the route says so in its binding (`keyInStatement`)
+// and the key's work moves into its store's one statement, written there by hand: the wrapper opens
+// no transaction, and hands the route a `StatementKey` (`statementKeyOf(req)`) that it passes to its
+// use case in the input, and the use case to its store. The statement's CTEs take the key's advisory
+// lock first (every write of the statement is conditioned on it), look up a stored answer, and insert
+// the key with the statement's row as the answer (`status` 0, `body` the row's JSON); `record` runs
+// it and answers the row the first time, the stored row on a replay (`Idempotent-Replayed: true`;
+// the use case then answers from it as the first time did), 409 with `Retry-After: 1` when another
+// request holds the lock (nothing of the statement ran, nothing waited), 422 for another request.
+// A first request that commits between the statement's snapshot and its lock makes the key's
+// primary key refuse the statement as a whole: `record` then reads the stored row and replays it.
 //
 // A multipart body (an upload) streams to storage as the route reads it, so what it carried is known
 // only once it has been read: such a route's keyed request takes the key's lock and looks up its
@@ -45,7 +50,7 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** 1 to 255 printable ASCII characters (space to tilde). */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
-/** The `status` of a key whose stored answer is the rows of a one-statement write (`body`: their JSON). */
+/** The `status` of a key whose stored answer is the row of a store's keyed statement (`body`: its JSON), not an HTTP answer. */
 const ROWS_STATUS = 0;
 
 /** A key remembered with the answer of its first request; the lib owns the table. */
@@ -192,8 +197,10 @@ export function requestScope(options: IdempotencyOptions): RequestHandler {
     const token = bearerToken(req.headers.authorization);
     const claims = token ? options.verifier.verify(token) : null;
     if (key === null || !claims) return runInRequestScope(orm.em, next);
-    if (isOneStatementWrite(req)) {
-      return runInRequestScope(orm.em, () => runWithStatementWrapper(keyedStatement(options, key, claims.sub, req, res), next));
+    if (recordsKeyInStatement(req)) {
+      // No transaction of its own: the route hands the key to its store, whose statement records it (`StatementKey`).
+      statementKeys.set(req, new StatementKey(options, key, claims.sub, req, res));
+      return runInRequestScope(orm.em, next);
     }
     runInRequestScope(orm.em, () => {
       runKeyed(options, key, claims.sub, req, res, next).catch(next);
@@ -237,7 +244,7 @@ async function runKeyed(options: IdempotencyOptions, key: string, userId: string
   /** The stored answer for this fingerprint: replayed (thrown, for the error handler to send), or 422 for another request. */
   const replay = (stored: StoredAnswer, fingerprint: string): never => {
     if (stored.fingerprint !== fingerprint) throw keyReused();
-    // The rows of the route when it was a one-statement write (a version before this one): no answer to replay, and no second execution.
+    // The row of a store's keyed statement (the route recorded its key there in a version before this one): no answer to replay, and no second execution.
     if (stored.status === ROWS_STATUS) {
       throw new AppError(409, 'IDEMPOTENCY_KEY_USED', 'This Idempotency-Key was used by an earlier version of this route, whose answer cannot be replayed; use a new key to write again');
     }
@@ -328,84 +335,111 @@ function pathPattern(path: string): RegExp {
   return new RegExp('^' + escaped + '/?$');
 }
 
-/** Routes whose write is one `Sql` statement, by the app they are mounted on (`declareOneStatementWrite`). */
-const oneStatementWrites = new WeakMap<object, { method: string; pattern: RegExp }[]>();
+/** Routes whose store records the key in its own statement, by the app they are mounted on (`declareKeyInStatement`). */
+const keysInStatement = new WeakMap<object, { method: string; pattern: RegExp }[]>();
 
-/** Declares that `METHOD path` (Express syntax, `:id`) on `app` writes in one `Sql` statement: see the top of this file. */
-export function declareOneStatementWrite(app: object, method: string, path: string): void {
-  const routes = oneStatementWrites.get(app) ?? [];
+/** Declares that `METHOD path` (Express syntax, `:id`) on `app` records its key in its store's statement: see the top of this file. */
+export function declareKeyInStatement(app: object, method: string, path: string): void {
+  const routes = keysInStatement.get(app) ?? [];
   routes.push({ method: method.toUpperCase(), pattern: pathPattern(path) });
-  oneStatementWrites.set(app, routes);
+  keysInStatement.set(app, routes);
 }
 
-function isOneStatementWrite(req: Parameters<RequestHandler>[0]): boolean {
-  return oneStatementWrites.get(req.app)?.some((route) => route.method === req.method && route.pattern.test(req.path)) ?? false;
+function recordsKeyInStatement(req: Parameters<RequestHandler>[0]): boolean {
+  return keysInStatement.get(req.app)?.some((route) => route.method === req.method && route.pattern.test(req.path)) ?? false;
 }
-
-/** What a one-statement write's statement raises when its key's lock is held (the first request still runs). */
-const KEY_IN_USE = 'idempotency key in use';
-const isKeyInUse = (error: unknown) => (error as { code?: string })?.code === '22P02' && String((error as Error).message).includes(KEY_IN_USE);
 
 /** A unique violation of the key's primary key: another request recorded it first. */
 const isKeyTaken = (error: unknown) => (error as { code?: string; constraint?: string })?.code === '23505' && (error as { constraint?: string }).constraint === 'idempotency_keys_pkey';
 
-const keyedTexts = new Map<string, { n: number; composed: string }>();
-
-/** `text` widened to record its key (parameters after its `n` own) and to answer its rows as JSON; composed once per text. */
-function keyedStatementText(text: string, n: number): string {
-  const known = keyedTexts.get(text);
-  if (known?.n === n) return known.composed;
-  const { ctes, main } = splitWithClause(text);
-  // The main query asks for the key's lock first (an initplan, evaluated when first needed) and raises
-  // when another request holds it, before anything else of the statement has run; then for the rows.
-  // The data-modifying expressions it did not read (the key's insert among them) run after it.
-  const composed = `with ${ctes ? `${ctes},` : ''}
-      idempotency_lock as (
-        select (case when pg_try_advisory_xact_lock(hashtextextended($${n + 6}::text, 0)) then 'true' else '${KEY_IN_USE}' end)::boolean as locked),
-      idempotency_answer as (${main}),
-      idempotency_rows as (select coalesce(json_agg(a), '[]')::text as rows from idempotency_answer a),
-      idempotency_key as (
-        insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
-        select $${n + 1}, $${n + 2}, $${n + 3}, ${ROWS_STATUS}, null, r.rows, $${n + 4}, $${n + 5} from idempotency_rows r)
-      select case when (select locked from idempotency_lock) then (select rows from idempotency_rows) end as rows`;
-  keyedTexts.set(text, { n, composed });
-  return composed;
+/** The columns a keyed statement answers besides its own: whether it got the key's lock, and the live answer stored under the key (`row_to_json`). */
+export interface KeyColumns {
+  key_locked: boolean;
+  key_stored: { fingerprint: string; status: number; content_type: string | null; body: string } | null;
 }
 
-/** The statement of a one-statement keyed write, with its key recorded in it (see the top of this file). */
-function keyedStatement(options: IdempotencyOptions, key: string, userId: string, req: Parameters<RequestHandler>[0], res: Response): StatementWrapper {
-  const fingerprint = requestFingerprint(req);
-  const scope = `u:${userId} ${req.method} ${req.path}`;
-  let ran = false;
-  return async <T>(text: string, values: unknown[], run: RunStatement): Promise<T[]> => {
-    if (ran) throw new Error(`${req.method} ${req.path} is declared a one-statement write but ran a second statement`);
-    ran = true;
-    const composed = keyedStatementText(text, values.length);
-    const at = options.now();
-    const params = [...values, scope, key, fingerprint, at, new Date(at.getTime() + options.ttlHours * 3_600_000), `${scope}\n${key}`];
+/**
+ * The `Idempotency-Key` of a write whose store records it in its own statement, by hand (see the
+ * top of this file): the values its CTEs take, and `record`, which runs that statement and answers.
+ */
+export class StatementKey {
+  /** The text of the key's advisory lock (`pg_try_advisory_xact_lock(hashtextextended(lock, 0))`), the transaction path's too. */
+  readonly lock: string;
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  /** The request's "now": a stored answer is live while `expires_at > at`; the key's `created_at`. */
+  readonly at: Date;
+  readonly expiresAt: Date;
+  /** The status of a key whose stored answer is the statement's row (`body`: its JSON). */
+  readonly rowStatus = ROWS_STATUS;
+  private readonly orm: MikroORM;
+  private readonly res: Response;
+
+  constructor(options: IdempotencyOptions, key: string, userId: string, req: Parameters<RequestHandler>[0], res: Response) {
+    this.scope = `u:${userId} ${req.method} ${req.path}`;
+    this.key = key;
+    this.lock = `${this.scope}\n${key}`;
+    this.fingerprint = requestFingerprint(req);
+    this.at = options.now();
+    this.expiresAt = new Date(this.at.getTime() + options.ttlHours * 3_600_000);
+    this.orm = options.orm;
+    this.res = res;
+  }
+
+  /**
+   * Runs the store's keyed statement (`run`, one round trip) and answers its row, the row stored by
+   * the first request (replayed), or the first request's stored HTTP answer (thrown, as it was). The
+   * same key with another request is 422; while another request holds it, 409 with `Retry-After: 1`.
+   */
+  async record<Row extends object>(run: () => Promise<Row & KeyColumns>): Promise<Row> {
     // At most twice: again only when the key found was past its time (deleted here) or pruned meanwhile.
     for (let attempt = 0; attempt < 2; attempt++) {
+      let answered: Row & KeyColumns;
       try {
-        const [row] = await run<{ rows: string }>(composed, params);
-        return JSON.parse(row!.rows) as T[];
+        answered = await run();
       } catch (error) {
-        if (isKeyInUse(error)) throw keyInUse();
+        // A first request committed between this statement's snapshot and its lock: the key's primary key refused it as a whole.
         if (!isKeyTaken(error) || attempt > 0) throw error;
+        const stored = await this.storedAnswer();
+        if (!stored) continue;
+        return this.replay(stored);
       }
-      const [stored] = await run<StoredAnswer & { expired: boolean }>(
-        `select fingerprint, status, content_type as "contentType", body, expires_at <= $3 as expired from idempotency_keys where scope = $1 and key = $2`,
-        [scope, key, at],
-      );
-      if (stored?.expired) await run(`delete from idempotency_keys where scope = $1 and key = $2 and expires_at <= $3`, [scope, key, at]);
-      if (!stored || stored.expired) continue;
-      if (stored.fingerprint !== fingerprint) throw keyReused();
-      res.setHeader(REPLAYED_HEADER, 'true');
-      if (stored.status === ROWS_STATUS) return JSON.parse(stored.body) as T[];
-      // Answered when the route was not a one-statement write (a version before this one): that answer, as it was.
-      throw new RecordedAnswer(stored.status, stored.contentType, stored.body);
+      const { key_locked: locked, key_stored: stored, ...row } = answered;
+      if (!locked) throw keyInUse();
+      if (stored) return this.replay({ fingerprint: stored.fingerprint, status: stored.status, contentType: stored.content_type, body: stored.body });
+      return row as unknown as Row;
     }
-    throw new Error(`the key of ${req.method} ${req.path} was taken twice`);
-  };
+    throw new Error(`the key of ${this.scope} was taken twice`);
+  }
+
+  /** The answer stored under the key, once a first request recorded it; an expired one is deleted (the statement then runs again). */
+  private async storedAnswer(): Promise<StoredAnswer | null> {
+    const sql = new Sql(this.orm.em);
+    const [stored] = await sql.query<StoredAnswer & { expired: boolean }>(
+      `select fingerprint, status, content_type as "contentType", body, expires_at <= $3 as expired from idempotency_keys where scope = $1 and key = $2`,
+      [this.scope, this.key, this.at],
+    );
+    if (!stored?.expired) return stored ?? null;
+    await sql.query(`delete from idempotency_keys where scope = $1 and key = $2 and expires_at <= $3`, [this.scope, this.key, this.at]);
+    return null;
+  }
+
+  private replay<Row>(stored: StoredAnswer): Row {
+    if (stored.fingerprint !== this.fingerprint) throw keyReused();
+    this.res.setHeader(REPLAYED_HEADER, 'true');
+    if (stored.status === ROWS_STATUS) return JSON.parse(stored.body) as Row;
+    // Answered when the route recorded its key in a transaction (a version before this one): that answer, as it was.
+    throw new RecordedAnswer(stored.status, stored.contentType, stored.body);
+  }
+}
+
+/** The requests whose store records their key in its statement, with that key. */
+const statementKeys = new WeakMap<IncomingMessage, StatementKey>();
+
+/** The key of this request when its route records it in its store's statement (`keyInStatement`); null without a key. */
+export function statementKeyOf(req: IncomingMessage): StatementKey | null {
+  return statementKeys.get(req) ?? null;
 }
 
 function headerText(value: ReturnType<Response['getHeader']>): string | null {

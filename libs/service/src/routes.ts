@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { requireApiKey, requireAuth, requireRole, type TokenVerifier } from '@academy/auth';
 import { NoQuery, matchRoute, type RouteDeclaration } from '@academy/contracts';
 import { AppError, errorStyle } from '@academy/kit';
-import { declareOneStatementWrite, declareStreamedBody } from './idempotency.ts';
+import { declareKeyInStatement, declareStreamedBody } from './idempotency.ts';
 
 /** What a handler gets: the request's params, query and body parsed with the route's schemas. */
 export interface RouteCall<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
@@ -24,11 +24,11 @@ export interface BindOptions {
   /** Runs on the raw body before its schema, where the spec fixes which error comes first (`Time is required`). */
   checkBody?: (body: unknown) => void;
   /**
-   * The handler writes with one `Sql` statement and nothing else (no ORM flush, no transaction): a
-   * keyed request then records its `Idempotency-Key` in that statement, in the round trip it takes
-   * anyway (`idempotency.ts`). Its code before the statement runs again on a replay.
+   * The handler's store records the `Idempotency-Key` in its own statement, written by hand (one round
+   * trip): a keyed request opens no transaction, and the handler passes `statementKeyOf(req)` to its
+   * use case (`idempotency.ts`). Its code before that statement runs again on a replay.
    */
-  oneStatementWrite?: boolean;
+  keyInStatement?: boolean;
 }
 
 /**
@@ -73,7 +73,7 @@ export function routeBinder(target: Express | Router, ctx: { verifier: TokenVeri
       const body = request.body && isJson(request.bodyContentType) ? request.body.parse(req.body ?? {}) : undefined;
       await handler({ params, query, body, req, res } as RouteCall<P, Q, B>);
     });
-    if (bindOptions.oneStatementWrite) declareOneStatementWrite(target, route.method, expressPath(route.path));
+    if (bindOptions.keyInStatement) declareKeyInStatement(target, route.method, expressPath(route.path));
     if (request.bodyContentType === 'multipart/form-data' || request.bodies?.['multipart/form-data']) declareStreamedBody(target, route.method, expressPath(route.path));
     (target as Router)[route.method](expressPath(route.path), ...chain);
     if (bindOptions.paramLeftOut && bindOptions.invalidParams) {

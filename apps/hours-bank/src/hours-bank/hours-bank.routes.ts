@@ -1,6 +1,7 @@
 import { requireOwnerOrAdmin } from '@academy/auth';
 import { hoursBankContract } from '@academy/contracts';
 import { readId } from '@academy/kit';
+import { statementKeyOf } from '@academy/service';
 import { implement } from '../shared/hours-bank-context.ts';
 import { addCompletedHours } from './add-completed-hours.ts';
 import { addPendingHours } from './add-pending-hours.ts';
@@ -23,8 +24,8 @@ const ownBankOrAdmin = requireOwnerOrAdmin((req, user) => {
 // A malformed id, or one left out (`GET /api/v2/hours-bank`), is the spec's "… ID is required".
 const byEmployee = { invalidParams: employeeIdRequired };
 const byTransaction = { invalidParams: transactionIdRequired, paramLeftOut: true };
-// One statement (`addToBank`): a keyed addition records its key in it, in the same round trip.
-const addition = { ...byEmployee, checkBody: timeFirst, oneStatementWrite: true };
+// One statement (`addToBank`): a keyed addition records its key in it, in the same round trip; the handler passes it on.
+const addition = { ...byEmployee, checkBody: timeFirst, keyInStatement: true };
 
 export const hoursBankRoutes = implement(hoursBankContract, {
   read: {
@@ -36,16 +37,22 @@ export const hoursBankRoutes = implement(hoursBankContract, {
   },
   addCompleted: {
     options: addition,
-    handle: async ({ params, body }, ctx, actor) => ({
+    handle: async ({ params, body, req }, ctx, actor) => ({
       status: 200,
-      body: { message: 'Completed hours registered successfully', data: await addCompletedHours(ctx, { ...body, employeeId: params.employeeId, minutes: parseTime(body.time) }, actor) },
+      body: {
+        message: 'Completed hours registered successfully',
+        data: await addCompletedHours(ctx, { ...body, employeeId: params.employeeId, minutes: parseTime(body.time), key: statementKeyOf(req) }, actor),
+      },
     }),
   },
   addPending: {
     options: addition,
-    handle: async ({ params, body }, ctx, actor) => ({
+    handle: async ({ params, body, req }, ctx, actor) => ({
       status: 200,
-      body: { message: 'Pending hours registered successfully', data: await addPendingHours(ctx, { ...body, employeeId: params.employeeId, minutes: parseTime(body.time) }, actor) },
+      body: {
+        message: 'Pending hours registered successfully',
+        data: await addPendingHours(ctx, { ...body, employeeId: params.employeeId, minutes: parseTime(body.time), key: statementKeyOf(req) }, actor),
+      },
     }),
   },
   editTransaction: {

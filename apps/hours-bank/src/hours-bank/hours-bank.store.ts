@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { numberedPlaceholders, Sql } from '@academy/db';
 import { outboxInsertSql, outboxRow } from '@academy/messaging';
 import type { EventEnvelope } from '@academy/contracts';
+import type { KeyColumns, StatementKey } from '@academy/service';
 import { CHOSEN_SCHOOL_COURSE_SQL, EmployeeReplica, chosenSchoolCourseId } from '@academy/replicas';
 import { HoursBank, HoursTransaction } from './hours-bank.entities.ts';
 import type { Totals } from './offsetting.ts';
@@ -12,7 +13,8 @@ import type { Totals } from './offsetting.ts';
 //  - An addition is one statement, and so one transaction: check the employee, resolve the course,
 //    lock the bank row (`SELECT … FOR UPDATE`) or create the bank when this is its first operation
 //    (`INSERT … ON CONFLICT DO UPDATE`, which also covers a bank created meanwhile), set the totals,
-//    insert the row and its outbox event. One round trip; a refusal writes nothing.
+//    insert the row and its outbox event. One round trip; a refusal writes nothing. With an
+//    Idempotency-Key the same statement records the key (`KEYED_ADDITION`): still one round trip.
 //  - An edit or a delete is two: an unlocked read of the transaction to undo (allocating the new
 //    rows' ids), then the change in one statement: lock the bank row, undo the original row (only
 //    while it is still active), set the totals, insert the rows and their outbox events.
@@ -51,22 +53,10 @@ export type AdditionResult =
   | { outcome: 'school_course_not_found' }
   | { outcome: 'added'; schoolCourseId: number; transactionId: number; bankId: number; balances: Balances };
 
-/**
- * An addition in one statement (rules 1–2: pending = max(0, −balance), completed = max(0,
- * balance)). Nothing is written when the employee or the course is missing.
- */
-export async function addToBank(em: EntityManager, addition: Addition): Promise<AdditionResult> {
-  const [row] = await query<{
-    employee_exists: boolean;
-    school_course_id: number | null;
-    transaction_id: number | null;
-    bank_id: number | null;
-    balance_before: number | null;
-    balance_after: number | null;
-  }>(
-    em,
-    `with input as (select ?::int as employee_id, ?::int as delta),
-     emp as (select e.id from employees e, input where e.id = input.employee_id and not e.deleted),
+// An addition's steps after its `input` (the employee and the signed change): check the employee,
+// resolve the course, lock or create the bank, set the totals, insert the row and its event, and
+// `answer` what happened (one row, also when nothing was written).
+const ADDITION_STEPS = `emp as (select e.id from employees e, input where e.id = input.employee_id and not e.deleted),
      course as (${CHOSEN_SCHOOL_COURSE_SQL}),
      target as (select emp.id as employee_id, course.id as school_course_id, nextval('hours_transactions_id_seq')::int as transaction_id from emp, course),
      locked as (
@@ -112,24 +102,81 @@ export async function addToBank(em: EntityManager, addition: Addition): Promise<
          traceContext: '?::jsonb',
        })}
        from totals t, target tg
+     ),
+     answer as (
+       select exists (select 1 from emp) as employee_exists, (select id from course) as school_course_id,
+         (select transaction_id from target) as transaction_id, t.id as bank_id, t.balance_before, t.balance_after
+       from (values (1)) as one left join totals t on true
+     )`;
+
+const ADDITION = `with input as (select ?::int as employee_id, ?::int as delta),
+     ${ADDITION_STEPS}
+     select * from answer`;
+
+// The same addition with its Idempotency-Key (`StatementKey` of @academy/service), in the same one
+// round trip: the key's advisory lock is taken first, and `input` (so every write after it) is empty
+// unless this request holds it and no answer is stored under the key; the key is inserted with the
+// answer row, which a replay answers from. A first request that committed after this statement's
+// snapshot makes the key's insert fail, and with it the whole statement (`StatementKey.record`).
+const KEYED_ADDITION = `with idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(?::text, 0)) as locked),
+     idempotency_stored as (
+       select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k
+       where (select locked from idempotency_lock) and k.scope = ? and k.key = ? and k.expires_at > ?::timestamptz
+     ),
+     idempotency_free as (select 1 from idempotency_lock where locked and not exists (select 1 from idempotency_stored)),
+     input as (select ?::int as employee_id, ?::int as delta from idempotency_free),
+     ${ADDITION_STEPS},
+     idempotency_recorded as (
+       insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
+       select ?, ?, ?, ?::int, null, row_to_json(a)::text, ?::timestamptz, ?::timestamptz from answer a, idempotency_free
      )
-     select exists (select 1 from emp) as employee_exists, (select id from course) as school_course_id,
-       (select transaction_id from target) as transaction_id, t.id as bank_id, t.balance_before, t.balance_after
-     from (values (1)) as one left join totals t on true`,
-    [
-      addition.employeeId,
-      addition.balanceChange,
-      addition.schoolCourseId,
-      addition.schoolCourseId,
-      addition.transactionDate,
-      addition.type,
-      addition.totalMinutes,
-      addition.reason,
-      addition.createdBy,
-      ...outboxRow(addition.event),
-    ],
-  );
-  const r = row!;
+     select a.*, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored from answer a`;
+
+interface AdditionRow {
+  employee_exists: boolean;
+  school_course_id: number | null;
+  transaction_id: number | null;
+  bank_id: number | null;
+  balance_before: number | null;
+  balance_after: number | null;
+}
+
+/**
+ * An addition in one statement (rules 1–2: pending = max(0, −balance), completed = max(0,
+ * balance)). Nothing is written when the employee or the course is missing. With `key`, the
+ * request's Idempotency-Key is recorded in the same statement (a replay answers the first row).
+ */
+export async function addToBank(em: EntityManager, addition: Addition, key: StatementKey | null): Promise<AdditionResult> {
+  const values = [
+    addition.employeeId,
+    addition.balanceChange,
+    addition.schoolCourseId,
+    addition.schoolCourseId,
+    addition.transactionDate,
+    addition.type,
+    addition.totalMinutes,
+    addition.reason,
+    addition.createdBy,
+    ...outboxRow(addition.event),
+  ];
+  const r = key
+    ? await key.record(async () => {
+        const [row] = await query<AdditionRow & KeyColumns>(em, KEYED_ADDITION, [
+          key.lock,
+          key.scope,
+          key.key,
+          key.at,
+          ...values,
+          key.scope,
+          key.key,
+          key.fingerprint,
+          key.rowStatus,
+          key.at,
+          key.expiresAt,
+        ]);
+        return row!;
+      })
+    : (await query<AdditionRow>(em, ADDITION, values))[0]!;
   if (!r.employee_exists) return { outcome: 'employee_not_found' };
   if (r.school_course_id === null) return { outcome: 'school_course_not_found' };
   if (r.bank_id === null || r.transaction_id === null || r.balance_before === null || r.balance_after === null) throw new Error(`the addition to employee ${addition.employeeId}'s bank wrote nothing`);
