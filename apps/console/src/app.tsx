@@ -16,6 +16,8 @@ const AttendancePage = lazy(() => import('./pages/attendance'));
 const PayslipsPage = lazy(() => import('./pages/payslips'));
 const IncidentsPage = lazy(() => import('./pages/incidents'));
 const SettingsPage = lazy(() => import('./pages/settings'));
+const IncidentPage = lazy(() => import('./pages/teacher/incident'));
+const HoursPage = lazy(() => import('./pages/teacher/hours'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000, refetchOnWindowFocus: false } } });
 
@@ -69,6 +71,7 @@ function Shell() {
             {link('/', t('nav.today'))}
             {link('/incidents', t('nav.incidents'))}
             {link('/payslips', t('nav.payslips'))}
+            {link('/hours', t('nav.hours'))}
             {link('/settings', t('nav.settings'))}
             {isAdmin(session) && <AdminNav />}
           </ul>
@@ -109,6 +112,8 @@ const router = createBrowserRouter([
       { path: 'attendance/:eventId', element: page(<AttendancePage />) },
       { path: 'payslips', element: page(<PayslipsPage />) },
       { path: 'incidents', element: page(<IncidentsPage />) },
+      { path: 'incidents/:id', element: page(<IncidentPage />) },
+      { path: 'hours', element: page(<HoursPage />) },
       { path: 'settings', element: page(<SettingsPage />) },
       ...adminRoutes,
       { path: '*', element: <Navigate to="/" replace /> },
