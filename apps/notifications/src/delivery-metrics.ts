@@ -39,7 +39,7 @@ export function deliveryMetrics(registry: Registry, orm: MikroORM): DeliveryMetr
       .finally(() => setImmediate(() => (pending = null)));
     return pending;
   };
-  const gauge = (name: string, help: string, read: (row: MailQueueStats) => number) =>
+  const gauge = ({ name, help }: { name: string; help: string }, read: (row: MailQueueStats) => number) =>
     new Gauge({
       name,
       help,
@@ -49,9 +49,12 @@ export function deliveryMetrics(registry: Registry, orm: MikroORM): DeliveryMetr
         if (row) this.set(read(row));
       },
     });
-  gauge('notifications_mail_waiting', 'E-mails waiting to be sent (pending or being sent, retries included)', (row) => row.waiting);
-  gauge('notifications_mail_oldest_waiting_seconds', 'Age of the oldest e-mail waiting to be sent (0 when none): above minutes, SMTP refuses or is away', (row) => row.oldest_waiting_seconds);
-  gauge('notifications_mail_parked', 'E-mails parked after their last attempt (never sent; npm run mail -- replay <id>)', (row) => row.parked);
+  gauge({ name: 'notifications_mail_waiting', help: 'E-mails waiting to be sent (pending or being sent, retries included)' }, (row) => row.waiting);
+  gauge(
+    { name: 'notifications_mail_oldest_waiting_seconds', help: 'Age of the oldest e-mail waiting to be sent (0 when none): above minutes, SMTP refuses or is away' },
+    (row) => row.oldest_waiting_seconds,
+  );
+  gauge({ name: 'notifications_mail_parked', help: 'E-mails parked after their last attempt (never sent; npm run mail -- replay <id>)' }, (row) => row.parked);
   return {
     mailSendFailures: new Counter({
       name: 'notifications_mail_send_failures_total',
