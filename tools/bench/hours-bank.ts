@@ -6,7 +6,7 @@
 // same concurrency, as the baseline. Prints ops/s, p99 and the ratios, and the CPU time per operation
 // of the service process and of its PostgreSQL backends (read from /proc: on a machine shared with
 // other load, ops/s move with that load, CPU per operation much less). The service runs are made twice:
-// without and with a fresh `Idempotency-Key` on every request (issue 23: within 10%). Starts and stops what it needs.
+// without and with a fresh `Idempotency-Key` on every request (issue 29: at least 85%). Starts and stops what it needs.
 // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there.
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -174,7 +174,7 @@ try {
     '(a) one bank': resultRow(serviceOne, rawOne, '≥ 50% of raw', true),
     '(b) 1,000 banks': resultRow(serviceMany, rawMany, '≥ 50% of raw, p99 < 40 ms', serviceMany.p99Ms < 40),
   });
-  console.log('\nwith an Idempotency-Key on every request (issue 23: within 10% of the same run without)');
+  console.log('\nwith an Idempotency-Key on every request, recorded in the addition\'s own statement (issue 29: at least 85% of the same run without)');
   const keyedRow = (without: Figures, keyed: Figures) => ({
     'without key ops/s': Math.round(without.opsPerSec),
     'with key ops/s': Math.round(keyed.opsPerSec),
@@ -183,7 +183,7 @@ try {
     'with p99 ms': keyed.p99Ms,
     'service CPU ms/op without, with': `${without.cpuMsPerOp?.toFixed(2)}, ${keyed.cpuMsPerOp?.toFixed(2)}`,
     'db CPU ms/op without, with': `${without.dbCpuMsPerOp?.toFixed(2)}, ${keyed.dbCpuMsPerOp?.toFixed(2)}`,
-    met: keyed.opsPerSec >= 0.9 * without.opsPerSec && keyed.errors === 0,
+    met: keyed.opsPerSec >= 0.85 * without.opsPerSec && keyed.errors === 0,
   });
   console.table({ '(a) one bank': keyedRow(serviceOne, keyedOne), '(b) 1,000 banks': keyedRow(serviceMany, keyedMany) });
   const [keys] = (await db.query<{ n: number }>('select count(*)::int as n from idempotency_keys')).rows;
