@@ -57,138 +57,172 @@ const SNIFF_BYTES = 4100;
  * the stored files are removed and its error is thrown.
  */
 export async function parseMultipart(req: IncomingMessage, storage: FileStorage, options: MultipartOptions): Promise<ParsedMultipart> {
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const fileRule = options.files;
-  const fields = new Map<string, string>();
-  // By position in the request: saves finish in any order, the files are listed as sent.
-  const stored: StoredUpload[] = [];
-  const saving: Promise<void>[] = [];
-  let failure: Error | null = null;
-  // The parts as sent, for the body's digest; null when nothing waits for it.
-  const parts: DigestPart[] | null = wantsBodyDigest(req) ? [] : null;
+  return new MultipartReading(req, storage, options).read();
+}
 
-  let parser: busboy.Busboy | null = null;
-  try {
-    parser = createParser(req.headers, options);
-  } catch (error) {
-    failure = error as Error;
+/**
+ * One multipart body being read: the parser, what it kept so far, and the first thing that went
+ * wrong (`failure`). The parser's events (`onField`, `onFile`) and each file's save (`storeFile`)
+ * only record into it or `fail`; `read` pumps the body through (`receiveBody`) and then decides.
+ */
+class MultipartReading {
+  private readonly req: IncomingMessage;
+  private readonly storage: FileStorage;
+  private readonly options: MultipartOptions;
+  private readonly parser: busboy.Busboy | null = null;
+  private readonly fields = new Map<string, string>();
+  /** By position in the request: saves finish in any order, the files are listed as sent. */
+  private readonly stored: StoredUpload[] = [];
+  private readonly saving: Promise<void>[] = [];
+  /** The parts as sent, for the body's digest; null when nothing waits for it. */
+  private readonly parts: DigestPart[] | null;
+  private failure: Error | null = null;
+  /** The write the parser holds back (a file's storage reading slower than the client sends). */
+  private heldWrite: (() => void) | null = null;
+
+  constructor(req: IncomingMessage, storage: FileStorage, options: MultipartOptions) {
+    this.req = req;
+    this.storage = storage;
+    this.options = options;
+    this.parts = wantsBodyDigest(req) ? [] : null;
+    try {
+      this.parser = createParser(req.headers, options);
+    } catch (error) {
+      this.failure = error as Error;
+      return;
+    }
+    this.parser.on('field', (name: string | undefined, value: string, info: busboy.FieldInfo) => this.onField(name, value, info));
+    this.parser.on('file', (name: string | undefined, stream: Readable, info: busboy.FileInfo) => this.onFile(name, stream, info));
+    const fileRule = options.files;
+    this.parser.on('filesLimit', () => this.fail(fileRule ? tooManyFiles(fileRule.maxCount) : malformedMultipart('this request takes no files')));
+    this.parser.on('fieldsLimit', () => this.fail(malformedMultipart('too many fields')));
+    this.parser.on('partsLimit', () => this.fail(malformedMultipart('too many parts')));
+    this.parser.on('error', (error: Error) => this.fail(malformedMultipart(describeParserError(error))));
   }
 
-  /** The write the parser holds back (a file's storage reading slower than the client sends). */
-  let heldWrite: (() => void) | null = null;
-  const releaseWrite = () => {
-    const callback = heldWrite;
-    heldWrite = null;
-    callback?.();
-  };
-  const fail = (error: Error) => {
-    if (failure) return;
-    failure = error;
-    // Parsing stops (the file being stored then fails its save and is removed); the rest of the body
-    // is read and dropped. Destroyed on the next tick: this may run inside one of the parser's events.
-    const stopping = parser;
-    if (stopping) process.nextTick(() => stopping.destroy());
-    releaseWrite();
-  };
+  /** The body read to its end (or given up), every save settled: the fields and files, or the failure with nothing kept. */
+  async read(): Promise<ParsedMultipart> {
+    await this.receiveBody();
+    await Promise.all(this.saving);
+    const files = this.stored.filter((file): file is StoredUpload => file !== undefined);
+    if (!this.failure && this.parts) {
+      // Read, checked, not yet handed over: whatever waits for the digest may still stop the request here.
+      await bodyDigested(this.req, createHash('sha256').update(JSON.stringify(this.parts)).digest('hex')).catch((error: unknown) => {
+        this.failure = error as Error;
+      });
+    }
+    if (this.failure) {
+      await removeFiles(this.storage, files.map((file) => file.storageKey));
+      throw this.failure;
+    }
+    return { fields: Object.fromEntries(this.fields), files };
+  }
 
-  if (parser) {
-    parser.on('field', (name: string | undefined, value: string, info: busboy.FieldInfo) => {
-      if (failure) return;
-      const rule = name !== undefined && Object.hasOwn(options.fields, name) ? options.fields[name] : undefined;
-      if (!rule) return fail(malformedMultipart(`unexpected field "${name ?? ''}"`));
-      if (fields.has(name!)) return fail(malformedMultipart(`field "${name}" sent twice`));
-      if (info.valueTruncated || Buffer.byteLength(value) > rule.maxBytes) return fail(fieldTooLarge(name!, rule.maxBytes));
-      fields.set(name!, value);
-      parts?.push(['field', name!, value]);
-    });
-    parser.on('file', (name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
-      if (failure) return discard(stream);
-      if (!fileRule || name !== fileRule.field) {
-        fail(malformedMultipart(`unexpected file field "${name ?? ''}"${fileRule ? ` (use "${fileRule.field}")` : ''}`));
-        return discard(stream);
-      }
-      if (!fileRule.types.includes(info.mimeType)) {
-        fail(fileTypeNotAllowed(fileRule.types));
-        return discard(stream);
-      }
-      stream.once('limit', () => fail(fileTooLarge(fileRule.maxBytes)));
-      const part: DigestPart | null = parts ? ['file', name, cleanFileName(info.filename), info.mimeType, 0, ''] : null;
-      if (part) parts!.push(part);
-      saving.push(storeFile(stream, info, stored, saving.length, part));
-    });
-    parser.on('filesLimit', () => fail(fileRule ? tooManyFiles(fileRule.maxCount) : malformedMultipart('this request takes no files')));
-    parser.on('fieldsLimit', () => fail(malformedMultipart('too many fields')));
-    parser.on('partsLimit', () => fail(malformedMultipart('too many parts')));
-    parser.on('error', (error: Error) => fail(malformedMultipart(describeParserError(error))));
+  /** The first failure is the answer. Parsing stops (the file being stored then fails its save and is removed); the rest of the body is read and dropped. */
+  private fail(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    // Destroyed on the next tick: this may run inside one of the parser's events.
+    const stopping = this.parser;
+    if (stopping) process.nextTick(() => stopping.destroy());
+    this.releaseWrite();
+  }
+
+  private releaseWrite(): void {
+    const callback = this.heldWrite;
+    this.heldWrite = null;
+    callback?.();
+  }
+
+  /** A text field: one the route takes, sent once, within its size. */
+  private onField(name: string | undefined, value: string, info: busboy.FieldInfo): void {
+    if (this.failure) return;
+    const rule = name !== undefined && Object.hasOwn(this.options.fields, name) ? this.options.fields[name] : undefined;
+    if (!rule) return this.fail(malformedMultipart(`unexpected field "${name ?? ''}"`));
+    if (this.fields.has(name!)) return this.fail(malformedMultipart(`field "${name}" sent twice`));
+    if (info.valueTruncated || Buffer.byteLength(value) > rule.maxBytes) return this.fail(fieldTooLarge(name!, rule.maxBytes));
+    this.fields.set(name!, value);
+    this.parts?.push(['field', name!, value]);
+  }
+
+  /** A file of the route's file field and of a declared type allowed: stored as it streams (`storeFile`); any other is drained. */
+  private onFile(name: string | undefined, stream: Readable, info: busboy.FileInfo): void {
+    const fileRule = this.options.files;
+    if (this.failure) return discard(stream);
+    if (!fileRule || name !== fileRule.field) {
+      this.fail(malformedMultipart(`unexpected file field "${name ?? ''}"${fileRule ? ` (use "${fileRule.field}")` : ''}`));
+      return discard(stream);
+    }
+    if (!fileRule.types.includes(info.mimeType)) {
+      this.fail(fileTypeNotAllowed(fileRule.types));
+      return discard(stream);
+    }
+    stream.once('limit', () => this.fail(fileTooLarge(fileRule.maxBytes)));
+    const part: DigestPart | null = this.parts ? ['file', name, cleanFileName(info.filename), info.mimeType, 0, ''] : null;
+    if (part) this.parts!.push(part);
+    this.saving.push(this.storeFile(stream, info, this.saving.length, part));
   }
 
   /** Saves one file (its stream and the storage's read joined by `pipeline` first), then checks it by its bytes. */
-  async function storeFile(stream: Readable, info: busboy.FileInfo, into: StoredUpload[], position: number, part: DigestPart | null): Promise<void> {
+  private async storeFile(stream: Readable, info: busboy.FileInfo, position: number, part: DigestPart | null): Promise<void> {
     const sniffer = new Sniffer(SNIFF_BYTES, part ? createHash('sha256') : null);
     const copied = pipeline(stream, sniffer);
-    const saved = (async () => storage.save(sniffer))();
+    const saved = (async () => this.storage.save(sniffer))();
     const [copy, save] = await Promise.allSettled([copied, saved]);
     const fileName = cleanFileName(info.filename);
-    if (save.status === 'fulfilled') into[position] = { fileName, contentType: info.mimeType, sizeBytes: sniffer.bytes, storageKey: save.value.key };
-    if (copy.status === 'rejected') return fail(malformedMultipart(describeParserError(copy.reason as Error)));
+    if (save.status === 'fulfilled') this.stored[position] = { fileName, contentType: info.mimeType, sizeBytes: sniffer.bytes, storageKey: save.value.key };
+    if (copy.status === 'rejected') return this.fail(malformedMultipart(describeParserError(copy.reason as Error)));
     // The storage failed on its own (a full disk): a server error, not the client's.
-    if (save.status === 'rejected') return fail(save.reason as Error);
-    if (failure) return;
-    if (sniffer.bytes === 0) return fail(malformedMultipart(`file "${fileName}" is empty`));
+    if (save.status === 'rejected') return this.fail(save.reason as Error);
+    if (this.failure) return;
+    if (sniffer.bytes === 0) return this.fail(malformedMultipart(`file "${fileName}" is empty`));
     if (part) {
       part[4] = sniffer.bytes;
       part[5] = sniffer.hash!.digest('hex');
     }
     const sniffed = await fileTypeFromBuffer(sniffer.head).catch(() => undefined);
-    if (sniffed?.mime !== info.mimeType) fail(fileTypeNotAllowed(fileRule!.types));
+    if (sniffed?.mime !== info.mimeType) this.fail(fileTypeNotAllowed(this.options.files!.types));
   }
 
-  let stalled = () => {};
-  const stall = new Promise<void>((resolve) => (stalled = resolve));
-  const idle = setTimeout(() => {
-    const stalledError = bodyStalled(idleTimeoutMs);
-    fail(stalledError);
-    // Whatever went wrong before, this answer must close the connection: the rest of the body is not coming.
-    failure = stalledError;
-    stalled();
-  }, idleTimeoutMs);
-  const parserClosed = new Promise<void>((resolve) => (parser ? parser.once('close', () => resolve()) : resolve()));
-  // The body goes to the parser while all is well, and is dropped after a failure: never back to the client as a reset.
-  const body = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      idle.refresh();
-      if (failure || !parser) return callback();
-      heldWrite = callback;
-      try {
-        parser.write(chunk, () => releaseWrite());
-      } catch (error) {
-        fail(malformedMultipart((error as Error).message));
-      }
-    },
-    final(callback) {
-      clearTimeout(idle);
-      if (!failure && parser) parser.end();
-      void parserClosed.then(() => callback());
-    },
-  });
-
-  const received = pipeline(req, body).catch(() => fail(malformedMultipart('the client closed the connection before the end of its body')));
-
-  await Promise.race([received, stall]);
-  clearTimeout(idle);
-  await Promise.all(saving);
-  const files = stored.filter((file): file is StoredUpload => file !== undefined);
-  if (!failure && parts) {
-    // Read, checked, not yet handed over: whatever waits for the digest may still stop the request here.
-    await bodyDigested(req, createHash('sha256').update(JSON.stringify(parts)).digest('hex')).catch((error: unknown) => {
-      failure = error as Error;
+  /**
+   * Pumps the request into the parser (with its backpressure) until the body's end, the client's
+   * going away, or `idleTimeoutMs` without a byte (then 408, whatever failed before: the rest of the
+   * body is not coming). After a failure the body is read and dropped: never a reset for the client.
+   */
+  private async receiveBody(): Promise<void> {
+    const idleTimeoutMs = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    const parser = this.parser;
+    let stalled = () => {};
+    const stall = new Promise<void>((resolve) => (stalled = resolve));
+    const idle = setTimeout(() => {
+      const stalledError = bodyStalled(idleTimeoutMs);
+      this.fail(stalledError);
+      // This answer must close the connection, whatever failed before.
+      this.failure = stalledError;
+      stalled();
+    }, idleTimeoutMs);
+    const parserClosed = new Promise<void>((resolve) => (parser ? parser.once('close', () => resolve()) : resolve()));
+    const body = new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        idle.refresh();
+        if (this.failure || !parser) return callback();
+        this.heldWrite = callback;
+        try {
+          parser.write(chunk, () => this.releaseWrite());
+        } catch (error) {
+          this.fail(malformedMultipart((error as Error).message));
+        }
+      },
+      final: (callback) => {
+        clearTimeout(idle);
+        if (!this.failure && parser) parser.end();
+        void parserClosed.then(() => callback());
+      },
     });
+    const received = pipeline(this.req, body).catch(() => this.fail(malformedMultipart('the client closed the connection before the end of its body')));
+    await Promise.race([received, stall]);
+    clearTimeout(idle);
   }
-  if (failure) {
-    await removeFiles(storage, files.map((file) => file.storageKey));
-    throw failure;
-  }
-  return { fields: Object.fromEntries(fields), files };
 }
 
 function createParser(headers: IncomingHttpHeaders, options: MultipartOptions): busboy.Busboy {
