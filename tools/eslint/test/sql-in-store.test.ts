@@ -32,6 +32,12 @@ describe('lint: SQL only in *.store.ts and migrations (local/sql-in-store)', () 
     expect(await sqlProblems(WRONG, 'apps/hours-bank/src/migrations/Migration20990101000000_x.ts')).toEqual([]);
   });
 
+  test('incidents is kept too: SQL text in its use case fails, in its store passes', async () => {
+    const code = "export const open = 'select id from time_records where employee_id = $1 and clock_out_at is null';\n";
+    expect(await sqlProblems(code, 'apps/incidents/src/time-records/clock-in.ts')).toEqual(["SQL text belongs in the feature's *.store.ts (or a migration)."]);
+    expect(await sqlProblems(code, 'apps/incidents/src/time-records/time-records.store.ts')).toEqual([]);
+  });
+
   test('a sentence that starts like SQL is not SQL', async () => {
     expect(await sqlProblems("export const hint = 'Select one from the list';\n", 'apps/hours-bank/src/hours-bank/hints.ts')).toEqual([]);
   });
