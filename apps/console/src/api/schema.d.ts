@@ -1650,6 +1650,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/blocks/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's students' blocks to act on (an employee): for each registration of the latest school course that names them, the subject's open, pending and rejected blocks, with the last rejection's reason */
+        get: {
+            parameters: {
+                query?: {
+                    subjectId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The teacher's open, pending and rejected blocks */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description by subject, then student, then block position */
+                            blocks: {
+                                blockId: number;
+                                blockName: string;
+                                /** @description when it was last closed */
+                                closedAt: string | null;
+                                /** @description 0–10, two decimals at most; null while ungraded */
+                                grade: number | null;
+                                position: number;
+                                /** @description the last rejection */
+                                rejectedAt: string | null;
+                                /** @description the last rejection's reason, as the administrator wrote it in the thread */
+                                rejectionReason: string | null;
+                                /**
+                                 * @description open: to close; pending: closed, awaiting review; rejected: back with the teacher, not closed again yet
+                                 * @enum {string}
+                                 */
+                                state: "open" | "pending" | "rejected";
+                                /** @enum {string} */
+                                status: "open" | "pending";
+                                studentBlockId: number;
+                                studentId: number;
+                                studentName: string;
+                                subjectId: number;
+                                subjectName: string;
+                            }[];
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description the latest school course; null when there is none */
+                            schoolCourseId: number | null;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: token missing or expired */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN: a user who is not an employee */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/blocks/pending": {
         parameters: {
             query?: never;

@@ -240,6 +240,29 @@ export const CompletedBlocksResponse = z.object({
   meta: PageMeta,
 });
 
+// ---------------------------------------------------------------- a teacher's blocks
+
+export const MyBlocksQuery = queryObject({ subjectId: IdText.optional() });
+export type MyBlocksQuery = z.infer<typeof MyBlocksQuery>;
+
+export const MyBlockItem = z.object({
+  ...studentBlockOfSubject,
+  state: z.enum(['open', 'pending', 'rejected']).describe('open: to close; pending: closed, awaiting review; rejected: back with the teacher, not closed again yet'),
+  status: z.enum(['open', 'pending']),
+  grade,
+  closedAt: nullableTimestamp.describe('when it was last closed'),
+  rejectedAt: nullableTimestamp.describe('the last rejection'),
+  rejectionReason: z.string().nullable().describe("the last rejection's reason, as the administrator wrote it in the thread"),
+});
+
+export const MyBlocksResponse = z.object({
+  ok: z.literal(true),
+  schoolCourseId: Id.nullable().describe('the latest school course; null when there is none'),
+  total: z.number().int(),
+  blocks: z.array(MyBlockItem).describe('by subject, then student, then block position'),
+});
+export type MyBlocksResponse = z.infer<typeof MyBlocksResponse>;
+
 // ---------------------------------------------------------------- thread
 
 export const ThreadMessageBody = z.strictObject({
@@ -389,6 +412,19 @@ export const completedBlocksRoute = blocksApi.route({
     401: unauthorized,
     403: error('FORBIDDEN: a user who is not an employee'),
     404: error('SCHOOL_COURSE_NOT_FOUND'),
+  },
+});
+
+export const myBlocksRoute = blocksApi.route({
+  method: 'get',
+  path: '/api/v2/blocks/mine',
+  summary: "The caller's students' blocks to act on (an employee): for each registration of the latest school course that names them, the subject's open, pending and rejected blocks, with the last rejection's reason",
+  request: { query: MyBlocksQuery },
+  responses: {
+    200: jsonContent(MyBlocksResponse, "The teacher's open, pending and rejected blocks"),
+    400: error('VALIDATION_ERROR'),
+    401: unauthorized,
+    403: error('FORBIDDEN: a user who is not an employee'),
   },
 });
 
