@@ -21,6 +21,13 @@ const APPS = readdirSync(path.resolve(kubernetesDir, '../../apps')).filter((name
 const schemas: Record<string, z.ZodObject> = {};
 for (const app of APPS) schemas[app] = ((await import(`../../apps/${app}/src/config.ts`)) as { ConfigSchema: z.ZodObject }).ConfigSchema;
 
+/** Variables libs/telemetry reads (the tracing preload, before the app's config): named in its sources. */
+const TELEMETRY_VARIABLES = new Set(
+  readdirSync(path.resolve(kubernetesDir, '../../libs/telemetry/src')).flatMap((file) =>
+    [...readFileSync(path.resolve(kubernetesDir, '../../libs/telemetry/src', file), 'utf8').matchAll(/\b(OTEL_[A-Z_]+|TRACE_EDGE)\b/g)].map((match) => match[1]),
+  ),
+);
+
 /** Values that hold credentials: only ever from a Secret. */
 const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY', 'PAYSLIP_FILE_KEYS', 'UNSUBSCRIBE_SECRET'];
 
@@ -188,13 +195,32 @@ describe('overlays/production configuration', () => {
     const known = Object.keys(schema.shape);
     const required = known.filter((key) => !(schema.shape[key] as z.ZodType).safeParse(undefined).success);
     expect(required.filter((key) => !(key in values))).toEqual([]);
-    expect(Object.keys(values).filter((key) => !known.includes(key))).toEqual([]);
+    expect(Object.keys(values).filter((key) => !known.includes(key) && !TELEMETRY_VARIABLES.has(key))).toEqual([]);
     // Every variable is named, defaults included, so the operator sees every setting in one place.
     expect(known.filter((key) => !(key in values))).toEqual([]);
     const parsed = schema.safeParse(values);
     expect(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual([]);
     expect(values.HOST).toBe('0.0.0.0');
     expect(Number(values.PORT)).toBe(containerOf(named(production, 'Deployment', app)).ports[0].containerPort);
+  });
+
+  test.each(APPS)('%s: sends its traces to the collector the configuration names, OTLP/HTTP on the port and namespace the to-otel-collector policy opens, sampled by a parent-based ratio', (app) => {
+    const { values } = environmentOf(production, named(production, 'Deployment', app));
+    expect(Object.keys(values).filter((key) => key.startsWith('OTEL_') && !TELEMETRY_VARIABLES.has(key))).toEqual([]);
+    const endpoint = new URL(values.OTEL_EXPORTER_OTLP_ENDPOINT);
+    const [serviceName, namespace] = endpoint.hostname.split('.');
+    const rule = named(production, 'NetworkPolicy', 'to-otel-collector').spec.egress[0];
+    expect({ protocol: endpoint.protocol, port: Number(endpoint.port), namespace, svc: endpoint.hostname.endsWith('.svc.cluster.local') }).toEqual({
+      protocol: 'http:',
+      port: rule.ports[0].port,
+      namespace: rule.to[0].namespaceSelector.matchLabels['kubernetes.io/metadata.name'],
+      svc: true,
+    });
+    expect(serviceName).toBe(rule.to[0].podSelector.matchLabels['app.kubernetes.io/name']);
+    expect(values.OTEL_SDK_DISABLED).toBeUndefined();
+    expect(values.OTEL_TRACES_SAMPLER).toBe('parentbased_traceidratio');
+    expect(Number(values.OTEL_TRACES_SAMPLER_ARG)).toBeGreaterThan(0);
+    expect(Number(values.OTEL_TRACES_SAMPLER_ARG)).toBeLessThanOrEqual(1);
   });
 
   test.each(APPS)('%s: credentials and the push API key come from Secrets key by key (a missing key stops the pod), never from a ConfigMap', (app) => {

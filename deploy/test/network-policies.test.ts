@@ -12,6 +12,7 @@ const around = {
   scraper: pod('the metrics scraper', '10.244.3.1', 'monitoring', { 'app.kubernetes.io/name': 'prometheus' }),
   dns: pod('kube-dns', '10.244.4.1', 'kube-system', { 'k8s-app': 'kube-dns' }),
   internetHttps: ['notifications'],
+  collector: { endpoint: pod('the trace collector', '10.244.6.1', 'observability', { 'app.kubernetes.io/name': 'opentelemetry-collector' }), port: 4318 },
 };
 const baseCluster: Cluster = {
   namespace: 'default',
@@ -123,6 +124,12 @@ describe('the checks refuse what they should', () => {
     const bad = policy('incidents-out', { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'incidents' } }, policyTypes: ['Egress'], egress: [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }] }] });
     expect(egressProblems(withPolicy(bad), baseCluster)).toEqual(expect.arrayContaining(['incidents → an internet address:443: allowed', 'incidents → an internet address:80: allowed']));
     expect(egressProblems(without('notifications-to-fcm'), baseCluster)).toEqual(['notifications → an internet address:443: refused']);
+  });
+
+  test('without the collector policy, every app is named: its traces would not leave', () => {
+    const problems = egressProblems(without('to-otel-collector'), baseCluster);
+    expect(problems).toHaveLength(apps);
+    expect(problems).toContain('academic: the trace collector:4318 refused (its traces)');
   });
 
   test('a service without its dependency is refused', () => {

@@ -29,6 +29,8 @@ export type Cluster = {
   dependencies: Record<'DATABASE_URL' | 'RABBITMQ_URL' | 'REDIS_URL' | 'SMTP_URL', { endpoint: Endpoint; port: number }>;
   /** The apps that call a public API over HTTPS (notifications: Firebase Cloud Messaging); no other reaches the internet. */
   internetHttps: string[];
+  /** The OpenTelemetry Collector OTEL_EXPORTER_OTLP_ENDPOINT names: every app sends its traces there, OTLP/HTTP. */
+  collector: { endpoint: Endpoint; port: number };
 };
 
 type Port = { port: number; protocol: 'TCP' | 'UDP' };
@@ -222,6 +224,7 @@ export function egressProblems(objects: K8sObject[], cluster: Cluster): string[]
     for (const outsider of [stranger, foreigner]) {
       if (letsOut(app, outsider, httpOf(outsider))) problems.push(`${app.name} → ${outsider.name}: allowed`);
     }
+    if (!letsOut(app, cluster.collector.endpoint, { port: cluster.collector.port, protocol: 'TCP' })) problems.push(`${app.name}: ${cluster.collector.endpoint.name}:${cluster.collector.port} refused (its traces)`);
     const https = cluster.internetHttps.includes(app.name);
     if (letsOut(app, internet, { port: 443, protocol: 'TCP' }) !== https) problems.push(`${app.name} → ${internet.name}:443: ${https ? 'refused' : 'allowed'}`);
     if (letsOut(app, internet, { port: 80, protocol: 'TCP' })) problems.push(`${app.name} → ${internet.name}:80: allowed`);

@@ -10,10 +10,13 @@ export interface TelemetrySettings {
   edge: boolean;
 }
 
-/** What the environment asks for; `OTEL_SDK_DISABLED=true` or no endpoint turns tracing off. */
+/**
+ * What the environment asks for; `OTEL_SDK_DISABLED=true` or no endpoint turns tracing off. Version and
+ * commit: `npm start`'s SERVICE_VERSION/GIT_COMMIT, else the image's APP_VERSION/APP_COMMIT (Dockerfile).
+ */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = process.argv[1] ?? ''): TelemetrySettings {
   const app = /apps\/([^/]+)\//.exec(argv1)?.[1] ?? /tools\/([\w-]+)\.ts$/.exec(argv1)?.[1];
   const serviceName = env.OTEL_SERVICE_NAME || env.SERVICE || app || 'academy';
   const endpoint = env.OTEL_SDK_DISABLED === 'true' ? null : env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
-  return { serviceName, endpoint, version: env.SERVICE_VERSION || undefined, commit: env.GIT_COMMIT || undefined, edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true' };
+  return { serviceName, endpoint, version: env.SERVICE_VERSION || env.APP_VERSION || undefined, commit: env.GIT_COMMIT || env.APP_COMMIT || undefined, edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true' };
 }

@@ -40,6 +40,11 @@ describe('settingsFromEnv', () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', SERVICE: 'gateway', SERVICE_VERSION: '1.1.1', GIT_COMMIT: 'abc123' };
     expect(settingsFromEnv(env, '/app/dist/main.js')).toEqual({ serviceName: 'gateway', endpoint: 'http://127.0.0.1:4318', version: '1.1.1', commit: 'abc123', edge: true });
   });
+
+  test("in the image, version and commit are the build's APP_VERSION and APP_COMMIT (the Dockerfile's)", () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318', SERVICE: 'payslips', APP_VERSION: '1.1.1', APP_COMMIT: 'def456' };
+    expect(settingsFromEnv(env, '/app/dist/main.js')).toMatchObject({ serviceName: 'payslips', version: '1.1.1', commit: 'def456', edge: false });
+  });
 });
 
 describe('DroppingExporter', () => {
