@@ -65,7 +65,7 @@ const featureBoundaries = FEATURE_SERVICES.flatMap((service) => {
 });
 
 /** Services whose SQL lives in their features' `*.store.ts` only (and migrations): kept so by `local/sql-in-store`. */
-const SQL_IN_STORE_SERVICES = ['hours-bank', 'incidents', 'payslips'];
+const SQL_IN_STORE_SERVICES = ['academic', 'hours-bank', 'incidents', 'payslips'];
 
 /** Module boundaries; `forTests` lets test files also use the test-only libraries. */
 const boundaries = (forTests) => [

@@ -20,7 +20,7 @@ import { ensureInfra, stopInfra } from '@academy/infra';
 import { numberedPlaceholders } from '@academy/db';
 import { dropTestDatabase, testConfig, tokenFor } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
-import { summarySql } from '../../apps/academic/src/attendance/read-attendance.ts';
+import { summarySql } from '../../apps/academic/src/attendance/attendance.store.ts';
 import { cpuMeter, figureColumns, figuresOf, FLOOR_SCENARIO, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, rssMb, startReady, stopAll, tenths, verdict, vsFloor } from './support.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);

@@ -21,7 +21,7 @@ import pg from 'pg';
 import { ensureInfra, stopInfra } from '@academy/infra';
 import { testConfig, tokenFor, dropTestDatabase } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
-import { APPROVE_SQL, REVIEW_TARGET_SQL } from '../../apps/academic/src/blocks/review-block.ts';
+import { APPROVE_SQL, REVIEW_TARGET_SQL } from '../../apps/academic/src/blocks/blocks.store.ts';
 import { cpuMeter, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, startReady, stopAll, tenths, verdict, type Figures } from './support.ts';
 
 const CLIENTS = 16;

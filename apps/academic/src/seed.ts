@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { demoTaxId, placeholderEmail } from '@academy/contracts';
 import { hashPassword } from '@academy/auth';
-import { pgArray } from '@academy/db';
 import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
 import { AttendanceSettingsSchema, readConfig } from './config.ts';
@@ -18,9 +17,10 @@ import { User } from './shared/entities/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './directory/directory.entities.ts';
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './shared/entities/registration.entities.ts';
 import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
-import { seedDemoBlocks } from './blocks/demo-blocks.ts';
+import { seedDemoBlocks } from './blocks/demo-blocks.store.ts';
 import { demoClassStart, seedDemoAttendance, type DemoAttendanceOptions } from './attendance/demo-attendance.ts';
 import { DEMO_LOGINS } from './demo-logins.ts';
+import { assignDemoClass, countPeople, lockSeed } from './seed.store.ts';
 
 const FIRST_NAMES = ['María', 'José', 'Lucía', 'Álvaro', 'Sofía', 'Martín', 'Paula', 'Hugo', 'Inés', 'Mateo', 'Ángela', 'Jesús', 'Elena', 'Raúl', 'Noelia', 'Óscar', 'Carmen', 'Iván', 'Begoña', 'Adrián'];
 const LAST_NAMES = ['García', 'Fernández', 'González', 'Rodríguez', 'López', 'Martínez', 'Sánchez', 'Pérez', 'Gómez', 'Martín', 'Jiménez', 'Ruiz', 'Hernández', 'Díaz', 'Moreno', 'Muñoz', 'Álvarez', 'Romero', 'Núñez', 'Ibáñez'];
@@ -69,9 +69,8 @@ export async function seedDemoData(orm: MikroORM, attendance: DemoAttendanceOpti
 
   return orm.em.fork().transactional(async (em) => {
     // Two seeders started at once: the second waits, then sees the data and stops.
-    await em.execute(`select pg_advisory_xact_lock(hashtext('academic.seed'))`);
-    const [{ count }] = await em.execute<{ count: number }[]>(`select ((select count(*) from users) + (select count(*) from students))::int as count`);
-    if (count > 0) return { created: false };
+    await lockSeed(em);
+    if ((await countPeople(em)) > 0) return { created: false };
     return { created: true, counts: await createAcademy(em, passwordHashes, attendance) };
   });
 }
@@ -164,9 +163,7 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
       eventCount++;
       const assigned = created.filter((r) => r.schoolCourseId === latest.id && r.subjectId === subject.id && r.centerId === center.id && r.status === 'active');
       if (assigned.length === 0) continue;
-      await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, unnest(?::int[]), now()`, [event.id, pgArray(assigned.map((r) => r.studentId))]);
-      await em.execute(`update registrations set employee_id = ? where id = any(?::int[])`, [teacher.id, pgArray(assigned.map((r) => r.id))]);
-      await em.execute(`insert into employee_subjects (employee_id, subject_id, created_at) values (?, ?, now()) on conflict do nothing`, [teacher.id, subject.id]);
+      await assignDemoClass(em, { eventId: event.id, studentIds: assigned.map((r) => r.studentId), registrationIds: assigned.map((r) => r.id), employeeId: teacher.id, subjectId: subject.id });
     }
   }
   await em.flush();

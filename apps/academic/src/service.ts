@@ -4,7 +4,6 @@ import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
 import { createAcademicContext, type AcademicContext } from './shared/academic-context.ts';
-import { createLoginProtection } from './auth/login-protection.ts';
 import { startAttendanceReminders } from './attendance/attendance-reminders.ts';
 import { startPendingDigests } from './blocks/pending-digests.ts';
 
@@ -15,12 +14,11 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
   readinessNeedsRedis: false,
   setup: (ctx) => {
     const deps = createAcademicContext(ctx);
-    const loginProtection = createLoginProtection(ctx.config, ctx.logger);
     let stopReminders = async () => {};
     let stopDigests = async () => {};
     return {
       deps,
-      routes: (app) => registerRoutes(app, deps, loginProtection),
+      routes: (app) => registerRoutes(app, deps),
       listening: () => {
         stopReminders = startAttendanceReminders(deps);
         stopDigests = startPendingDigests(deps);
@@ -28,7 +26,7 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
       stop: async () => {
         await stopReminders();
         await stopDigests();
-        loginProtection.close();
+        deps.loginProtection.close();
       },
     };
   },

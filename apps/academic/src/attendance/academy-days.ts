@@ -40,11 +40,6 @@ export function dayRange(query: { from?: string; to?: string }, today: string, d
   return { from, to };
 }
 
-/** SQL: the instant a day `?` starts at, in the zone `?`. */
-export const DAY_START_SQL = `(?::date)::timestamp at time zone ?`;
-/** SQL: the instant after a day `?` ends, in the zone `?`. */
-export const DAY_END_SQL = `(?::date + 1)::timestamp at time zone ?`;
-
 const partFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** An instant as the academy's wall time with its offset then: `2026-03-30T19:00:00+02:00`. */

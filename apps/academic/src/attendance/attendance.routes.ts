@@ -1,6 +1,6 @@
-import type { Express } from 'express';
 import {
   attendanceReportRoute,
+  contract,
   listAttendanceStatusesRoute,
   missingAttendanceRoute,
   readAttendanceHistoryRoute,
@@ -9,84 +9,46 @@ import {
   studentAttendanceRoute,
   takeAttendanceRoute,
 } from '@academy/contracts';
-import { actorOf } from '@academy/auth';
-import { routeBinder } from '@academy/service';
-import type { AcademicContext } from '../shared/academic-context.ts';
-import { listStatuses, replaceStatuses } from './attendance-statuses.ts';
+import { implement } from '../shared/academic-context.ts';
+import { JSON_TEXT, sentAsIs } from '../shared/sent-as-is.ts';
+import { listAttendanceStatuses } from './list-attendance-statuses.ts';
+import { listMissingAttendance } from './list-missing-attendance.ts';
+import { readAttendanceHistory } from './read-attendance-history.ts';
+import { readAttendanceReport } from './read-attendance-report.ts';
+import { readAttendanceSheet } from './read-attendance-sheet.ts';
+import { readStudentAttendance } from './read-student-attendance.ts';
+import { replaceAttendanceStatuses } from './replace-attendance-statuses.ts';
+import { streamAttendanceReport } from './stream-attendance-report.ts';
 import { takeAttendance } from './take-attendance.ts';
-import { readAttendanceHistory, readAttendanceReport, readAttendanceSheet, readStudentAttendance, reportFilters } from './read-attendance.ts';
-import { streamReportCsv } from './attendance-report-csv.ts';
-import { listMissingAttendance } from './missing-attendance.ts';
-import { dayOf, dayRange } from './academy-days.ts';
-import { isAdmin } from './attendance-actor.ts';
-import { AttendanceReportCache } from './attendance-report-cache.ts';
 
-/** `/api/v2/attendance/*`: statuses, taking and reading a class's sheet, summaries, the report, missing sheets. */
-export function registerAttendanceRoutes(app: Express, ctx: AcademicContext): void {
-  const bind = routeBinder(app, ctx);
-  const em = () => ctx.orm.em;
-  const config = ctx.config;
-  const timeZone = config.ACADEMY_TIME_ZONE;
-  const settings = {
-    timeZone,
-    editDays: config.ATTENDANCE_EDIT_DAYS,
-    thresholdPercent: config.ATTENDANCE_WARNING_PERCENT,
-    minSessions: config.ATTENDANCE_WARNING_MIN_SESSIONS,
-  };
-  const today = () => dayOf(ctx.clock.now(), timeZone);
-  const reportCache = new AttendanceReportCache(ctx.redis, { logger: ctx.logger });
+/** The attendance routes by name (`/api/v2/attendance/*`), which `attendanceRoutes` implements key for key. */
+export const attendanceContract = contract({
+  listStatuses: listAttendanceStatusesRoute,
+  replaceStatuses: replaceAttendanceStatusesRoute,
+  take: takeAttendanceRoute,
+  readSheet: readAttendanceSheetRoute,
+  readHistory: readAttendanceHistoryRoute,
+  student: studentAttendanceRoute,
+  report: attendanceReportRoute,
+  missing: missingAttendanceRoute,
+});
 
-  bind(listAttendanceStatusesRoute, async ({ res }) => {
-    res.json({ data: await listStatuses(em()) });
-  });
-  bind(replaceAttendanceStatusesRoute, async ({ body, res }) => {
-    res.json({ data: await replaceStatuses(em(), body) });
-  });
-
-  bind(takeAttendanceRoute, async ({ params, body, req, res }) => {
-    const sheet = await takeAttendance(em(), params.eventId, body, actorOf(req, res), ctx.clock.now(), settings);
-    if (sheet.changed) ctx.relay.nudge();
-    res.json(sheet);
-  });
-  bind(readAttendanceSheetRoute, async ({ params, req, res }) => {
-    res.json(await readAttendanceSheet(em(), params.eventId, actorOf(req, res), timeZone, ctx.clock.now()));
-  });
-  bind(readAttendanceHistoryRoute, async ({ params, req, res }) => {
-    res.json(await readAttendanceHistory(em(), params.eventId, actorOf(req, res), timeZone, ctx.clock.now()));
-  });
-
-  bind(studentAttendanceRoute, async ({ params, query, req, res }) => {
-    res.json(await readStudentAttendance(em(), params.studentId, query, dayRange(query, today(), 365), actorOf(req, res), timeZone));
-  });
-
-  bind(attendanceReportRoute, async ({ query, req, res }) => {
-    const range = dayRange(query, today(), 365);
-    const actor = actorOf(req, res);
+/** Statuses, taking and reading a class's sheet, summaries, the report (JSON or CSV), missing sheets. */
+export const attendanceRoutes = implement(attendanceContract, {
+  listStatuses: async (_input, ctx, actor) => ({ status: 200, body: { data: await listAttendanceStatuses(ctx, {}, actor) } }),
+  replaceStatuses: async ({ body }, ctx, actor) => ({ status: 200, body: { data: await replaceAttendanceStatuses(ctx, body, actor) } }),
+  take: async ({ params, body }, ctx, actor) => ({ status: 200, body: await takeAttendance(ctx, { ...body, eventId: params.eventId }, actor) }),
+  readSheet: async ({ params }, ctx, actor) => ({ status: 200, body: await readAttendanceSheet(ctx, { eventId: params.eventId }, actor) }),
+  readHistory: async ({ params }, ctx, actor) => ({ status: 200, body: await readAttendanceHistory(ctx, { eventId: params.eventId }, actor) }),
+  student: async ({ params, query }, ctx, actor) => ({ status: 200, body: await readStudentAttendance(ctx, { ...query, studentId: params.studentId }, actor) }),
+  report: async ({ query, req }, ctx, actor) => {
     if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') {
-      const load = () => readAttendanceReport(em(), query, range, actor, settings);
-      // Admins' reports only: a teacher's depends on their registrations, which bump no version.
-      if (!isAdmin(actor)) {
-        res.json(await load());
-        return;
-      }
-      const parts = { from: range.from, to: range.to, timeZone, thresholdPercent: settings.thresholdPercent, subjectId: query.subjectId, centerId: query.centerId, below: query.below };
-      res.type('application/json').send(await reportCache.json(em(), parts, load));
-      return;
+      const json = await readAttendanceReport(ctx, query, actor);
+      return { status: 200, body: sentAsIs(Buffer.from(json)), headers: JSON_TEXT };
     }
-    const { filters, params } = await reportFilters(em(), query, actor);
-    res.type('text/csv; charset=utf-8').attachment(`attendance-${range.from}-${range.to}.csv`);
-    try {
-      await streamReportCsv(em(), res, { range, filters, params, below: query.below, threshold: query.below ?? settings.thresholdPercent, timeZone });
-    } catch (error) {
-      // Once rows have gone out, no error body can follow: the response is cut short instead.
-      if (!res.headersSent) throw error;
-      ctx.logger.warn({ err: error }, 'attendance CSV report ended early');
-      res.destroy();
-    }
-  });
-
-  bind(missingAttendanceRoute, async ({ query, req, res }) => {
-    const range = dayRange(query, today(), config.ATTENDANCE_EDIT_DAYS + 1);
-    res.json(await listMissingAttendance(em(), query, range, actorOf(req, res), timeZone, ctx.clock.now()));
-  });
-}
+    const file = await streamAttendanceReport(ctx, query, actor);
+    const headers: Record<string, string> = { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${file.fileName}"` };
+    return { status: 200, body: sentAsIs(file.content), headers };
+  },
+  missing: async ({ query }, ctx, actor) => ({ status: 200, body: await listMissingAttendance(ctx, query, actor) }),
+});

@@ -7,9 +7,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@academy/messaging';
 import { SOURCE, calendarEventData } from '../shared/events.ts';
-import { saveMarks, type WantedMark } from './attendance.store.ts';
+import {
+  insertClassCopy,
+  insertStoredClassCopy,
+  saveMarks,
+  selectClassesWithRosters,
+  selectDemoClasses,
+  selectFirstStudentWithGuardian,
+  selectMarkedStudentsBySubject,
+  type WantedMark,
+} from './attendance.store.ts';
 import { AttendanceSettingsSchema } from '../config.ts';
-import { checkWarnings } from './attendance-warnings.ts';
+import { recordThresholdWarnings } from './threshold-warnings.ts';
 import { addDays, dayOf, localIso, wallTimeInstant, weekdayOf } from './academy-days.ts';
 
 /** When the seed runs (which demo classes are past), and the warning settings (the service's defaults unless given). */
@@ -51,16 +60,6 @@ function demoRoll(eventId: number, studentId: number): number {
 }
 const WEEK_MS = 7 * 24 * 3600_000;
 
-interface SeededClass {
-  id: number;
-  title: string | null;
-  subjectId: number;
-  centerId: number;
-  employeeId: number | null;
-  startsAt: Date;
-  endsAt: Date;
-}
-
 export async function seedDemoAttendance(em: EntityManager, options: DemoAttendanceOptions, meta: { correlationId: string }): Promise<{ earlierClasses: number; sheets: number; underThreshold: number }> {
   const defaults = AttendanceSettingsSchema.parse({});
   const now = options.now;
@@ -69,17 +68,10 @@ export async function seedDemoAttendance(em: EntityManager, options: DemoAttenda
     thresholdPercent: options.thresholdPercent ?? defaults.ATTENDANCE_WARNING_PERCENT,
     minSessions: options.minSessions ?? defaults.ATTENDANCE_WARNING_MIN_SESSIONS,
   };
-  const seeded = await em.execute<SeededClass[]>(
-    `select id, title, subject_id as "subjectId", center_id as "centerId", employee_id as "employeeId", starts_at as "startsAt", ends_at as "endsAt" from calendar_events order by id`,
-  );
+  const seeded = await selectDemoClasses(em);
   for (const event of seeded) {
     for (let week = 1; week <= EARLIER_WEEKS; week++) {
-      const [copy] = await em.execute<{ id: number }[]>(
-        `insert into calendar_events (title, subject_id, center_id, employee_id, starts_at, ends_at, created_at, updated_at)
-         values (?, ?, ?, ?, ?::timestamptz, ?::timestamptz, now(), now()) returning id`,
-        [event.title, event.subjectId, event.centerId, event.employeeId, new Date(new Date(event.startsAt).getTime() - week * WEEK_MS), new Date(new Date(event.endsAt).getTime() - week * WEEK_MS)],
-      );
-      await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, student_id, now() from event_students where event_id = ?`, [copy!.id, event.id]);
+      await insertClassCopy(em, event, new Date(new Date(event.startsAt).getTime() - week * WEEK_MS), new Date(new Date(event.endsAt).getTime() - week * WEEK_MS));
     }
   }
   // Today's class: another session of the first teacher's last weekly class, from the start of this hour.
@@ -89,27 +81,14 @@ export async function seedDemoAttendance(em: EntityManager, options: DemoAttenda
   let todayClass = 0;
   if (ofToday) {
     const startsAt = startOfHour(now, settings.timeZone);
-    const [created] = await em.execute<{ id: number }[]>(
-      `insert into calendar_events (title, subject_id, center_id, employee_id, starts_at, ends_at, created_at, updated_at)
-       select title, subject_id, center_id, employee_id, ?::timestamptz, ?::timestamptz, now(), now() from calendar_events where id = ? returning id`,
-      [startsAt, new Date(startsAt.getTime() + 90 * 60_000), ofToday.id],
-    );
-    await em.execute(`insert into event_students (event_id, student_id, assigned_at) select ?, student_id, now() from event_students where event_id = ?`, [created!.id, ofToday.id]);
+    await insertStoredClassCopy(em, ofToday.id, startsAt, new Date(startsAt.getTime() + 90 * 60_000));
     todayClass = 1;
   }
-  const classes = await em.execute<(SeededClass & { roster: number[]; userId: number | null })[]>(
-    `select e.id, e.subject_id as "subjectId", e.center_id as "centerId", e.employee_id as "employeeId", e.starts_at as "startsAt", e.ends_at as "endsAt",
-            array(select es.student_id from event_students es where es.event_id = e.id order by es.student_id) as roster,
-            (select u.id from users u where u.employee_id = e.employee_id order by u.id limit 1) as "userId"
-       from calendar_events e order by e.starts_at, e.id`,
-  );
+  const classes = await selectClassesWithRosters(em);
   for (const event of classes) recordEvent(em, 'calendar-event.created', calendarEventData(event), { source: SOURCE, ...meta });
 
   // The student under the threshold: the first one of the first class with a guardian, absent from most sessions.
-  const [chosen] = await em.execute<{ studentId: number; subjectId: number }[]>(
-    `select es.student_id as "studentId", e.subject_id as "subjectId" from event_students es join calendar_events e on e.id = es.event_id
-       join students s on s.id = es.student_id where s.guardian_id is not null order by e.id, es.student_id limit 1`,
-  );
+  const chosen = await selectFirstStudentWithGuardian(em);
   let sheets = 0;
   let chosenSessions = 0;
   const past = classes.filter((event) => new Date(event.endsAt) <= now && event.roster.length > 0);
@@ -125,12 +104,10 @@ export async function seedDemoAttendance(em: EntityManager, options: DemoAttenda
     sheets += 1;
   }
   let underThreshold = 0;
-  const pairs = await em.execute<{ subjectId: number; studentIds: number[] }[]>(
-    `select e.subject_id as "subjectId", array_agg(distinct m.student_id) as "studentIds" from attendance_marks m join calendar_events e on e.id = m.event_id group by e.subject_id`,
-  );
+  const pairs = await selectMarkedStudentsBySubject(em);
   for (const pair of pairs) {
     const lastEvent = past.filter((event) => event.subjectId === pair.subjectId).at(-1)!;
-    underThreshold += await checkWarnings(em, { subjectId: pair.subjectId, eventId: lastEvent.id, studentIds: pair.studentIds, at: now, correlationId: meta.correlationId }, settings);
+    underThreshold += await recordThresholdWarnings(em, { subjectId: pair.subjectId, eventId: lastEvent.id, studentIds: pair.studentIds, at: now, correlationId: meta.correlationId }, settings);
   }
   return { earlierClasses: seeded.length * EARLIER_WEEKS + todayClass, sheets, underThreshold };
 }

@@ -1,27 +1,29 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DUMMY_PASSWORD_HASH_PROMISE, verifyPassword } from '@academy/auth';
 import { UnauthorizedError } from '@academy/kit';
 import type { LoginBody, TokenPair } from '@academy/contracts';
-import { User } from '../shared/entities/user.entity.ts';
-import type { LoginProtection } from './login-protection.ts';
-import { issueTokens, type SessionTokens } from './session-tokens.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
+import { issueTokens } from '../shared/session-tokens.ts';
+import { findUserByEmail } from './auth.store.ts';
 
 /**
  * Checks the password and starts a session. An unknown e-mail is verified against a dummy hash,
  * so it costs the same time as a wrong password and gets the same answer; both count as a failed
  * login of that (e-mail, IP), and a blocked pair or IP is a 429 before any password is checked.
+ * `ip`: the client address the gateway passed on.
  */
-export async function login(em: EntityManager, tokens: SessionTokens, input: LoginBody, attempt: { ip: string; protection: LoginProtection }): Promise<TokenPair> {
+export async function login(ctx: AcademicContext, input: LoginBody & { ip: string }): Promise<TokenPair> {
+  const { loginProtection: protection } = ctx;
+  const em = ctx.orm.em;
   const email = input.email.trim().toLowerCase();
-  await attempt.protection.assertAllowed(email, attempt.ip);
-  const user = await em.findOne(User, { email });
+  await protection.assertAllowed(email, input.ip);
+  const user = await findUserByEmail(em, email);
   const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? (await DUMMY_PASSWORD_HASH_PROMISE));
   if (!user || !passwordMatches || !user.active) {
-    await attempt.protection.failed(email, attempt.ip);
+    await protection.failed(email, input.ip);
     throw new UnauthorizedError('Invalid email or password', 'INVALID_CREDENTIALS');
   }
-  await attempt.protection.succeeded(email, attempt.ip);
-  const pair = issueTokens(em, tokens, user);
+  await protection.succeeded(email, input.ip);
+  const pair = issueTokens(em, ctx.tokens, user);
   await em.flush();
   return pair;
 }

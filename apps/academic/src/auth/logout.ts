@@ -1,15 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
-import { hashRefreshToken } from './session-tokens.ts';
-import type { SessionEnder } from '../shared/sessions.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
+import { hashRefreshToken } from '../shared/session-tokens.ts';
+import { findRefreshToken, revokeFamily } from './auth.store.ts';
 
 /**
  * Revokes the session of a refresh token (the token and any successor) and ends its access tokens.
  * Unknown tokens are ignored.
  */
-export async function logout(em: EntityManager, sessions: SessionEnder, refreshToken: string): Promise<void> {
-  const stored = await em.findOne(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) });
+export async function logout(ctx: AcademicContext, input: { refreshToken: string }): Promise<void> {
+  const em = ctx.orm.em;
+  const stored = await findRefreshToken(em, hashRefreshToken(input.refreshToken));
   if (!stored) return;
-  await em.nativeUpdate(RefreshToken, { familyId: stored.familyId, revokedAt: null }, { revokedAt: new Date() });
-  await sessions.endSessions([stored.familyId]);
+  await revokeFamily(em, stored.familyId, new Date());
+  await ctx.sessions.endSessions([stored.familyId]);
 }

@@ -1,10 +1,8 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { UnauthorizedError } from '@academy/kit';
 import type { TokenPair } from '@academy/contracts';
-import { User } from '../shared/entities/user.entity.ts';
-import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
-import { hashRefreshToken, issueTokens, type SessionTokens } from './session-tokens.ts';
-import type { SessionEnder } from '../shared/sessions.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
+import { hashRefreshToken, issueTokens } from '../shared/session-tokens.ts';
+import { findUser, lockRefreshToken, revokeFamily } from './auth.store.ts';
 
 type Outcome = { ok: true; pair: TokenPair } | { ok: false; error: UnauthorizedError; endedSession?: string };
 
@@ -15,19 +13,20 @@ const invalid = () => new UnauthorizedError('Invalid or expired refresh token', 
  * token serialize: the second sees it used. A used or revoked token presented again revokes the
  * whole family and ends its access tokens; that revocation commits even though the caller gets a 401.
  */
-export async function refreshSession(em: EntityManager, tokens: SessionTokens, sessions: SessionEnder, refreshToken: string): Promise<TokenPair> {
-  const outcome = await em.transactional(async (tx): Promise<Outcome> => {
+export async function refreshSession(ctx: AcademicContext, input: { refreshToken: string }): Promise<TokenPair> {
+  const { tokens, sessions } = ctx;
+  const outcome = await ctx.orm.em.transactional(async (tx): Promise<Outcome> => {
     const now = tokens.clock.now();
-    const stored = await tx.findOne(RefreshToken, { tokenHash: hashRefreshToken(refreshToken) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const stored = await lockRefreshToken(tx, hashRefreshToken(input.refreshToken));
     if (!stored) return { ok: false, error: invalid() };
     if (stored.usedAt || stored.revokedAt) {
-      await tx.nativeUpdate(RefreshToken, { familyId: stored.familyId, revokedAt: null }, { revokedAt: now });
+      await revokeFamily(tx, stored.familyId, now);
       return { ok: false, error: new UnauthorizedError('Refresh token was already used; the session is revoked', 'REFRESH_TOKEN_REUSED'), endedSession: stored.familyId };
     }
     if (stored.expiresAt <= now) return { ok: false, error: invalid() };
-    const user = await tx.findOne(User, { id: stored.user });
+    const user = await findUser(tx, stored.user);
     if (!user || !user.active) {
-      await tx.nativeUpdate(RefreshToken, { familyId: stored.familyId, revokedAt: null }, { revokedAt: now });
+      await revokeFamily(tx, stored.familyId, now);
       return { ok: false, error: invalid(), endedSession: stored.familyId };
     }
     stored.usedAt = now;

@@ -4,13 +4,14 @@
 // instances run the check: a unique row per admin-day, inserted with ON CONFLICT DO NOTHING in the
 // transaction that records the event. Nothing is recorded while nothing waits that long.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deliverableEmail, type EventData, type Locale } from '@academy/contracts';
+import { deliverableEmail } from '@academy/contracts';
 import { runEvery } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { z } from 'zod';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { SOURCE } from '../shared/events.ts';
-import { fullNameSql, isoTime } from './sql-values.ts';
+import { insertDigest, selectAdminsWithoutDigest, selectWaitingSince } from './blocks.store.ts';
+import { isoTime } from './iso-time.ts';
 
 export interface DigestSettings {
   timeZone: string;
@@ -19,7 +20,6 @@ export interface DigestSettings {
   thresholdHours: number;
 }
 
-const OLDEST = 10;
 const HOUR_MS = 3_600_000;
 
 const wallFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -40,63 +40,26 @@ const validEmail = (address: string | null) => {
   return candidate && anEmail.safeParse(candidate).success ? candidate : null;
 };
 
-type Waiting = EventData<'blocks.pending-digest'>['oldest'][number];
-
-/**
- * The blocks waiting since before `cutoff`: their count and the oldest ten, on the pending index
- * `(closed_at, id) where status = 'pending'` (the ten are joined to their names after the index gave them).
- */
-async function waitingSince(em: EntityManager, cutoff: Date, now: Date): Promise<{ count: number; oldest: Waiting[] }> {
-  const [{ count }] = await em.execute<{ count: number }[]>(`select count(*)::int as count from student_blocks where status = 'pending' and closed_at <= ?`, [cutoff]);
-  if (!count) return { count: 0, oldest: [] };
-  const rows = await em.execute<(Omit<Waiting, 'closedAt' | 'waitingHours'> & { closedAt: string })[]>(
-    `with page as (select id, closed_at from student_blocks where status = 'pending' and closed_at <= ? order by closed_at, id limit ${OLDEST})
-     select sb.id as "studentBlockId", sb.student_id as "studentId", coalesce(${fullNameSql('s')}, '') as "studentName",
-            b.id as "blockId", b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName", sb.closed_at as "closedAt"
-       from page
-       join student_blocks sb on sb.id = page.id
-       join blocks b on b.id = sb.block_id
-       join subjects sub on sub.id = b.subject_id
-       join students s on s.id = sb.student_id
-      order by page.closed_at, page.id`,
-    [cutoff],
-  );
-  const oldest = rows.map((row) => {
-    const closedAt = isoTime(row.closedAt)!;
-    return { ...row, closedAt, waitingHours: Math.floor((now.getTime() - Date.parse(closedAt)) / HOUR_MS) };
-  });
-  return { count, oldest };
-}
-
 /** The day's digests at `now`: answers how many this run recorded (0 before DIGEST_TIME, when all were sent, or nothing waits). */
 export async function sendPendingDigests(em: EntityManager, now: Date, settings: DigestSettings): Promise<number> {
   const { day, time } = wallClock(now, settings.timeZone);
   if (time < settings.digestTime) return 0;
-  const admins = await em.execute<{ userId: number; name: string; email: string | null; locale: Locale | null }[]>(
-    `select u.id as "userId", coalesce(${fullNameSql('e')}, u.email) as name, u.email, u.locale
-       from users u left join employees e on e.id = u.employee_id
-      where u.role = 'admin' and u.active
-        and not exists (select 1 from pending_digests d where d.user_id = u.id and d.day = ?::date)
-      order by u.id`,
-    [day],
-  );
+  const admins = await selectAdminsWithoutDigest(em, day);
   const recipients = admins.flatMap((admin) => {
     const email = validEmail(admin.email);
     return email ? [{ ...admin, email }] : [];
   });
   if (!recipients.length) return 0;
-  const waiting = await waitingSince(em, new Date(now.getTime() - settings.thresholdHours * HOUR_MS), now);
+  const waiting = await selectWaitingSince(em, new Date(now.getTime() - settings.thresholdHours * HOUR_MS));
   if (!waiting.count) return 0;
+  const oldest = waiting.oldest.map((row) => {
+    const closedAt = isoTime(row.closedAt)!;
+    return { ...row, closedAt, waitingHours: Math.floor((now.getTime() - Date.parse(closedAt)) / HOUR_MS) };
+  });
   let sent = 0;
   for (const admin of recipients) {
     const recorded = await em.fork().transactional(async (tx) => {
-      const inserted = await tx.execute(`insert into pending_digests (user_id, day, pending_count, sent_at) values (?, ?::date, ?, ?::timestamptz) on conflict do nothing returning 1`, [
-        admin.userId,
-        day,
-        waiting.count,
-        now,
-      ]);
-      if (inserted.length === 0) return false;
+      if (!(await insertDigest(tx, { userId: admin.userId, day, pendingCount: waiting.count, sentAt: now }))) return false;
       recordEvent(
         tx,
         'blocks.pending-digest',
@@ -106,7 +69,7 @@ export async function sendPendingDigests(em: EntityManager, now: Date, settings:
           thresholdHours: settings.thresholdHours,
           admin: { name: admin.name, email: admin.email, userId: admin.userId, locale: admin.locale },
           count: waiting.count,
-          oldest: waiting.oldest,
+          oldest,
         },
         { source: SOURCE, correlationId: `pending-digest-${day}` },
       );

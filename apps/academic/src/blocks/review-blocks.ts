@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '@academy/auth';
 import { AppError } from '@academy/kit';
 import type { BulkReviewBody, BulkReviewOutcome, BulkReviewResponse } from '@academy/contracts';
-import type { BlockActor } from './block-access.ts';
-import { reviewBlock } from './review-block.ts';
+import type { AcademicContext } from '../shared/academic-context.ts';
+import { writePendingGrade } from './blocks.store.ts';
+import { reviewStudentBlock } from './review-block.ts';
 
 type Item = BulkReviewBody['items'][number];
 
@@ -12,13 +14,11 @@ type Item = BulkReviewBody['items'][number];
  * written first, in the same transaction, and only while the block is still pending; the review
  * then reads it into the event.
  */
-async function reviewItem(em: EntityManager, now: Date, item: Item, actor: BlockActor): Promise<BulkReviewOutcome> {
+async function reviewItem(em: EntityManager, now: Date, item: Item, actor: Actor): Promise<BulkReviewOutcome> {
   try {
     await em.transactional(async (tx) => {
-      if (item.action === 'approve' && item.grade !== undefined) {
-        await tx.execute(`update student_blocks set grade = ?, updated_at = now() where id = ? and status = 'pending'`, [item.grade, item.studentBlockId]);
-      }
-      await reviewBlock(tx, now, item.studentBlockId, { action: item.action, reason: item.reason ?? null }, actor);
+      if (item.action === 'approve' && item.grade !== undefined) await writePendingGrade(tx, item.studentBlockId, item.grade);
+      await reviewStudentBlock(tx, now, { studentBlockId: item.studentBlockId, action: item.action, reason: item.reason ?? null }, actor);
     });
     return { studentBlockId: item.studentBlockId, ok: true };
   } catch (error) {
@@ -34,12 +34,14 @@ async function reviewItem(em: EntityManager, now: Date, item: Item, actor: Block
  * order (no deadlock when one request's transaction holds several); a block named by two requests at
  * once is approved by one, the other gets INVALID_STATUS_FOR_REVIEW.
  */
-export async function reviewBlocks(em: EntityManager, now: Date, input: BulkReviewBody, actor: BlockActor): Promise<BulkReviewResponse> {
+export async function reviewBlocks(ctx: AcademicContext, input: BulkReviewBody, actor: Actor): Promise<BulkReviewResponse> {
+  const now = ctx.clock.now();
   const outcomes = new Map<number, BulkReviewOutcome>();
   for (const item of [...input.items].sort((a, b) => a.studentBlockId - b.studentBlockId)) {
-    outcomes.set(item.studentBlockId, await reviewItem(em, now, item, actor));
+    outcomes.set(item.studentBlockId, await reviewItem(ctx.orm.em, now, item, actor));
   }
   const results = input.items.map((item) => outcomes.get(item.studentBlockId)!);
   const reviewed = results.filter((result) => result.ok).length;
+  ctx.relay.nudge();
   return { ok: true, reviewed, failed: results.length - reviewed, results };
 }

@@ -2,7 +2,6 @@
 // `calendar-event.*` event in the transaction of the change (the incidents timetable replica).
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { CalendarEventCreateBody, CalendarEventListQuery, CalendarEventUpdateBody } from '@academy/contracts';
-import { pgArray } from '@academy/db';
 import { BadRequestError, pageMeta } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { CalendarEvent } from '../shared/entities/registration.entities.ts';
@@ -10,6 +9,7 @@ import { SOURCE, calendarEventData } from '../shared/events.ts';
 import { findOr404, givenFilters, guardConstraints } from '../shared/sql.ts';
 import type { Input, Meta } from './directory-page.ts';
 import { checkReferences } from './references.ts';
+import { countEventStudents } from './directory.store.ts';
 import { assertCanTeach } from '../shared/teachers.ts';
 
 type CalendarEventRow = InferEntity<typeof CalendarEvent>;
@@ -25,10 +25,7 @@ const eventItem = (event: CalendarEventRow, studentCount: number) => ({
 });
 
 async function studentCounts(em: EntityManager, eventIds: number[]) {
-  const rows = eventIds.length
-    ? await em.execute<{ eventId: number; count: number }[]>(`select event_id as "eventId", count(*)::int as count from event_students where event_id = any(?::int[]) group by event_id`, [pgArray(eventIds)])
-    : [];
-  const counts = new Map(rows.map((row) => [row.eventId, row.count]));
+  const counts = await countEventStudents(em, eventIds);
   return (eventId: number) => counts.get(eventId) ?? 0;
 }
 

@@ -6,7 +6,7 @@ import { Registration } from '../shared/entities/registration.entities.ts';
 import { findOr404, givenFilters, guardConstraints } from '../shared/sql.ts';
 import type { Input } from './directory-page.ts';
 import { checkReferences } from './references.ts';
-import { ensureStudentBlocks } from '../shared/student-blocks.ts';
+import { ensureStudentBlocks } from '../shared/student-blocks.store.ts';
 
 type RegistrationRow = InferEntity<typeof Registration>;
 const registrationItem = (registration: RegistrationRow) => ({

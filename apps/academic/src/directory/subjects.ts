@@ -3,7 +3,7 @@ import type { DirectoryPageQuery, SubjectCreateBody, SubjectUpdateBody } from '@
 import { Block, Subject } from './directory.entities.ts';
 import { findOr404, guardConstraints } from '../shared/sql.ts';
 import { paged, type Input } from './directory-page.ts';
-import { ensureStudentBlocks } from '../shared/student-blocks.ts';
+import { ensureStudentBlocks } from '../shared/student-blocks.store.ts';
 
 type SubjectRow = InferEntity<typeof Subject>;
 type BlockRow = InferEntity<typeof Block>;

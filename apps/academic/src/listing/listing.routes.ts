@@ -1,15 +1,12 @@
-import type { Express } from 'express';
-import { administrativeListingRoute } from '@academy/contracts';
-import { routeBinder } from '@academy/service';
-import type { AcademicContext } from '../shared/academic-context.ts';
-import { administrativeListing } from './administrative-listing.ts';
-import { ListingCache } from './listing-cache.ts';
+import { administrativeListingRoute, contract } from '@academy/contracts';
+import { implement } from '../shared/academic-context.ts';
+import { JSON_TEXT, sentAsIs } from '../shared/sent-as-is.ts';
+import { listStudentsAdministratively } from './list-students-administratively.ts';
 
-export function registerStudentListingRoutes(app: Express, ctx: AcademicContext): void {
-  const bind = routeBinder(app, ctx);
-  const cache = new ListingCache();
-  // Admin-only, as its name and the OpenAPI document say: a teacher gets 403 (they see their events' students instead).
-  bind(administrativeListingRoute, async ({ query, res }) => {
-    res.type('application/json').send(await cache.json(ctx.orm.em, query, () => administrativeListing(ctx.orm.em, query)));
-  });
-}
+/** The administrative listing by name (`/api/students/administrative`). */
+export const listingContract = contract({ administrative: administrativeListingRoute });
+
+/** Admin-only (the route's role): a teacher gets 403 (they see their events' students instead). */
+export const listingRoutes = implement(listingContract, {
+  administrative: async ({ query }, ctx, actor) => ({ status: 200, body: sentAsIs(Buffer.from(await listStudentsAdministratively(ctx, query, actor))), headers: JSON_TEXT }),
+});

@@ -1,26 +1,15 @@
-import type { Express } from 'express';
-import { createSchoolCourseRoute, deleteSchoolCourseRoute, listSchoolCoursesRoute } from '@academy/contracts';
-import { requestId } from '@academy/kit';
-import { routeBinder } from '@academy/service';
-import type { AcademicContext } from '../shared/academic-context.ts';
-import { createSchoolCourse, deleteSchoolCourse, listSchoolCourses } from './school-courses.ts';
+import { contract, createSchoolCourseRoute, deleteSchoolCourseRoute, listSchoolCoursesRoute } from '@academy/contracts';
+import { implement } from '../shared/academic-context.ts';
+import { createSchoolCourse } from './create-school-course.ts';
+import { deleteSchoolCourse } from './delete-school-course.ts';
+import { listSchoolCourses } from './list-school-courses.ts';
+
+/** The school-course routes by name (`/api/v2/school-courses`). */
+export const schoolCoursesContract = contract({ list: listSchoolCoursesRoute, create: createSchoolCourseRoute, delete: deleteSchoolCourseRoute });
 
 /** Any signed-in user reads the courses; admins create and delete them. */
-export function registerSchoolCourseRoutes(app: Express, ctx: AcademicContext): void {
-  const bind = routeBinder(app, ctx);
-  const em = () => ctx.orm.em;
-
-  bind(listSchoolCoursesRoute, async ({ res }) => {
-    res.json(await listSchoolCourses(em()));
-  });
-  bind(createSchoolCourseRoute, async ({ body, req, res }) => {
-    const course = await createSchoolCourse(em(), body, requestId(req));
-    ctx.relay.nudge();
-    res.status(201).json(course);
-  });
-  bind(deleteSchoolCourseRoute, async ({ params, req, res }) => {
-    const course = await deleteSchoolCourse(em(), params.id, requestId(req));
-    ctx.relay.nudge();
-    res.json(course);
-  });
-}
+export const schoolCourseRoutes = implement(schoolCoursesContract, {
+  list: async (_input, ctx, actor) => ({ status: 200, body: await listSchoolCourses(ctx, {}, actor) }),
+  create: async ({ body }, ctx, actor) => ({ status: 201, body: await createSchoolCourse(ctx, body, actor) }),
+  delete: async ({ params }, ctx, actor) => ({ status: 200, body: await deleteSchoolCourse(ctx, { id: params.id }, actor) }),
+});

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '@academy/kit';
+import { selectCanTeach } from './teachers.store.ts';
 
 /**
  * The teacher of an event must be an active employee who teaches: of kind `teacher`, or a staff
@@ -7,10 +8,7 @@ import { BadRequestError, NotFoundError } from '@academy/kit';
  * inactive one a 404.
  */
 export async function assertCanTeach(em: EntityManager, employeeId: number): Promise<void> {
-  const [employee] = await em.execute<{ teaches: boolean }[]>(
-    `select e.kind = 'teacher' or exists (select 1 from employee_subjects es where es.employee_id = e.id) as teaches from employees e where e.id = ? and e.active`,
-    [employeeId],
-  );
-  if (!employee) throw new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
-  if (!employee.teaches) throw new BadRequestError('EMPLOYEE_NOT_A_TEACHER', `Employee ${employeeId} is staff who teaches nothing: not an event's teacher`);
+  const teaches = await selectCanTeach(em, employeeId);
+  if (teaches === undefined) throw new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
+  if (!teaches) throw new BadRequestError('EMPLOYEE_NOT_A_TEACHER', `Employee ${employeeId} is staff who teaches nothing: not an event's teacher`);
 }

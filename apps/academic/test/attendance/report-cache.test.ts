@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { reportCacheKey, reportVersions, type ReportKeyParts } from '../../src/attendance/attendance-report-cache.ts';
-import type { SummaryRow } from '../../src/attendance/read-attendance.ts';
+import { reportCacheKey, type ReportKeyParts } from '../../src/shared/attendance-report-cache.ts';
+import { reportVersions, type SummaryRow } from '../../src/attendance/attendance.store.ts';
 import { adminToken, useAttendance, type attendanceWorld } from './attendance-support.ts';
 import type { RunningService } from '@academy/service';
 import type { Config } from '../../src/config.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { startService } from '@academy/service';
 import { academicService } from '../../src/service.ts';
-import { runAttendanceReminders } from '../../src/attendance/attendance-reminders.ts';
+import { sendAttendanceReminders as runAttendanceReminders } from '../../src/attendance/send-attendance-reminders.ts';
 import { adminToken, useAttendance } from './attendance-support.ts';
 
 describe('attendance.threshold-crossed: once per crossing, after 4 counted sessions', () => {

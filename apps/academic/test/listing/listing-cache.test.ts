@@ -1,7 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { admin, em, useAcademic } from '../support.ts';
-import { ListingCache } from '../../src/listing/listing-cache.ts';
+import { ListingCache } from '../../src/shared/listing-cache.ts';
+import { readListingVersion } from '../../src/listing/listing.store.ts';
 
 const PATH = '/api/students/administrative';
 
@@ -76,16 +77,16 @@ describe('the administrative listing cache (in memory, keyed by the version the 
   test('the cache keeps within its byte budget: the least recently used answers leave first', async () => {
     const cache = new ListingCache({ maxBytes: 1000 });
     const answer = (n: number) => async () => ({ n, padding: 'x'.repeat(180) });
-    for (let n = 0; n < 20; n++) await cache.json(em(service()), { n }, answer(n));
+    for (let n = 0; n < 20; n++) await cache.json(() => readListingVersion(em(service())), { n }, answer(n));
     expect(cache.size).toBeLessThanOrEqual(1000);
     let loads = 0;
     const counted = (n: number) => async () => {
       loads++;
       return answer(n)();
     };
-    await cache.json(em(service()), { n: 19 }, counted(19)); // recent: still kept
+    await cache.json(() => readListingVersion(em(service())), { n: 19 }, counted(19)); // recent: still kept
     expect(loads).toBe(0);
-    await cache.json(em(service()), { n: 0 }, counted(0)); // oldest: gone
+    await cache.json(() => readListingVersion(em(service())), { n: 0 }, counted(0)); // oldest: gone
     expect(loads).toBe(1);
   });
 });

@@ -1,5 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
+
+/** The listing's version (`listing_versions`, read by the listing's store). */
+export interface ListingVersion {
+  epoch: string;
+  version: string;
+}
 
 export interface ListingCacheOptions {
   /** The answers kept, by the length of their JSON text (32 MB by default). */
@@ -28,8 +33,8 @@ export class ListingCache {
   }
 
   /** The answer to `query` as JSON text, from the cache or from `load` (then kept). */
-  async json(em: EntityManager, query: object, load: () => Promise<unknown>): Promise<string> {
-    const [row] = await em.getConnection().execute<{ epoch: string; version: string }[]>(`select epoch, version from listing_versions where name = 'students'`);
+  async json(readVersion: () => Promise<ListingVersion | undefined>, query: object, load: () => Promise<unknown>): Promise<string> {
+    const row = await readVersion();
     if (!row) return JSON.stringify(await load());
     const key = `${row.epoch}:${row.version}:${JSON.stringify(query)}`;
     const cached = this.answers.get(key);

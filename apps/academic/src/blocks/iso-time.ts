@@ -2,6 +2,3 @@
 
 /** A timestamp column as ISO 8601 UTC, or null. */
 export const isoTime = (value: Date | string | null | undefined): string | null => (value == null ? null : new Date(value).toISOString());
-
-/** `name lastname`, trimmed, of a table alias with those columns (null when the row is missing). */
-export const fullNameSql = (alias: string) => `nullif(trim(${alias}.name || ' ' || ${alias}.lastname), '')`;

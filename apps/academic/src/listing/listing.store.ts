@@ -1,16 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdministrativeListingQuery } from '@academy/contracts';
-import { pageMeta } from '@academy/kit';
 import { likeContains } from '../shared/sql.ts';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+import type { ListingVersion } from '../shared/listing-cache.ts';
 
-interface Row {
+export interface ListingRow {
   total: number;
   id: number | null;
   name: string;
   lastname: string;
   status: string;
   renews: boolean;
+}
+
+// The SQL of the administrative listing: the only code of the feature that knows its tables.
+
+/** The listing's version, bumped by the database at the commit of any change to what it shows (outside the request's transaction). */
+export async function readListingVersion(em: EntityManager): Promise<ListingVersion | undefined> {
+  const [row] = await em.getConnection().execute<ListingVersion[]>(`select epoch, version from listing_versions where name = 'students'`);
+  return row;
 }
 
 /**
@@ -20,7 +28,7 @@ interface Row {
  * Search is case- and accent-insensitive over "name lastname": `search_text` is a stored
  * `student_search_text(name, lastname)` with a trigram index (see the migration).
  */
-export async function administrativeListing(em: EntityManager, query: AdministrativeListingQuery) {
+export async function selectListingPage(em: EntityManager, query: AdministrativeListingQuery): Promise<ListingRow[]> {
   const conditions: string[] = [];
   const params: unknown[] = [];
   if (query.search) {
@@ -47,7 +55,7 @@ export async function administrativeListing(em: EntityManager, query: Administra
   // The count and the page are two scans of the same filter in one statement, each on its index:
   // the count an index-only scan, the page's ids an index-only walk of `created_at desc, id desc`
   // (cheap to skip for a middle page) or the trigram index; only the page's rows are then read.
-  const rows = await em.execute<Row[]>(
+  const rows = await em.execute<ListingRow[]>(
     `select counted.total, s.id, s.name, s.lastname, s.status,
             exists (select 1 from registrations r where r.student_id = s.id and r.school_course_id = ${LATEST_SCHOOL_COURSE_SQL}) as renews
        from (select count(*)::int as total from students s ${where}) as counted
@@ -59,7 +67,5 @@ export async function administrativeListing(em: EntityManager, query: Administra
       order by page.created_at desc, page.id desc`,
     [...params, ...params, query.limit, (query.page - 1) * query.limit],
   );
-  const totalItems = rows[0]?.total ?? 0;
-  const data = rows.filter((row) => row.id !== null).map((row) => ({ id: row.id!, name: row.name, lastname: row.lastname, status: row.status, renews: row.renews }));
-  return { data, meta: pageMeta(totalItems, query.page, query.limit) };
+  return rows;
 }

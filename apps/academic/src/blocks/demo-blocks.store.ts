@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ensureStudentBlocks } from '../shared/student-blocks.ts';
+import { ensureStudentBlocks } from '../shared/student-blocks.store.ts';
 
 const REJECTION_REASON = 'Faltan los ejercicios finales del bloque; revísalos y vuelve a cerrarlo.';
 const TEACHER_NOTE = 'He cerrado el bloque; la nota incluye el trabajo de clase.';

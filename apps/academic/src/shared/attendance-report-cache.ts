@@ -1,6 +1,6 @@
-// The admins' JSON report, kept in Redis as its JSON text under the versions of what it shows.
+// The admins' JSON attendance report, kept in Redis as its JSON text under the versions of what it
+// shows (read by the attendance store, from attendance_report_versions). One per instance, in the context.
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { RedisGate, type Logger } from '@academy/kit';
 import { inKeyedWrite } from '@academy/service';
@@ -21,22 +21,6 @@ export interface ReportKeyParts {
   subjectId?: number;
   centerId?: number;
   below?: number;
-}
-
-/**
- * The versions of `attendance_report_versions` (see its migration), read in one query: the subject's
- * (0 while it has none), or with no subject the sum over every subject's (versions only grow and rows
- * are never deleted, so the sum grows with every bump), and the global one.
- */
-export async function reportVersions(em: EntityManager, subjectId: number | undefined): Promise<ReportVersions | null> {
-  const scope = subjectId === undefined ? null : `subject:${subjectId}`;
-  const [row] = await em.execute<{ epoch: string; global: string; subjects: string }[]>(
-    `select g.epoch::text as epoch, g.version::text as global,
-            (select coalesce(sum(v.version), 0) from attendance_report_versions v where v.scope like 'subject:%' and (?::text is null or v.scope = ?::text))::text as subjects
-       from attendance_report_versions g where g.scope = 'global'`,
-    [scope, scope],
-  );
-  return row ?? null;
 }
 
 export function reportCacheKey(prefix: string, versions: ReportVersions, parts: ReportKeyParts): string {
@@ -84,10 +68,10 @@ export class AttendanceReportCache {
   }
 
   /** The report's JSON text, from Redis or from `load` (then stored, not awaited). */
-  async json(em: EntityManager, parts: ReportKeyParts, load: () => Promise<unknown>): Promise<string> {
+  async json(readVersions: () => Promise<ReportVersions | null>, parts: ReportKeyParts, load: () => Promise<unknown>): Promise<string> {
     // A keyed write reads its own uncommitted rows, which nobody else may see: computed, not kept.
     if (!this.usable() || inKeyedWrite()) return JSON.stringify(await load());
-    const versions = await reportVersions(em, parts.subjectId);
+    const versions = await readVersions();
     if (!versions) return JSON.stringify(await load());
     const key = reportCacheKey(this.options.prefix, versions, parts);
     try {

@@ -4,8 +4,8 @@ import { createTokenSigner, loadKeyRing, type TokenSigner } from '@academy/auth'
 import type { AuthUser, TokenPair } from '@academy/contracts';
 import type { Clock } from '@academy/kit';
 import type { Config } from '../config.ts';
-import type { User } from '../shared/entities/user.entity.ts';
-import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
+import type { User } from './entities/user.entity.ts';
+import { RefreshToken } from './entities/refresh-token.entity.ts';
 
 export interface SessionTokens {
   signer: TokenSigner;

@@ -1,0 +1,16 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '@academy/auth';
+import { eventNotFound, notEventTeacher } from './attendance.errors.ts';
+import { findClass, type AttendanceClass } from './attendance.store.ts';
+
+/** Whether the actor may take or read the class's attendance: an admin, or the class's teacher. */
+export const teachesClass = (actor: Actor, event: Pick<AttendanceClass, 'employeeId'>) =>
+  actor.role === 'admin' || (actor.employeeId !== null && event.employeeId === actor.employeeId);
+
+/** The class, for an admin or its teacher: 404 when there is none, 403 to anyone else. */
+export async function classForReading(em: EntityManager, eventId: number, actor: Actor, window: { timeZone: string; now: Date }): Promise<AttendanceClass> {
+  const event = await findClass(em, eventId, { ...window, editDays: 0 });
+  if (!event) throw eventNotFound();
+  if (!teachesClass(actor, event)) throw notEventTeacher(eventId);
+  return event;
+}

@@ -1,0 +1,505 @@
+// The SQL of blocks: the only code of the feature that knows its tables (blocks, student_blocks,
+// student_block_messages, pending_digests) and how it reads students, subjects, registrations and
+// the people a review or a digest goes to. The pending-queue queries are those of bench:blocks.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CompletedBlocksQuery, EventData, Locale, PendingBlock, PendingBlocksQuery, PendingCountQuery, PendingRejectedQuery, StudentBlockStatus } from '@academy/contracts';
+import { outboxInsertSql } from '@academy/messaging';
+import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+
+/** `name lastname`, trimmed, of a table alias with those columns (null when the row is missing). */
+const fullNameSql = (alias: string) => `nullif(trim(${alias}.name || ' ' || ${alias}.lastname), '')`;
+
+/**
+ * SQL condition, true when the employee given as its one `?` parameter teaches the student
+ * `studentColumn` in the subject `subjectColumn` (a registration not cancelled names them). A null
+ * employee teaches no one.
+ */
+const teachesSql = (studentColumn: string, subjectColumn: string) =>
+  `exists (select 1 from registrations r where r.student_id = ${studentColumn} and r.subject_id = ${subjectColumn} and r.employee_id = ? and r.status <> 'cancelled')`;
+
+/** SQL scalar: the teacher of the student's registration in the subject in the latest course they have one (not cancelled), or null. */
+const registrationTeacherSql = (studentColumn: string, subjectColumn: string) =>
+  `(select r.employee_id from registrations r join school_courses c on c.id = r.school_course_id
+     where r.student_id = ${studentColumn} and r.subject_id = ${subjectColumn} and r.status <> 'cancelled' and r.employee_id is not null
+     order by c.start_date desc, c.id desc limit 1)`;
+
+// ---------------------------------------------------------------- listings
+/** `and <condition>` for each filter given, with its parameters in order. */
+function filters(given: [condition: string, value: number | string | undefined][]) {
+  const present = given.filter(([, value]) => value !== undefined);
+  return { sql: present.map(([condition]) => ` and ${condition}`).join(''), params: present.map(([, value]) => value) };
+}
+
+export type PendingRow = Omit<PendingBlock, 'closedAt' | 'status'> & { studentId: number; studentName: string; closedAt: string | null };
+
+/**
+ * The ids of the page, oldest close first, read on the pending indexes alone. A subject's page is a
+ * merge of its blocks' ordered runs (index `(block_id, closed_at, id)`): PostgreSQL's Merge Append
+ * reads offset + limit entries, where the walk of the whole pending index in close order would read
+ * every pending block until it had skipped the offset's worth of this subject.
+ */
+async function pendingPage(em: EntityManager, query: PendingBlocksQuery): Promise<{ sql: string; params: unknown[] } | null> {
+  const order = 'order by closed_at asc nulls last, id asc';
+  const page = query.limit === undefined ? '' : ` limit ${query.limit} offset ${query.limit * ((query.page ?? 1) - 1)}`;
+  const student = query.studentId === undefined ? { sql: '', params: [] } : { sql: ' and student_id = ?', params: [query.studentId] };
+  if (query.subjectId === undefined) {
+    return { sql: `select id, closed_at from student_blocks where status = 'pending'${student.sql} ${order}${page}`, params: student.params };
+  }
+  const blocks = await em.execute<{ id: number }[]>(`select id from blocks where subject_id = ? order by id`, [query.subjectId]);
+  if (!blocks.length) return null;
+  const runs = blocks.map(() => `(select id, closed_at from student_blocks where status = 'pending' and block_id = ?${student.sql} ${order})`);
+  return { sql: `select id, closed_at from (${runs.join(' union all ')}) runs ${order}${page}`, params: blocks.flatMap((block) => [block.id, ...student.params]) };
+}
+
+/**
+ * The spec's pending listing: every `pending` block (or a page of them), oldest close first, in one
+ * query however many students; null when the subject has no blocks.
+ */
+export async function selectPendingPage(em: EntityManager, query: PendingBlocksQuery): Promise<PendingRow[] | null> {
+  const page = await pendingPage(em, query);
+  if (!page) return null;
+  // A deferred join: the page's ids come from the indexes alone (the rows a deep page skips cost an
+  // index entry each, not five joins and two names), then only the page is joined.
+  const rows = await em.execute<PendingRow[]>(
+    `with page as (${page.sql})
+     select sb.id as "studentBlockId", sb.student_id as "studentId", ${fullNameSql('s')} as "studentName",
+            b.id as "blockId", b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName",
+            sb.grade::float8 as grade, sb.employee_id as "employeeId", coalesce(${fullNameSql('e')}, '') as "employeeName", sb.closed_at as "closedAt"
+       from page
+       join student_blocks sb on sb.id = page.id
+       join blocks b on b.id = sb.block_id
+       join subjects sub on sub.id = b.subject_id
+       join students s on s.id = sb.student_id
+       left join employees e on e.id = sb.employee_id
+      order by page.closed_at asc nulls last, page.id asc`,
+    page.params,
+  );
+  return rows;
+}
+
+/** The badge: how many blocks await review (of a subject), counted on the pending index alone. */
+export async function countPending(em: EntityManager, query: PendingCountQuery): Promise<number> {
+  const where = filters([['block_id in (select id from blocks where subject_id = ?)', query.subjectId]]);
+  const [row] = await em.execute<{ count: number }[]>(`select count(*)::int as count from student_blocks where status = 'pending'${where.sql}`, where.params);
+  return row?.count ?? 0;
+}
+
+export interface ReviewQueueRow {
+  studentBlockId: number;
+  studentId: number;
+  studentName: string;
+  blockId: number;
+  blockName: string;
+  position: number;
+  subjectId: number;
+  subjectName: string;
+  status: 'pending' | 'open';
+  grade: number | null;
+  employeeId: number | null;
+  employeeName: string | null;
+  closedAt: string | null;
+  rejectedAt: string | null;
+}
+
+const STUDENT_BLOCK_COLUMNS = `
+  sb.id as "studentBlockId", sb.student_id as "studentId", coalesce(${fullNameSql('s')}, '') as "studentName",
+  b.id as "blockId", b.name as "blockName", b.position, sub.id as "subjectId", sub.name as "subjectName",
+  sb.grade::float8 as grade, sb.employee_id as "employeeId", ${fullNameSql('e')} as "employeeName"`;
+
+const STUDENT_BLOCK_JOINS = `
+  join blocks b on b.id = sb.block_id
+  join subjects sub on sub.id = b.subject_id
+  join students s on s.id = sb.student_id
+  left join employees e on e.id = sb.employee_id`;
+
+/** Blocks awaiting review, then blocks rejected and not closed again yet (each queue oldest first). One query. */
+export async function selectReviewQueues(em: EntityManager, query: PendingRejectedQuery): Promise<ReviewQueueRow[]> {
+  const where = filters([
+    ['sb.student_id = ?', query.studentId],
+    ['b.subject_id = ?', query.subjectId],
+  ]);
+  const queues = [
+    query.state !== 'rejected' && `(select ${STUDENT_BLOCK_COLUMNS}, sb.status, sb.closed_at as "closedAt", sb.rejected_at as "rejectedAt", 0 as queue, sb.closed_at as since
+        from student_blocks sb ${STUDENT_BLOCK_JOINS}
+       where sb.status = 'pending'${where.sql})`,
+    query.state !== 'pending' && `(select ${STUDENT_BLOCK_COLUMNS}, sb.status, sb.closed_at as "closedAt", sb.rejected_at as "rejectedAt", 1 as queue, sb.rejected_at as since
+        from student_blocks sb ${STUDENT_BLOCK_JOINS}
+       where sb.status = 'open' and sb.rejected_at is not null${where.sql})`,
+  ].filter((sql): sql is string => typeof sql === 'string');
+  const params = queues.flatMap(() => where.params);
+  const rows = await em.execute<ReviewQueueRow[]>(`${queues.join(' union all ')} order by queue, since asc nulls last, "studentBlockId"`, params);
+  return rows;
+}
+
+export type CompletedRow = Omit<ReviewQueueRow, 'status' | 'rejectedAt'> & { approvedAt: string | null; total: number };
+
+/** The school course `schoolCourseId`, or the latest when none is given; null when there is none. */
+export async function findSchoolCourseId(em: EntityManager, schoolCourseId: number | undefined): Promise<number | null> {
+  const [course] = await em.execute<{ id: number }[]>(`select id from school_courses where id = coalesce(?::int, ${LATEST_SCHOOL_COURSE_SQL})`, [schoolCourseId ?? null]);
+  return course?.id ?? null;
+}
+
+/**
+ * Closed blocks of the students registered in the school course in the block's subject (of the
+ * registrations that name `employeeId`, when given), newest approval first, a page; with the total
+ * (counted apart for a page past the end, which has no rows to carry it).
+ */
+export async function selectCompletedPage(
+  em: EntityManager,
+  query: CompletedBlocksQuery & { schoolCourseId: number; employeeId?: number },
+  totalOfEmptyPage: (rows: CompletedRow[], count: () => Promise<number>) => Promise<number>,
+): Promise<{ rows: CompletedRow[]; total: number }> {
+  const where = filters([
+    ['r.subject_id = ?', query.subjectId],
+    ['r.student_id = ?', query.studentId],
+    ['r.employee_id = ?', query.employeeId],
+  ]);
+  const matching = `
+    from registrations r
+    join blocks b on b.subject_id = r.subject_id
+    join student_blocks sb on sb.student_id = r.student_id and sb.block_id = b.id and sb.status = 'closed'
+    join subjects sub on sub.id = b.subject_id
+    join students s on s.id = sb.student_id
+    left join employees e on e.id = sb.employee_id
+   where r.school_course_id = ?${where.sql}`;
+  const params = [query.schoolCourseId, ...where.params];
+  const rows = await em.execute<CompletedRow[]>(
+    `select ${STUDENT_BLOCK_COLUMNS}, sb.closed_at as "closedAt", sb.approved_at as "approvedAt", count(*) over ()::int as total
+     ${matching}
+     order by sb.approved_at desc nulls last, sb.id desc
+     limit ? offset ?`,
+    [...params, query.limit, (query.page - 1) * query.limit],
+  );
+  const total = await totalOfEmptyPage(rows, async () => (await em.execute<{ total: number }[]>(`select count(*)::int as total ${matching}`, params))[0]!.total);
+  return { rows, total };
+}
+
+// ---------------------------------------------------------------- a teacher's blocks
+
+export interface MyBlockRow {
+  studentBlockId: number;
+  studentId: number;
+  studentName: string;
+  blockId: number;
+  blockName: string;
+  position: number;
+  subjectId: number;
+  subjectName: string;
+  status: 'open' | 'pending';
+  grade: number | null;
+  closedAt: string | null;
+  rejectedAt: string | null;
+  rejectionReason: string | null;
+}
+
+/**
+ * For each registration of the school course that names the employee (not cancelled; of one
+ * subject when given), the subject's blocks of that student that are open or pending, with the
+ * reason of the last rejection from the thread. One query, by subject, student and position.
+ */
+export async function selectTeacherBlocks(em: EntityManager, query: { schoolCourseId: number; employeeId: number; subjectId?: number }): Promise<MyBlockRow[]> {
+  const rows = await em.execute<MyBlockRow[]>(
+    `select sb.id as "studentBlockId", sb.student_id as "studentId", coalesce(${fullNameSql('s')}, '') as "studentName",
+            b.id as "blockId", b.name as "blockName", b.position, sub.id as "subjectId", sub.name as "subjectName",
+            sb.status, sb.grade::float8 as grade, sb.closed_at as "closedAt", sb.rejected_at as "rejectedAt",
+            (select m.body from student_block_messages m where m.student_block_id = sb.id and m.kind = 'rejection' order by m.id desc limit 1) as "rejectionReason"
+       from (select distinct student_id, subject_id from registrations
+              where school_course_id = ? and employee_id = ? and status <> 'cancelled'${query.subjectId === undefined ? '' : ' and subject_id = ?'}) r
+       join blocks b on b.subject_id = r.subject_id
+       join student_blocks sb on sb.block_id = b.id and sb.student_id = r.student_id and sb.status in ('open', 'pending')
+       join subjects sub on sub.id = b.subject_id
+       join students s on s.id = sb.student_id
+      order by sub.name, sub.id, "studentName", sb.student_id, b.position, b.id`,
+    [query.schoolCourseId, query.employeeId, ...(query.subjectId === undefined ? [] : [query.subjectId])],
+  );
+  return rows;
+}
+
+// ---------------------------------------------------------------- closing
+export interface CloseTarget {
+  studentBlockId: number | null;
+  status: string | null;
+  callerTeaches: boolean;
+  registrationTeacherId: number | null;
+}
+
+/** The block, the student's block of it (if any) and its status, whether `employeeId` teaches the student in its subject, and the registration's teacher. */
+export async function findCloseTarget(em: EntityManager, blockId: number, studentId: number, employeeId: number | null): Promise<CloseTarget | undefined> {
+  const [target] = await em.execute<CloseTarget[]>(
+    `select sb.id as "studentBlockId", sb.status,
+            ${teachesSql('?', 'b.subject_id')} as "callerTeaches",
+            ${registrationTeacherSql('?', 'b.subject_id')} as "registrationTeacherId"
+       from blocks b
+       left join student_blocks sb on sb.block_id = b.id and sb.student_id = ?
+      where b.id = ?`,
+    [studentId, employeeId, studentId, studentId, blockId],
+  );
+  return target;
+}
+
+/** `open` → `pending` with the grade (when given), the teacher and the time; undefined when it was no longer open. */
+export async function markClosed(tx: EntityManager, studentBlockId: number, close: { grade?: number | null; employeeId: number | null; at: Date }): Promise<{ grade: number | null; closedAt: string } | undefined> {
+  const [closed] = await tx.execute<{ grade: number | null; closedAt: string }[]>(
+    `update student_blocks
+        set status = 'pending', grade = case when ?::boolean then ?::numeric else grade end, employee_id = ?, closed_at = ?::timestamptz, updated_at = now()
+      where id = ? and status = 'open'
+      returning grade::float8 as grade, closed_at as "closedAt"`,
+    [close.grade !== undefined, close.grade ?? null, close.employeeId, close.at.toISOString(), studentBlockId],
+  );
+  return closed;
+}
+
+/** A student block's status now, or undefined when it is gone. */
+export async function selectStatus(em: EntityManager, studentBlockId: number): Promise<string | undefined> {
+  const [current] = await em.execute<{ status: string }[]>(`select status from student_blocks where id = ?`, [studentBlockId]);
+  return current?.status;
+}
+
+// ---------------------------------------------------------------- reviewing
+export interface ReviewTarget {
+  studentBlockId: number;
+  status: string;
+  studentId: number;
+  blockId: number;
+  grade: number | null;
+  employeeId: number | null;
+  /** As the database wrote it: the write below applies only to this very close. */
+  closedAt: string | null;
+  blockName: string;
+  subjectId: number;
+  subjectName: string;
+  nextBlockId: number | null;
+  nextBlockName: string | null;
+  studentName: string | null;
+  studentEmail: string | null;
+  guardianName: string | null;
+  guardianEmail: string | null;
+  teacherName: string | null;
+  teacherEmail: string | null;
+  teacherUserId: number | null;
+  teacherLocale: Locale | null;
+  studentUserId: number | null;
+  studentLocale: Locale | null;
+}
+
+// A review is a read, then one statement. The read finds the block and everything the event needs
+// (names, the next block, the recipients); the event is built and validated from it. The statement
+// changes the row only while it is still `pending` from that same close (`closed_at`), and in the
+// same statement opens the next block (approve) or writes the admin's thread message (reject) and
+// inserts the outbox row: one atomic write, so of two reviews at once one changes the row and
+// records its event, the other changes and records nothing. Exported for bench:blocks' baseline.
+export const REVIEW_TARGET_SQL = `
+  select sb.id as "studentBlockId", sb.status, sb.student_id as "studentId", sb.block_id as "blockId", sb.grade::float8 as grade,
+         sb.employee_id as "employeeId", sb.closed_at as "closedAt",
+         b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName", nb.id as "nextBlockId", nb.name as "nextBlockName",
+         trim(s.name || ' ' || s.lastname) as "studentName", s.email as "studentEmail",
+         trim(g.name || ' ' || g.lastname) as "guardianName", g.email as "guardianEmail",
+         trim(e.name || ' ' || e.lastname) as "teacherName", e.email as "teacherEmail",
+         tu.id as "teacherUserId", tu.locale as "teacherLocale", su.id as "studentUserId", su.locale as "studentLocale"
+    from student_blocks sb
+    join blocks b on b.id = sb.block_id
+    join subjects sub on sub.id = b.subject_id
+    join students s on s.id = sb.student_id
+    left join lateral (select id, name from blocks where subject_id = b.subject_id and position > b.position order by position limit 1) nb on true
+    left join guardians g on g.id = s.guardian_id and g.active
+    left join employees e on e.id = sb.employee_id
+    left join lateral (select id, locale from users where employee_id = sb.employee_id and active order by id limit 1) tu on true
+    left join lateral (select id, locale from users where student_id = sb.student_id and active order by id limit 1) su on true
+   where sb.id = ?`;
+
+/** Parameters: reviewedAt, reviewer, id, closedAt, next block id (or null), then `outboxRow(envelope)`. */
+export const APPROVE_SQL = `
+  with reviewed as (
+    update student_blocks set status = 'closed', approved_at = ?::timestamptz, reviewed_by_user_id = ?, updated_at = now()
+     where id = ? and status = 'pending' and closed_at is not distinct from ?::timestamptz
+     returning student_id),
+  unlocked as (
+    update student_blocks sb set status = 'open', updated_at = now()
+      from reviewed r
+     where sb.student_id = r.student_id and sb.block_id = ?::int and sb.status = 'blocked'
+     returning sb.id),
+  event as (${outboxInsertSql()} from reviewed returning id)
+  select (select count(*)::int from reviewed) as reviewed`;
+
+/** Parameters: rejectedAt, reviewer, id, closedAt, author, reason, rejectedAt, then `outboxRow(envelope)`. */
+export const REJECT_SQL = `
+  with rejected as (
+    update student_blocks set status = 'open', rejected_at = ?::timestamptz, reviewed_by_user_id = ?, updated_at = now()
+     where id = ? and status = 'pending' and closed_at is not distinct from ?::timestamptz
+     returning id),
+  message as (
+    insert into student_block_messages (student_block_id, author_user_id, author_role, kind, body, created_at)
+    select id, ?, 'admin', 'rejection', ?, ?::timestamptz from rejected
+    returning id),
+  event as (${outboxInsertSql()} from rejected returning id)
+  select (select count(*)::int from rejected) as reviewed`;
+
+export async function findReviewTarget(em: EntityManager, studentBlockId: number): Promise<ReviewTarget | undefined> {
+  const [target] = await em.execute<ReviewTarget[]>(REVIEW_TARGET_SQL, [studentBlockId]);
+  return target;
+}
+
+/** The approval with its outbox row (`outboxRow(envelope)`), in one statement; false when the block was no longer pending from that close. */
+export async function writeApproval(em: EntityManager, approval: { at: string; byUserId: number; studentBlockId: number; closedAt: string | null; nextBlockId: number | null }, outbox: unknown[]): Promise<boolean> {
+  const [written] = await em.execute<{ reviewed: number }[]>(APPROVE_SQL, [approval.at, approval.byUserId, approval.studentBlockId, approval.closedAt, approval.nextBlockId, ...outbox]);
+  return Boolean(written?.reviewed);
+}
+
+/** The rejection, the thread's message and the outbox row (`outboxRow(envelope)`), in one statement; false when the block was no longer pending from that close. */
+export async function writeRejection(em: EntityManager, rejection: { at: string; byUserId: number; studentBlockId: number; closedAt: string | null; reason: string }, outbox: unknown[]): Promise<boolean> {
+  const [written] = await em.execute<{ reviewed: number }[]>(REJECT_SQL, [
+    rejection.at,
+    rejection.byUserId,
+    rejection.studentBlockId,
+    rejection.closedAt,
+    rejection.byUserId,
+    rejection.reason,
+    rejection.at,
+    ...outbox,
+  ]);
+  return Boolean(written?.reviewed);
+}
+
+/** A grade given with a bulk approval, written only while the block is still pending. */
+export async function writePendingGrade(tx: EntityManager, studentBlockId: number, grade: number | null): Promise<void> {
+  await tx.execute(`update student_blocks set grade = ?, updated_at = now() where id = ? and status = 'pending'`, [grade, studentBlockId]);
+}
+
+// ---------------------------------------------------------------- threads
+export interface ThreadTarget {
+  studentBlockId: number;
+  blockId: number;
+  studentId: number;
+  status: StudentBlockStatus;
+  callerTeaches: boolean;
+}
+
+/** The student block with whether `employeeId` teaches its student in its subject. */
+export async function findThreadTarget(em: EntityManager, studentBlockId: number, employeeId: number | null): Promise<ThreadTarget | undefined> {
+  const [target] = await em.execute<ThreadTarget[]>(
+    `select sb.id as "studentBlockId", sb.block_id as "blockId", sb.student_id as "studentId", sb.status,
+            ${teachesSql('sb.student_id', 'b.subject_id')} as "callerTeaches"
+       from student_blocks sb join blocks b on b.id = sb.block_id
+      where sb.id = ?`,
+    [employeeId, studentBlockId],
+  );
+  return target;
+}
+
+export interface MessageRow {
+  id: number;
+  studentBlockId: number;
+  authorUserId: number | null;
+  authorRole: 'admin' | 'teacher';
+  authorName: string | null;
+  kind: 'message' | 'rejection';
+  message: string;
+  createdAt: string;
+}
+
+const MESSAGE_COLUMNS = `m.id, m.student_block_id as "studentBlockId", m.author_user_id as "authorUserId", m.author_role as "authorRole",
+  ${fullNameSql('e')} as "authorName", m.kind, m.body as message, m.created_at as "createdAt"`;
+const AUTHOR_JOINS = `left join users u on u.id = m.author_user_id left join employees e on e.id = u.employee_id`;
+
+/** The thread's messages, oldest first, with their author's name. */
+export async function selectMessages(em: EntityManager, studentBlockId: number): Promise<MessageRow[]> {
+  return em.execute<MessageRow[]>(`select ${MESSAGE_COLUMNS} from student_block_messages m ${AUTHOR_JOINS} where m.student_block_id = ? order by m.id`, [studentBlockId]);
+}
+
+export async function insertMessage(em: EntityManager, message: { studentBlockId: number; authorUserId: number; authorRole: 'admin' | 'teacher'; body: string }): Promise<MessageRow> {
+  const [row] = await em.execute<MessageRow[]>(
+    `with m as (
+       insert into student_block_messages (student_block_id, author_user_id, author_role, kind, body, created_at)
+       values (?, ?, ?, 'message', ?, now())
+       returning *)
+     select ${MESSAGE_COLUMNS} from m ${AUTHOR_JOINS}`,
+    [message.studentBlockId, message.authorUserId, message.authorRole, message.body],
+  );
+  return row!;
+}
+
+// ---------------------------------------------------------------- grades
+export interface GradeRow {
+  studentFound: number | null;
+  studentName: string | null;
+  subjectFound: number | null;
+  subjectName: string | null;
+  callerTeaches: boolean;
+  studentBlockId: number | null;
+  blockId: number | null;
+  blockName: string | null;
+  position: number | null;
+  status: StudentBlockStatus | null;
+  grade: number | null;
+  closedAt: string | null;
+  approvedAt: string | null;
+}
+
+/** Each block of the subject, in order, with the student's block of it (one row with nulls when none), whether `employeeId` teaches the student in it, and whether student and subject exist. */
+export async function selectGradeRows(em: EntityManager, studentId: number, subjectId: number, employeeId: number | null): Promise<GradeRow[]> {
+  const rows = await em.execute<GradeRow[]>(
+    `select s.id as "studentFound", ${fullNameSql('s')} as "studentName", sub.id as "subjectFound", sub.name as "subjectName",
+            ${teachesSql('q.student_id', 'q.subject_id')} as "callerTeaches",
+            sb.id as "studentBlockId", b.id as "blockId", b.name as "blockName", b.position, sb.status,
+            sb.grade::float8 as grade, sb.closed_at as "closedAt", sb.approved_at as "approvedAt"
+       from (select ?::int as student_id, ?::int as subject_id) q
+       left join students s on s.id = q.student_id
+       left join subjects sub on sub.id = q.subject_id
+       left join blocks b on b.subject_id = sub.id
+       left join student_blocks sb on sb.block_id = b.id and sb.student_id = s.id
+      order by b.position`,
+    [employeeId, studentId, subjectId],
+  );
+  return rows;
+}
+
+// ---------------------------------------------------------------- approval digests
+
+const OLDEST = 10;
+
+export type Waiting = EventData<'blocks.pending-digest'>['oldest'][number];
+
+/**
+ * The blocks waiting since before `cutoff`: their count and the oldest ten, on the pending index
+ * `(closed_at, id) where status = 'pending'` (the ten are joined to their names after the index gave them).
+ */
+export async function selectWaitingSince(em: EntityManager, cutoff: Date): Promise<{ count: number; oldest: (Omit<Waiting, 'closedAt' | 'waitingHours'> & { closedAt: string })[] }> {
+  const [{ count }] = await em.execute<{ count: number }[]>(`select count(*)::int as count from student_blocks where status = 'pending' and closed_at <= ?`, [cutoff]);
+  if (!count) return { count: 0, oldest: [] };
+  const rows = await em.execute<(Omit<Waiting, 'closedAt' | 'waitingHours'> & { closedAt: string })[]>(
+    `with page as (select id, closed_at from student_blocks where status = 'pending' and closed_at <= ? order by closed_at, id limit ${OLDEST})
+     select sb.id as "studentBlockId", sb.student_id as "studentId", coalesce(${fullNameSql('s')}, '') as "studentName",
+            b.id as "blockId", b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName", sb.closed_at as "closedAt"
+       from page
+       join student_blocks sb on sb.id = page.id
+       join blocks b on b.id = sb.block_id
+       join subjects sub on sub.id = b.subject_id
+       join students s on s.id = sb.student_id
+      order by page.closed_at, page.id`,
+    [cutoff],
+  );
+  return { count, oldest: rows };
+}
+
+/** The active admins with no digest on `day` yet: their user, name (or e-mail), e-mail and locale. */
+export async function selectAdminsWithoutDigest(em: EntityManager, day: string): Promise<{ userId: number; name: string; email: string | null; locale: Locale | null }[]> {
+  return em.execute(
+    `select u.id as "userId", coalesce(${fullNameSql('e')}, u.email) as name, u.email, u.locale
+       from users u left join employees e on e.id = u.employee_id
+      where u.role = 'admin' and u.active
+        and not exists (select 1 from pending_digests d where d.user_id = u.id and d.day = ?::date)
+      order by u.id`,
+    [day],
+  );
+}
+
+/** The admin-day's digest row; false when another run wrote it first. */
+export async function insertDigest(tx: EntityManager, digest: { userId: number; day: string; pendingCount: number; sentAt: Date }): Promise<boolean> {
+  const inserted = await tx.execute(`insert into pending_digests (user_id, day, pending_count, sent_at) values (?, ?::date, ?, ?::timestamptz) on conflict do nothing returning 1`, [
+    digest.userId,
+    digest.day,
+    digest.pendingCount,
+    digest.sentAt,
+  ]);
+  return inserted.length > 0;
+}

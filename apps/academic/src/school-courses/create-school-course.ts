@@ -1,0 +1,28 @@
+import type { Actor } from '@academy/auth';
+import { recordEvent } from '@academy/messaging';
+import type { AcademicContext } from '../shared/academic-context.ts';
+import { SchoolCourse } from '../shared/entities/registration.entities.ts';
+import { SOURCE, schoolCourseCreatedData } from '../shared/events.ts';
+import { latestSchoolCourseId } from '../shared/latest-school-course.ts';
+import { guardConstraints } from '../shared/sql.ts';
+import { lockSchoolCourses } from './school-courses.store.ts';
+import { schoolCourseItem } from './school-course-item.ts';
+
+/** An admin creates a school course; `school-course.created` goes out with it. */
+export async function createSchoolCourse(ctx: AcademicContext, input: { name: string; startDate: string; endDate: string }, actor: Actor) {
+  const item = await guardConstraints(
+    () =>
+      ctx.orm.em.transactional(async (tx) => {
+        await lockSchoolCourses(tx);
+        const course = tx.create(SchoolCourse, input);
+        await tx.flush();
+        const latestId = await latestSchoolCourseId(tx);
+        recordEvent(tx, 'school-course.created', schoolCourseCreatedData(course), { source: SOURCE, correlationId: actor.correlationId });
+        await tx.flush();
+        return schoolCourseItem(course, latestId);
+      }),
+    { unique: 'A school course with this name already exists' },
+  );
+  ctx.relay.nudge();
+  return item;
+}
