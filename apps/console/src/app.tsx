@@ -18,6 +18,7 @@ const IncidentsPage = lazy(() => import('./pages/incidents'));
 const SettingsPage = lazy(() => import('./pages/settings'));
 const IncidentPage = lazy(() => import('./pages/teacher/incident'));
 const HoursPage = lazy(() => import('./pages/teacher/hours'));
+const BlocksPage = lazy(() => import('./pages/teacher/blocks'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000, refetchOnWindowFocus: false } } });
 
@@ -70,6 +71,7 @@ function Shell() {
           <ul>
             {link('/', t('nav.today'))}
             {link('/incidents', t('nav.incidents'))}
+            {link('/blocks', t('nav.blocks'))}
             {link('/payslips', t('nav.payslips'))}
             {link('/hours', t('nav.hours'))}
             {link('/settings', t('nav.settings'))}
@@ -114,6 +116,7 @@ const router = createBrowserRouter([
       { path: 'incidents', element: page(<IncidentsPage />) },
       { path: 'incidents/:id', element: page(<IncidentPage />) },
       { path: 'hours', element: page(<HoursPage />) },
+      { path: 'blocks', element: page(<BlocksPage />) },
       { path: 'settings', element: page(<SettingsPage />) },
       ...adminRoutes,
       { path: '*', element: <Navigate to="/" replace /> },
