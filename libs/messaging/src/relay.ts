@@ -12,7 +12,7 @@ export interface RelayOptions {
   broker: Broker;
   /** Rows claimed and published per batch (confirms pipelined within the batch). */
   batchSize?: number;
-  /** Batches in flight at once (each claims its own rows). */
+  /** Batches written to the broker and not yet settled: `batchSize` × `concurrency` rows at most wait for their confirms and marks. */
   concurrency?: number;
   /** Safety-net poll: rows whose retry time came, or commits whose notification was missed. */
   intervalMs?: number;
@@ -215,13 +215,43 @@ function outboxReadiness(stats: () => Promise<OutboxStats>, staleAfterMs: number
 }
 
 /**
+ * Runs `pass` again and again while it is wanted: `want()` during a pass asks for one more after it,
+ * never for a second one at the same time. Passes are serial, wake-ups coalesce.
+ */
+function serialPasses(pass: () => Promise<boolean>, onError: (error: unknown) => void): { want(): void; idle(): Promise<void> } {
+  let wanted = false;
+  let running: Promise<void> | null = null;
+  const want = () => {
+    wanted = true;
+    if (running) return;
+    running = (async () => {
+      while (wanted) {
+        wanted = false;
+        // A pass that could not finish its work (a full batch) asks for the next one itself.
+        if (await pass()) wanted = true;
+      }
+    })()
+      .catch(onError)
+      .finally(() => {
+        running = null;
+        if (wanted) want();
+      });
+  };
+  return { want, idle: async () => void (await running) };
+}
+
+/**
  * Publishes pending outbox rows in batches, with publisher confirms and the mandatory flag.
  *
- * A batch is claimed by one committed statement (`FOR UPDATE SKIP LOCKED`, then `available_at` moved
- * a lease ahead), published, then marked sent or rescheduled with backoff: no transaction or
- * connection is held while the broker confirms, and several instances of a service never publish
- * the same row at the same time. A relay that dies mid-batch leaves its rows to be claimed again when
- * the lease ends (consumers' inboxes absorb the duplicate).
+ * One claimer claims due rows by a committed statement (`FOR UPDATE SKIP LOCKED`, then `available_at`
+ * moved a lease ahead) and writes them to the broker at once; it does not wait for their confirms
+ * before it claims what was committed meanwhile, so a commit is published within a claim's round trip
+ * whatever the broker's confirm latency. Confirmed rows are marked sent, and failed ones rescheduled
+ * with backoff, by statements of their own; rows written but not yet marked are bounded
+ * (`batchSize` × `concurrency`). No transaction or connection is held while the broker confirms, and
+ * several instances of a service never publish the same row at the same time. A relay that dies
+ * between claim and mark leaves its rows to be claimed again when the lease ends (consumers' inboxes
+ * absorb the duplicate).
  *
  * The relay wakes on `NOTIFY academy_outbox`, sent by a statement trigger on the outbox at every
  * commit that inserted rows (through `recordEvent` or raw SQL, in any instance); the poll remains as
@@ -232,65 +262,89 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { batchSize, concurrency, intervalMs, leaseMs, retentionMs, pruneIntervalMs, retryBaseMs, retryMaxMs, staleAfterMs } = settingsOf(options);
   const log: Logger = broker.logger.child({ component: 'outbox-relay' });
   const connection = () => orm.em.fork().getConnection();
+  const maxUnsettled = batchSize * concurrency;
   let stopped = false;
-  let again = false;
-  let lastPrune = 0;
+  /** Batches written to the broker whose rows are not marked (sent or rescheduled) yet, and their row count. */
+  const unsettled = new Set<Promise<void>>();
+  let unsettledRows = 0;
+  /** Ids the broker confirmed, waiting for the next mark statement. */
+  let confirmed: string[] = [];
+  const settledByMark: (() => void)[] = [];
 
-  /** Claims a batch, publishes it, marks what was confirmed and reschedules the rest; returns the rows claimed. */
-  const publishBatch = async (): Promise<number> => {
-    if (!broker.connected) return 0;
-    const rows = await claimDueRows(connection(), leaseMs, batchSize);
-    if (rows.length === 0) return 0;
-    const spans = rows.map((row) => publishSpan(row, broker.exchange));
-    const headers = rows.map((row, index) => (spans[index] && carrierOfSpan(spans[index])) || row.trace_context);
-    const outcomes = await broker.publishEach(
-      rows.map((row) => row.envelope),
-      { headers },
-    );
+  const marks = serialPasses(
+    async () => {
+      const ids = confirmed;
+      const settle = settledByMark.splice(0);
+      confirmed = [];
+      try {
+        if (ids.length) await markSent(connection(), ids);
+      } finally {
+        // Unmarked (the database away): their lease ends and they are published again, the inbox absorbs it.
+        for (const done of settle) done();
+      }
+      return false;
+    },
+    (error) => log.warn({ err: error }, 'outbox rows published but not marked sent; they will be published again after their lease'),
+  );
+
+  /** Waits for the broker's answer on each row, then has the confirmed marked sent and reschedules the others. */
+  const settle = async (rows: ClaimedRow[], spans: (Span | null)[], publishing: Promise<(PublishError | null)[]>): Promise<void> => {
+    const outcomes = await publishing;
     spans.forEach((span, index) => span && endSpan(span, outcomes[index] ?? undefined));
     const { sent, failed } = splitByOutcome(rows, outcomes);
-    if (sent.length) await markSent(connection(), sent);
+    const marked = sent.length ? new Promise<void>((resolve) => settledByMark.push(resolve)) : null;
+    if (marked) {
+      confirmed.push(...sent);
+      marks.want();
+    }
     if (failed.length) {
       await rescheduleWithBackoff(connection(), failed, retryBaseMs, retryMaxMs);
       for (const row of failed) broker.metrics.publishFailed.inc({ reason: row.error.reason });
       log.warn({ failed: failed.length, published: sent.length, reason: failed[0].error.message }, 'outbox rows not published; will retry');
     }
-    return rows.length;
+    await marked;
   };
 
-  const prune = async () => {
-    if (Date.now() - lastPrune < pruneIntervalMs) return;
-    lastPrune = Date.now();
-    const pruned = await deletePublishedBefore(connection(), retentionMs);
-    if (pruned) log.debug({ pruned }, 'published outbox rows pruned');
+  /** Claims due rows (no more than may be unsettled) and writes them to the broker; true when it claimed a full batch. */
+  const claimAndPublish = async (): Promise<boolean> => {
+    if (stopped || !broker.connected) return false;
+    while (unsettledRows >= maxUnsettled) await Promise.race(unsettled);
+    const limit = Math.min(batchSize, maxUnsettled - unsettledRows);
+    const rows = await claimDueRows(connection(), leaseMs, limit);
+    if (rows.length === 0) return false;
+    const spans = rows.map((row) => publishSpan(row, broker.exchange));
+    const headers = rows.map((row, index) => (spans[index] && carrierOfSpan(spans[index])) || row.trace_context);
+    // Written now; the confirms are awaited by the batch's own settling, not by the next claim.
+    const publishing = broker.publishEach(
+      rows.map((row) => row.envelope),
+      { headers },
+    );
+    unsettledRows += rows.length;
+    const batch: Promise<void> = settle(rows, spans, publishing)
+      .catch((error: unknown) => log.warn({ err: error }, 'outbox batch not settled; its rows are published again after their lease'))
+      .finally(() => {
+        unsettled.delete(batch);
+        unsettledRows -= rows.length;
+      });
+    unsettled.add(batch);
+    return rows.length === limit;
   };
 
-  const workers = new Set<Promise<void>>();
-
-  // A worker publishes batch after batch while rows keep coming (a full batch, or a wake-up meanwhile).
-  const worker = async () => {
-    try {
-      while (!stopped) {
-        again = false;
-        const published = await publishBatch();
-        if (published < batchSize && !again) break;
-      }
-      await prune();
-    } catch (error) {
-      log.warn({ err: error }, 'outbox relay pass failed');
-    }
-  };
-
-  // Up to `concurrency` batches in flight: a commit arriving while one batch waits for its confirms is
-  // claimed by another worker instead of waiting for that batch to finish.
+  const claims = serialPasses(claimAndPublish, (error) => log.warn({ err: error }, 'outbox relay pass failed'));
   const tick = () => {
-    if (stopped) return;
-    if (workers.size >= concurrency) {
-      again = true;
-      return;
-    }
-    const running = worker().finally(() => workers.delete(running));
-    workers.add(running);
+    if (!stopped) claims.want();
+  };
+  // Apart from the claims, so that deleting old rows never holds up a commit's publication.
+  const prunes = serialPasses(
+    async () => {
+      const pruned = await deletePublishedBefore(connection(), retentionMs);
+      if (pruned) log.debug({ pruned }, 'published outbox rows pruned');
+      return false;
+    },
+    (error) => log.warn({ err: error }, 'outbox prune failed'),
+  );
+  const prune = () => {
+    if (!stopped) prunes.want();
   };
 
   const stats = () => unsentStats(connection());
@@ -298,8 +352,10 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   wakeOnLocalCommits(orm, tick, () => stopped);
   const notifications = wakeOnNotify(orm, options.listen !== false, tick, () => stopped, log);
   const timer = setInterval(tick, intervalMs);
+  const pruneTimer = setInterval(prune, pruneIntervalMs);
   broker.on('connected', tick);
   tick();
+  prune();
   return {
     nudge: tick,
     listening: notifications.listening,
@@ -308,10 +364,14 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearInterval(pruneTimer);
       broker.off('connected', tick);
       broker.metrics.outboxSources.delete(stats);
       await notifications.stop();
-      await Promise.all(workers);
+      await claims.idle();
+      await Promise.all(unsettled);
+      await marks.idle();
+      await prunes.idle();
     },
   };
 }

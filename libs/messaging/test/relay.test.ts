@@ -187,6 +187,35 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     expect(await started.stats()).toEqual({ unsent: 0, oldestUnsentSeconds: 0 });
   });
 
+  test('a commit is published while earlier batches still wait for their confirms, up to batchSize × concurrency rows unsettled', async () => {
+    // A broker slow to confirm: each message reaches RabbitMQ at once, its confirm reaches the relay only when released.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const publishEach = broker.publishEach.bind(broker);
+    broker.publishEach = async (...args) => {
+      const outcomes = await publishEach(...args);
+      await released;
+      return outcomes;
+    };
+    const started = relay({ intervalMs: 60_000, batchSize: 2, concurrency: 2 });
+    expect(await started.listening).toBe(true);
+    const caught = unroutedName(exchange);
+    try {
+      // Six commits of one row each: the first four are written to the broker without waiting for any confirm, then the bound holds.
+      for (let i = 0; i < 6; i++) await writeEvents(db.orm, 1, 1, 20 + i);
+      await waitUntil('4 published with no confirm back', async () => (await queueDepth(url, caught)) === 4, 10_000, 20);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await queueDepth(url, caught)).toBe(4);
+      expect(await unsent()).toBe(6);
+    } finally {
+      release();
+    }
+    await waitUntil('all 6 published and marked sent', async () => (await unsent()) === 0, 10_000, 20);
+    expect(await queueDepth(url, caught)).toBe(6);
+  });
+
   test('the backlog and the age of the oldest unsent row are reported by /readyz (degraded when stale) and as metrics', async () => {
     // A relay whose broker is unreachable: rows stay unsent.
     const away = createBroker({ url: 'amqp://guest:guest@127.0.0.1:1', service: 'relay-test', logger: silentLogger, exchange, registry: new Registry(), reconnectDelayMs: { initial: 5000, max: 5000 } });
