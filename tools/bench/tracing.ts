@@ -27,10 +27,10 @@ import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
 import { ensureInfra, stopInfra, urls } from '@academy/infra';
 import { createLogger, flushTraces, inSpan } from '@academy/kit';
 import { consume, createBroker, DEFAULT_RETRY_DELAYS_MS, dlqName, messagingEntities, recordEvent, retryQueueName, startOutboxRelay } from '@academy/messaging';
-import { DEMO, startTestSystem } from '../system/harness.ts';
+import { DEMO, startTestSystem, type SystemProcess } from '../system/harness.ts';
 import { login } from '../system/client.ts';
 import { readSpans, startOtlpReceiver, type OtlpReceiver } from '../dev/otlp-receiver.ts';
-import { median } from './support.ts';
+import { cpuMs, median } from './support.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -46,9 +46,12 @@ const NAMES = Object.keys(SETTINGS) as Setting[];
 const traced = (receiver: OtlpReceiver, ratio: number) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(ratio) });
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
+/** One measurement: throughput, and the CPU the traced process spent per operation (ms; steadier than throughput on a shared machine). */
+type Figure = { rate: number; cpuMs: number };
+
 /** Runs `measure` for each setting, `ROUNDS` times, the order rotated per round; the figures by setting. */
-async function rotate(measure: (name: Setting) => Promise<number>): Promise<Record<Setting, number[]>> {
-  const figures = Object.fromEntries(NAMES.map((name) => [name, [] as number[]])) as Record<Setting, number[]>;
+async function rotate(measure: (name: Setting) => Promise<Figure>): Promise<Record<Setting, Figure[]>> {
+  const figures = Object.fromEntries(NAMES.map((name) => [name, [] as Figure[]])) as Record<Setting, Figure[]>;
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < NAMES.length; i++) {
       const name = NAMES[(i + round) % NAMES.length];
@@ -58,14 +61,19 @@ async function rotate(measure: (name: Setting) => Promise<number>): Promise<Reco
   return figures;
 }
 
-function printRatios(what: string, unit: string, figures: Record<Setting, number[]>): void {
-  for (const name of NAMES) console.log(`${name.padEnd(14)} ${median(figures[name]).toFixed(0).padStart(7)} ${unit} (median)   rounds: ${figures[name].map((figure) => figure.toFixed(0)).join(', ')}`);
-  const off = median(figures['tracing off']);
-  console.log(`${what}: throughput with tracing at 100%: ${pct(median(figures['tracing 100%']) / off)} of off (target >= 90%)`);
-  console.log(`${what}: throughput with tracing at 10%:  ${pct(median(figures['tracing 10%']) / off)} of off (target >= 97%)`);
+function printRatios(what: string, unit: string, cpuUnit: string, figures: Record<Setting, Figure[]>): void {
+  const rates = (name: Setting) => figures[name].map((figure) => figure.rate);
+  const cpu = (name: Setting) => median(figures[name].map((figure) => figure.cpuMs));
+  for (const name of NAMES) {
+    console.log(`${name.padEnd(14)} ${median(rates(name)).toFixed(0).padStart(7)} ${unit} (median; rounds ${rates(name).map((rate) => rate.toFixed(0)).join(', ')})   CPU ${cpu(name).toFixed(3)} ms ${cpuUnit}`);
+  }
+  const off = median(rates('tracing off'));
+  console.log(`${what}: throughput with tracing at 100%: ${pct(median(rates('tracing 100%')) / off)} of off (target >= 90%)`);
+  console.log(`${what}: throughput with tracing at 10%:  ${pct(median(rates('tracing 10%')) / off)} of off (target >= 97%)`);
   // Each round against the same round's off: what the noise of this machine does to one ratio.
-  const perRound = (name: Setting) => figures[name].map((figure, round) => pct(figure / figures['tracing off'][round])).join(', ');
+  const perRound = (name: Setting) => figures[name].map((figure, round) => pct(figure.rate / figures['tracing off'][round].rate)).join(', ');
   console.log(`${what}: per round, 100%: ${perRound('tracing 100%')}; 10%: ${perRound('tracing 10%')}`);
+  console.log(`${what}: CPU ${cpuUnit} of the traced process, 100%: ${pct(cpu('tracing 100%') / cpu('tracing off'))} of off; 10%: ${pct(cpu('tracing 10%') / cpu('tracing off'))}`);
 }
 
 async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
@@ -80,25 +88,27 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
     log: (line) => console.log(`[system] ${line}`),
   });
   try {
-    const gateways: Record<Setting, string> = {
-      'tracing off': system.gateway,
-      'tracing 100%': (await system.addGateway(0, { ...limits, ...traced(receiver, 1) })).url,
-      'tracing 10%': (await system.addGateway(0, { ...limits, ...traced(receiver, 0.1) })).url,
+    // Three gateways started alike (the harness's own one served the seed): only their tracing differs.
+    const gateways: Record<Setting, SystemProcess> = {
+      'tracing off': await system.addGateway(0, limits),
+      'tracing 100%': await system.addGateway(0, { ...limits, ...traced(receiver, 1) }),
+      'tracing 10%': await system.addGateway(0, { ...limits, ...traced(receiver, 0.1) }),
     };
     const { accessToken } = await login(system.gateway, DEMO.admin);
     const headers = { authorization: `Bearer ${accessToken}` };
     const run = (url: string, duration: number) =>
       autocannon({ url: `${url}/api/v2/auth/me`, headers, connections: CONNECTIONS, duration, workers: 1 }) as unknown as Promise<autocannon.Result>;
-    for (const url of Object.values(gateways)) await run(url, 2);
+    for (const gateway of Object.values(gateways)) await run(gateway.url, 2);
 
     console.log(`\ngateway: GET /api/v2/auth/me, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each (order rotated per round), load average ${loadavg()[0].toFixed(1)}`);
     let errors = 0;
     const figures = await rotate(async (name) => {
-      const result = await run(gateways[name], DURATION_S);
+      const cpuBefore = cpuMs(gateways[name].pid);
+      const result = await run(gateways[name].url, DURATION_S);
       errors += result.errors + result.non2xx;
-      return result.requests.total / DURATION_S;
+      return { rate: result.requests.total / DURATION_S, cpuMs: (cpuMs(gateways[name].pid) - cpuBefore) / Math.max(1, result.requests.total) };
     });
-    printRatios('gateway', 'req/s', figures);
+    printRatios('gateway', 'req/s', 'per request (gateway)', figures);
     await new Promise((resolve) => setTimeout(resolve, 6000));
     const spans = readSpans(receiver.file);
     console.log(`gateway: ${errors} errors; ${spans.filter((s) => s.service === 'gateway').length} gateway spans and ${spans.filter((s) => s.service === 'academic').length} academic spans received`);
@@ -116,7 +126,7 @@ async function eventsPart(receiver: OtlpReceiver): Promise<void> {
       const env = { ...process.env, OTEL_SERVICE_NAME: `bench-events-${name.replace(/\W+/g, '')}`, ...(ratio === null ? { OTEL_EXPORTER_OTLP_ENDPOINT: '' } : traced(receiver, ratio)) };
       return runEventsChild(env);
     });
-    printRatios('events', 'events/s', figures);
+    printRatios('events', 'events/s', 'per event (the pipeline process)', figures);
     const spans = readSpans(receiver.file).filter((span) => span.service.startsWith('bench-events'));
     const count = (service: string) => spans.filter((span) => span.service === service).length;
     console.log(`events: spans received: 100% ${count('bench-events-tracing100')}, 10% ${count('bench-events-tracing10')}, off ${count('bench-events-tracingoff')}`);
@@ -125,8 +135,8 @@ async function eventsPart(receiver: OtlpReceiver): Promise<void> {
   }
 }
 
-/** One round of the events part in a child process started with the tracing preload; its events/s. */
-function runEventsChild(env: NodeJS.ProcessEnv): Promise<number> {
+/** One round of the events part in a child process started with the tracing preload; its events/s and CPU per event. */
+function runEventsChild(env: NodeJS.ProcessEnv): Promise<Figure> {
   const root = path.resolve(import.meta.dirname, '../..');
   const child = spawn(process.execPath, ['--import', path.join(root, 'libs/telemetry/src/register.ts'), import.meta.filename, 'events-child'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -134,8 +144,8 @@ function runEventsChild(env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code) => {
-      const result = /^events-per-second (\d+(?:\.\d+)?)$/m.exec(out);
-      if (code === 0 && result) resolve(Number(result[1]));
+      const result = /^events-per-second (\d+(?:\.\d+)?) cpu-ms-per-event (\d+(?:\.\d+)?)$/m.exec(out);
+      if (code === 0 && result) resolve({ rate: Number(result[1]), cpuMs: Number(result[2]) });
       else reject(new Error(`events child exited with ${code}: ${out}`));
     });
   });
@@ -176,6 +186,7 @@ async function eventsChild(): Promise<void> {
     }
     const handled = async () => Number((await orm.em.fork().getConnection().execute<{ count: string }[]>(`select count(*) as count from inbox where consumer = ?`, [queue]))[0].count);
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const relay = startOutboxRelay({ orm, broker });
     const deadline = Date.now() + 300_000;
     while ((await handled()) < EVENTS) {
@@ -183,10 +194,11 @@ async function eventsChild(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const elapsedMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     await relay.stop();
     await consumer.stop();
     await flushTraces();
-    console.log(`events-per-second ${((EVENTS / elapsedMs) * 1000).toFixed(1)}`);
+    console.log(`events-per-second ${((EVENTS / elapsedMs) * 1000).toFixed(1)} cpu-ms-per-event ${((cpu.user + cpu.system) / 1000 / EVENTS).toFixed(4)}`);
   } finally {
     const connection = await amqp.connect(rabbitmq);
     const channel = await connection.createChannel();
