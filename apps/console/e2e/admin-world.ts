@@ -75,3 +75,40 @@ export async function caughtMails(): Promise<CaughtMail[]> {
   const answer = await fetch(`${system().mailApi}/email`);
   return (await answer.json()) as CaughtMail[];
 }
+
+/**
+ * The demo combined PDF, as the payslips seed writes it (`demoPdf` of apps/payslips): one page per
+ * employee naming their tax id, and a company summary page naming nobody.
+ */
+export async function combinedPdf(employees: { name: string; taxId: string }[], label: string, period: { start: string; end: string }): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
+  const { buffer } = await import('node:stream/consumers');
+  const doc = new PDFDocument({ autoFirstPage: false, info: { Title: 'Nóminas' } });
+  for (const employee of [...employees, null]) {
+    doc.addPage({ size: 'A4', margin: 56 });
+    doc.fontSize(18).text('Academia Demo S.L.').fontSize(10).text('CIF B00000000 · Calle Mayor 12, Madrid').moveDown(1.5);
+    if (!employee) {
+      doc.fontSize(14).text(`Resumen de la empresa — ${label}`).moveDown().fontSize(11).text('Totales de la remesa, sin datos de ningún trabajador.');
+      continue;
+    }
+    doc.fontSize(14).text(label).moveDown(0.5);
+    doc.fontSize(11).text(`Trabajador: ${employee.name}`).text(`NIF: ${employee.taxId}`).text(`Periodo: ${period.start} a ${period.end}`).moveDown();
+    doc.fontSize(12).text('Líquido a percibir ...................... 1.487,70 €');
+  }
+  doc.end();
+  return buffer(doc);
+}
+
+export interface Employee {
+  id: number;
+  name: string;
+  lastname: string;
+  email: string | null;
+  taxId: string | null;
+}
+
+export async function employees(token: string): Promise<Employee[]> {
+  const answer = await call<{ data: Employee[] }>('GET', '/api/v2/employees?limit=100', token);
+  expect(answer.status).toBe(200);
+  return answer.body.data;
+}

@@ -10,10 +10,14 @@ import { getSession, type ConsoleSession } from './api/session';
 import { i18next } from './i18n';
 
 // The shell's few administrator texts (the pages' own load with them, pages/admin/i18n.ts).
-i18next.addResourceBundle('es', 'translation', { admin: { nav: { review: 'Revisión', pending: 'pendientes' }, forbidden: { heading: 'Sin acceso', text: 'Esta página es solo para la administración.' } } }, true, false);
-i18next.addResourceBundle('en', 'translation', { admin: { nav: { review: 'Review', pending: 'pending' }, forbidden: { heading: 'No access', text: 'This page is for administrators only.' } } }, true, false);
+i18next.addResourceBundle('es', 'translation', { admin: { nav: { review: 'Revisión', pending: 'pendientes', payslips: 'Nóminas', incidents: 'Incidencias', attendance: 'Informe de asistencia', people: 'Personas' }, forbidden: { heading: 'Sin acceso', text: 'Esta página es solo para la administración.' } } }, true, false);
+i18next.addResourceBundle('en', 'translation', { admin: { nav: { review: 'Review', pending: 'pending', payslips: 'Payslips', incidents: 'Incidents', attendance: 'Attendance report', people: 'People' }, forbidden: { heading: 'No access', text: 'This page is for administrators only.' } } }, true, false);
 
 const ReviewPage = lazy(() => import('./pages/admin/review'));
+const PayslipsPage = lazy(() => import('./pages/admin/payslips'));
+const IncidentsPage = lazy(() => import('./pages/admin/incidents'));
+const IncidentPage = lazy(() => import('./pages/admin/incidents').then((module) => ({ default: module.IncidentAdminPage })));
+const BatchPage = lazy(() => import('./pages/admin/payslips').then((module) => ({ default: module.BatchPage })));
 
 export const isAdmin = (session: ConsoleSession | null): boolean => session?.user.role === 'admin';
 
@@ -47,13 +51,20 @@ function AdminOnly({ children }: { children: ReactNode }) {
 
 const guarded = (element: ReactNode) => <AdminOnly>{element}</AdminOnly>;
 
-export const adminRoutes: RouteObject[] = [{ path: 'admin/review', element: guarded(<ReviewPage />) }];
+export const adminRoutes: RouteObject[] = [
+  { path: 'admin/review', element: guarded(<ReviewPage />) },
+  { path: 'admin/payslips', element: guarded(<PayslipsPage />) },
+  { path: 'admin/incidents', element: guarded(<IncidentsPage />) },
+  { path: 'admin/incidents/:id', element: guarded(<IncidentPage />) },
+  { path: 'admin/payslips/batches/:id', element: guarded(<BatchPage />) },
+];
 
 /** The administrators' links, after the shared ones. */
 export function AdminNav() {
   const { t } = useTranslation();
   const count = usePendingCount();
   return (
+    <>
     <li>
       <NavLink to="/admin/review">
         {t('admin.nav.review')}
@@ -66,5 +77,12 @@ export function AdminNav() {
         )}
       </NavLink>
     </li>
+    <li>
+      <NavLink to="/admin/incidents">{t('admin.nav.incidents')}</NavLink>
+    </li>
+    <li>
+      <NavLink to="/admin/payslips">{t('admin.nav.payslips')}</NavLink>
+    </li>
+    </>
   );
 }
