@@ -7,13 +7,19 @@
 // in), its record in contracts/releases.json (version, commit, tag, date), its image tag in the
 // production overlay, the README's table; one commit `chore(release): …` of exactly those files,
 // and a tag `<app>@<version>` on it per app. Run it from a checkout whose HEAD is what you release.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//
+// A release is only cut on a passing compat run of the commit it releases: `contracts:check`, then
+// `test:compat` (both in a worktree of HEAD, so uncommitted work neither helps nor hurts), unless
+// `npm run test:compat` already passed on a clean checkout of that very commit (it leaves a
+// stamp). Not for `--dry-run`, nor for `--first-release` (no release to be compatible with).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { releaseChangelog, releaseVersion } from 'nx/release';
 import { APPS, type AppName } from '@academy/contracts';
+import { passedFile } from './compat-run.ts';
 import type { AppContract } from './contracts.ts';
 import { readRecordsIfAny, recordsFile, repoRoot, snapshotFile, type ReleaseRecord } from './records.ts';
 import { readmeFile, renderTable, withTable } from './table.ts';
@@ -48,6 +54,27 @@ function commitFiles(files: Map<string, string>, message: string): string {
   return commit;
 }
 
+/** Refuses (throws) unless `contracts:check` and `test:compat` pass at `commit`; a stamp of a passing run of it will do for the second. */
+export function requirePassingCompat(commit: string): void {
+  if (existsSync(passedFile(commit))) {
+    const stamp = JSON.parse(readFileSync(passedFile(commit), 'utf8')) as { date: string; apps: string[]; seconds: number };
+    console.log(`release: test:compat passed at ${commit.slice(0, 10)} on ${stamp.date} (${stamp.apps.join(', ')}, ${stamp.seconds} s); contracts:check runs again`);
+  }
+  const worktree = addWorktree(commit, 'release-compat');
+  try {
+    // The test servers are this checkout's, whichever checkout the checks run from.
+    const env = { ...process.env, ACADEMY_LOCAL_DIR: process.env.ACADEMY_LOCAL_DIR ?? path.join(repoRoot, '.local') };
+    const steps = [['tools/contracts/check.ts'], ...(existsSync(passedFile(commit)) ? [] : [['tools/contracts/compat-run.ts']])];
+    for (const step of steps) {
+      console.log(`release: node ${step.join(' ')} at ${commit.slice(0, 10)}`);
+      const run = spawnSync(process.execPath, step, { cwd: worktree.dir, stdio: 'inherit', env });
+      if (run.status !== 0) throw new Error(`release: refused: ${step[0]} failed at ${commit} (fix it, or release the apps it names first; nothing was versioned)`);
+    }
+  } finally {
+    worktree.remove();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { 'first-release': { type: 'boolean', default: false }, specifier: { type: 'string' }, projects: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
@@ -55,6 +82,7 @@ async function main(): Promise<void> {
   const dryRun = values['dry-run'];
   const projects = values.projects ? values.projects.split(',') : [...APPS];
   const base = git(['rev-parse', 'HEAD']);
+  if (!dryRun && !values['first-release']) requirePassingCompat(base);
   const version = await releaseVersion({ specifier: values.specifier, projects, firstRelease: values['first-release'], dryRun, verbose: values.verbose, gitCommit: false, gitTag: false, stageChanges: false });
   const released = Object.entries(version.projectsVersionData)
     .filter(([, data]) => data.newVersion)
@@ -110,4 +138,10 @@ async function main(): Promise<void> {
   console.log(`release: committed ${commit.slice(0, 10)} (${message}), tagged ${released.map((r) => `${r.app}@${r.version}`).join(' ')}`);
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof Error && error.message.startsWith('release: refused'))) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
+}
