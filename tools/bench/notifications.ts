@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   const { recordEvent, dlqName, retryQueueName } = await import('@academy/messaging');
   const { dropTestDatabase, testConfig, testUrls, tokenFor, uniqueName, uniqueQueueName } = await import('@academy/testing');
   const { ConfigSchema } = await import('../../apps/notifications/src/config.ts');
-  const { smtpTransport, startMailWorker } = await import('../../apps/notifications/src/email/mail-worker.ts');
+  const { smtpTransport, createMailWorker } = await import('../../apps/notifications/src/email/mail-worker.ts');
   const { notificationsService } = await import('../../apps/notifications/src/service.ts');
   const gatewayConfig = await import('../../apps/gateway/src/config.ts');
   const { startGateway } = await import('../../apps/gateway/src/gateway.ts');
@@ -268,7 +268,8 @@ async function main(): Promise<void> {
         'all',
       );
       const started = performance.now();
-      const mailWorker = startMailWorker({ orm: service.ctx.orm, transport, from: config.MAIL_FROM, logger: service.ctx.logger, maxAttempts: 1, retryBaseMs: 1000, retryMaxMs: 1000, pollMs: 86_400_000, batchSize: 1 });
+      const mailWorker = createMailWorker({ orm: service.ctx.orm, transport, from: config.MAIL_FROM, logger: service.ctx.logger, maxAttempts: 1, retryBaseMs: 1000, retryMaxMs: 1000, pollMs: 86_400_000, batchSize: 1 });
+      mailWorker.start();
       await mailWorker.stop(); // waits for the round it started: this one mail, claimed, checked, sent and marked
       return { ms: performance.now() - started, id: Number(row!.id) };
     };

@@ -1,19 +1,24 @@
-import type { ServiceContext } from '@academy/service';
+import { implementFor, type ServiceContext } from '@academy/service';
 import { inSpan } from '@academy/kit';
 import type { Config } from './config.ts';
-import { pruneStaleTokens } from './devices/device-tokens.ts';
-import { smtpTransport, startMailWorker, type MailTransport, type MailWorker } from './email/mail-worker.ts';
+import { pruneStaleTokens } from './devices/devices.store.ts';
+import { createMailWorker, smtpTransport, type MailTransport, type MailWorker } from './email/mail-worker.ts';
 import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './shared/push-provider.ts';
-import { pruneIdempotencyKeys } from './shared/send-push.ts';
 import { startHeldPushSender } from './shared/held-pushes.ts';
 import { createRealtime, type Realtime } from './realtime/realtime.ts';
 import { countingMailFailures, countingPushFailures, deliveryMetrics } from './delivery-metrics.ts';
 
-/** What notifications' features work with: the service's context and what its `setup` builds once per instance (push provider, mail worker, Socket.IO). */
+/**
+ * What notifications' features work with: the service's context and what its `setup` builds once
+ * per instance (push provider, mail worker, Socket.IO). Building it starts nothing: `start` (from the
+ * service's start, once it listens) starts its timers, `close` stops them.
+ */
 export interface NotificationsContext extends ServiceContext<Config> {
   push: PushProvider;
   mailWorker: MailWorker;
   realtime: Realtime;
+  /** The mail worker's poll, the held-push sender and the hourly maintenance. */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -23,8 +28,10 @@ export interface NotificationsOverrides {
   mailTransport?: MailTransport;
 }
 
+/** Implements a contract with handlers that take this service's context (`<feature>.routes.ts`). */
+export const implement = implementFor<NotificationsContext>();
+
 const MAINTENANCE_INTERVAL_MS = 60 * 60_000;
-const IDEMPOTENCY_KEY_DAYS = 7;
 
 export function createNotificationsContext(ctx: ServiceContext<Config>, overrides: NotificationsOverrides = {}): NotificationsContext {
   const { config, logger, orm } = ctx;
@@ -39,7 +46,7 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
   );
   if (push.kind === 'recording') logger.info('FIREBASE_CREDENTIALS_FILE is not set: push messages are recorded in recorded_pushes, not sent');
 
-  const mailWorker = startMailWorker({
+  const mailWorker = createMailWorker({
     orm,
     transport: countingMailFailures(overrides.mailTransport ?? smtpTransport(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS), metrics),
     from: config.MAIL_FROM,
@@ -52,29 +59,31 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
 
   const realtime = createRealtime({ redisUrl: config.REDIS_URL, stream: config.SOCKET_STREAM, streamBlockMs: config.SOCKET_STREAM_BLOCK_MS, sessionCheckMs: config.SOCKET_SESSION_CHECK_MS, verifier: ctx.verifier, revocationFeed: ctx.revocationFeed, logger });
 
-  const stopHeldPushes = startHeldPushSender({ orm, push, clock: ctx.clock, logger }, config.HELD_PUSH_POLL_MS);
-
   const maintain = () => inSpan('notifications maintenance', { root: true }, async () => {
     try {
       const pruned = await pruneStaleTokens(orm.em.fork(), ctx.clock.now(), config.TOKEN_RETENTION_DAYS);
       if (pruned) logger.info({ pruned }, 'stale device tokens pruned');
-      await pruneIdempotencyKeys(orm.em.fork(), IDEMPOTENCY_KEY_DAYS);
     } catch (error) {
       logger.warn({ err: error }, 'maintenance failed; retrying in an hour');
     }
   });
-  const maintenance = setInterval(() => void maintain(), MAINTENANCE_INTERVAL_MS);
-  maintenance.unref();
-  void maintain();
+  let maintenance: NodeJS.Timeout | null = null;
+  let stopHeldPushes: (() => Promise<void>) | null = null;
 
   return {
     ...ctx,
     push,
     mailWorker,
     realtime,
+    start() {
+      mailWorker.start();
+      stopHeldPushes ??= startHeldPushSender({ orm, push, clock: ctx.clock, logger }, config.HELD_PUSH_POLL_MS);
+      maintenance ??= setInterval(() => void maintain(), MAINTENANCE_INTERVAL_MS).unref();
+      void maintain();
+    },
     async close() {
-      clearInterval(maintenance);
-      await stopHeldPushes();
+      if (maintenance) clearInterval(maintenance);
+      await stopHeldPushes?.();
       await mailWorker.stop();
       await realtime.close();
       await push.close();

@@ -1,19 +1,20 @@
 import type { Express } from 'express';
+import { notificationsApi, notificationsUnsubscribeApi, pushSendApi } from '@academy/contracts';
 import { errorStyle } from '@academy/kit';
+import { mountImplementations } from '@academy/service';
 import type { NotificationsContext } from './notifications-context.ts';
-import { registerDeliveryRoutes } from './deliveries/deliveries.routes.ts';
-import { registerDeviceRoutes } from './devices/devices.routes.ts';
-import { registerEmailRoutes } from './email/email.routes.ts';
-import { registerPreferenceRoutes } from './preferences/preferences.routes.ts';
-import { registerPushRoutes } from './push/push.routes.ts';
+import { deliveryRoutes } from './deliveries/deliveries.routes.ts';
+import { deviceRoutes } from './devices/devices.routes.ts';
+import { emailRoutes } from './email/email.routes.ts';
+import { preferenceRoutes } from './preferences/preferences.routes.ts';
+import { pushRoutes } from './push/push.routes.ts';
 
-/** Mounts each feature's routes (declared in the contracts, bound with routeBinder); a new feature adds its line here. */
+/** Mounts every feature's routes; a route of the service's families with no handler fails the start. A new feature adds its implementation here. */
 export function registerRoutes(app: Express, ctx: NotificationsContext): void {
   // A path under the families that no route matches answers its 404 in their `{ success: false, … }` style too.
   app.use(['/api/v2/notifications', '/api/v2/push-notifications'], errorStyle('success'));
-  registerEmailRoutes(app, ctx);
-  registerDeviceRoutes(app, ctx);
-  registerDeliveryRoutes(app, ctx);
-  registerPreferenceRoutes(app, ctx);
-  registerPushRoutes(app, ctx);
+  mountImplementations(app, ctx, [emailRoutes, deviceRoutes, deliveryRoutes, preferenceRoutes, pushRoutes], {
+    families: [notificationsApi, notificationsUnsubscribeApi, pushSendApi],
+    apiKey: ctx.config.PUSH_NOTIFICATIONS_API_KEY,
+  });
 }

@@ -20,7 +20,11 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
         deps,
         routes: (app) => registerRoutes(app, deps),
         subscriptions: () => subscriptions(deps),
-        listening: (server) => deps.realtime.attach(server),
+        // Its timers start once the service listens, and stop with it.
+        listening: (server) => {
+          deps.realtime.attach(server);
+          deps.start();
+        },
         beforeClose: () => deps.realtime.closeTransports(),
         stop: () => deps.close(),
       };

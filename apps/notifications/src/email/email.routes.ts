@@ -1,9 +1,16 @@
-import type { Express, Response } from 'express';
-import { confirmUnsubscribeRoute, listOptOutsRoute, removeOptOutRoute, unsubscribeRoute } from '@academy/contracts';
-import { routeBinder } from '@academy/service';
-import type { NotificationsContext } from '../notifications-context.ts';
+import { emailContract } from '@academy/contracts';
+import { implement, type NotificationsContext } from '../notifications-context.ts';
 import { listOptOuts, removeOptOut, unsubscribe, unsubscribeSettings, unsubscribeState, type UnsubscribeOutcome } from './unsubscribes.ts';
 import { UNSUBSCRIBE_PAGE_CSP, unsubscribePage, type UnsubscribeView } from './unsubscribe-page.ts';
+
+const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': UNSUBSCRIBE_PAGE_CSP };
+
+/** The page an unsubscribe link answers: the outcome's view, or (400) the page of an invalid link. */
+function pageOf(ctx: NotificationsContext, outcome: UnsubscribeOutcome, view: (outcome: Extract<UnsubscribeOutcome, { ok: true }>) => UnsubscribeView) {
+  if (!outcome.ok) ctx.logger.info({ reason: outcome.reason }, 'unsubscribe link refused');
+  const body = Buffer.from(unsubscribePage(ctx.config.ACADEMY_LOCALE, outcome.ok ? view(outcome) : { page: 'invalid' }));
+  return outcome.ok ? { status: 200 as const, body, headers: PAGE_HEADERS } : { status: 400 as const, body, headers: PAGE_HEADERS };
+}
 
 /**
  * The unsubscribe link of a guardian's mail: public (a guardian has no login), answered with plain
@@ -11,35 +18,20 @@ import { UNSUBSCRIBE_PAGE_CSP, unsubscribePage, type UnsubscribeView } from './u
  * from that button or a mail client's one-click unsubscribe (RFC 8058), records it. Admins list the
  * recorded opt-outs and undo one.
  */
-export function registerEmailRoutes(app: Express, ctx: NotificationsContext): void {
-  const bind = routeBinder(app, ctx);
-  const answer = (res: Response, outcome: UnsubscribeOutcome, view: (outcome: Extract<UnsubscribeOutcome, { ok: true }>) => UnsubscribeView) => {
-    if (!outcome.ok) ctx.logger.info({ reason: outcome.reason }, 'unsubscribe link refused');
-    res
-      .status(outcome.ok ? 200 : 400)
-      .type('html')
-      .set({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': UNSUBSCRIBE_PAGE_CSP })
-      .send(unsubscribePage(ctx.config.ACADEMY_LOCALE, outcome.ok ? view(outcome) : { page: 'invalid' }));
-  };
-
-  bind(unsubscribeRoute, async ({ query, res }) => {
+export const emailRoutes = implement(emailContract, {
+  unsubscribePage: async ({ query }, ctx) => {
     const outcome = await unsubscribeState(ctx.orm.em.fork(), unsubscribeSettings(ctx.config), query.token, ctx.clock.now());
-    answer(res, outcome, ({ type, address, already }) => (already ? { page: 'already', type, address } : { page: 'confirm', type, address, token: query.token }));
-  });
-
-  bind(confirmUnsubscribeRoute, async ({ query, res }) => {
+    return pageOf(ctx, outcome, ({ type, address, already }) => (already ? { page: 'already', type, address } : { page: 'confirm', type, address, token: query.token }));
+  },
+  unsubscribe: async ({ query }, ctx) => {
     const outcome = await unsubscribe(ctx.orm.em.fork(), unsubscribeSettings(ctx.config), query.token, ctx.clock.now());
-    answer(res, outcome, ({ type, address, already }) => ({ page: already ? 'already' : 'done', type, address }));
-  });
-
+    return pageOf(ctx, outcome, ({ type, address, already }) => ({ page: already ? 'already' : 'done', type, address }));
+  },
   // What the links recorded, and undoing one (admin): a guardian who unsubscribed by mistake asks the academy.
-  bind(listOptOutsRoute, async ({ query, res }) => {
-    res.json({ success: true, ...(await listOptOuts(ctx.orm.em, query)) });
-  });
-
-  bind(removeOptOutRoute, async ({ query, req, res }) => {
+  listOptOuts: async ({ query }, ctx) => ({ status: 200, body: { success: true, ...(await listOptOuts(ctx.orm.em, query)) } }),
+  removeOptOut: async ({ query, req }, ctx) => {
     const removed = await removeOptOut(ctx.orm.em, query);
     req.log.info({ recipient: removed.recipient, type: removed.type }, 'opt-out undone by an administrator');
-    res.json({ success: true, message: 'Opt-out removed', data: removed });
-  });
-}
+    return { status: 200, body: { success: true, message: 'Opt-out removed', data: removed } };
+  },
+});

@@ -31,6 +31,7 @@ export interface SocketUser {
 
 export interface Realtime {
   io: Server;
+  /** Serves sockets on the service's HTTP server and follows their sessions (the service's start). */
   attach(server: HttpServer): void;
   /** Ends every transport, so clients reconnect (to another instance, recovering their session) at once. */
   closeTransports(): void;
@@ -70,16 +71,8 @@ export function handshakeToken(handshake: Socket['handshake']): string | undefin
   return undefined;
 }
 
-/**
- * Socket.IO on the service's HTTP server, path `/socket.io`, WebSocket transport only (no
- * long-polling, hence no sticky sessions: any instance behind the gateway can take any
- * connection). The Redis Streams adapter carries emits to every instance and keeps sessions for
- * connection state recovery. The JWT is checked at the handshake; each socket joins `user:<id>`,
- * admins also `admins`; a socket is disconnected when its token expires.
- */
-export function createRealtime(options: RealtimeOptions): Realtime {
-  const { verifier, logger } = options;
-  const log = logger.child({ component: 'realtime' });
+/** Socket.IO with the Redis Streams adapter (emits to every instance, sessions kept for connection state recovery). */
+function socketServer(options: RealtimeOptions, log: Logger): { io: Server; redis: Redis; duplicates: Redis[] } {
   // Publishing fails fast when Redis is away (the emit still reaches this instance's sockets); the
   // adapter's blocking-read duplicates wait instead. 500 ms: a busy Redis should not cost cross-instance delivery.
   const redis = createSocketIoRedis(options.redisUrl, { blockTimeMs: options.streamBlockMs, commandTimeoutMs: 500, connectionName: 'notifications-socket.io' });
@@ -104,6 +97,27 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       blockTimeInMs: options.streamBlockMs,
     }),
   });
+  return { io, redis, duplicates };
+}
+
+/** The sessions of the sockets connected to this instance: who they are, and ending them. */
+interface SocketSessions {
+  /** Ends the sockets of these sessions (ended elsewhere: a logout, a reused refresh token). */
+  endSessions(sessionIds: Iterable<string>): void;
+  /** Checks every connected socket's token again, and ends those no longer valid. */
+  checkAll(): Promise<void>;
+}
+
+/**
+ * Checks the JWT at the handshake; each socket joins `user:<id>`, admins also `admins`; a socket
+ * is told and disconnected when its token expires or its session ends.
+ */
+function trackSessions(io: Server, verifier: TokenVerifier): SocketSessions {
+  // Tokens and sessions of the sockets connected here (not in socket.data, which recovery stores in Redis).
+  const tokens = new Map<Socket, string>();
+  const sessionOf = new WeakMap<Socket, string | undefined>();
+  const socketsOfSession = new Map<string, Set<Socket>>();
+  const closing = new Map<Socket, NodeJS.Timeout>();
 
   io.use(async (socket, next) => {
     const token = handshakeToken(socket.handshake);
@@ -114,12 +128,6 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     sessionOf.set(socket, claims.sid);
     next();
   });
-
-  // Tokens and sessions of the sockets connected here (not in socket.data, which recovery stores in Redis).
-  const tokens = new Map<Socket, string>();
-  const sessionOf = new WeakMap<Socket, string | undefined>();
-  const socketsOfSession = new Map<string, Set<Socket>>();
-  const closing = new Map<Socket, NodeJS.Timeout>();
 
   /** Nothing more reaches the socket; it is told why, then disconnected. */
   const endSession = (socket: Socket, reason: 'expired' | 'revoked') => {
@@ -157,33 +165,50 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     });
   });
 
+  let checking = false;
+  return {
+    endSessions(sessionIds) {
+      for (const sid of sessionIds) for (const socket of socketsOfSession.get(sid) ?? []) endSession(socket, 'revoked');
+    },
+    async checkAll() {
+      if (checking) return;
+      checking = true;
+      try {
+        for (const [socket, token] of [...tokens]) if (!(await verifier.authenticate(token))) endSession(socket, 'revoked');
+      } finally {
+        checking = false;
+      }
+    },
+  };
+}
+
+/**
+ * Socket.IO on the service's HTTP server, path `/socket.io`, WebSocket transport only (no
+ * long-polling, hence no sticky sessions: any instance behind the gateway can take any
+ * connection). The Redis Streams adapter carries emits to every instance and keeps sessions for
+ * connection state recovery. Sessions are followed from `attach` (the service's start) to `close`.
+ */
+export function createRealtime(options: RealtimeOptions): Realtime {
+  const log = options.logger.child({ component: 'realtime' });
+  const { io, redis, duplicates } = socketServer(options, log);
+  const sessions = trackSessions(io, options.verifier);
   // A session ended elsewhere (logout, a reused refresh token, deactivation) ends its sockets at
   // once: academic announces each revocation (Redis pub/sub). The announcement is not replayed to a
   // subscriber that was disconnected, so every socket is checked again after a reconnection, and
   // every `sessionCheckMs` as the safety net.
-  let checking = false;
-  const checkAll = async () => {
-    if (checking) return;
-    checking = true;
-    try {
-      for (const [socket, token] of [...tokens]) if (!(await verifier.authenticate(token))) endSession(socket, 'revoked');
-    } finally {
-      checking = false;
-    }
-  };
-  const sessionCheck = setInterval(() => void checkAll(), options.sessionCheckMs);
-  sessionCheck.unref();
-  const stopFollowing = [
-    options.revocationFeed.onEnded((sessionIds) => {
-      for (const sid of sessionIds) for (const socket of socketsOfSession.get(sid) ?? []) endSession(socket, 'revoked');
-    }),
-    options.revocationFeed.onResubscribed(() => void checkAll()),
-  ];
+  let sessionCheck: NodeJS.Timeout | null = null;
+  const stopFollowing: (() => void)[] = [];
 
   return {
     io,
     attach(httpServer) {
       io.attach(httpServer);
+      sessionCheck = setInterval(() => void sessions.checkAll(), options.sessionCheckMs);
+      sessionCheck.unref();
+      stopFollowing.push(
+        options.revocationFeed.onEnded((sessionIds) => sessions.endSessions(sessionIds)),
+        options.revocationFeed.onResubscribed(() => void sessions.checkAll()),
+      );
     },
     closeTransports() {
       io.engine.close();
@@ -196,7 +221,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       span.end();
     },
     async close() {
-      clearInterval(sessionCheck);
+      if (sessionCheck) clearInterval(sessionCheck);
       for (const stop of stopFollowing) stop();
       // The adapter sends SUBSCRIBE without handling its failure: a stop right after the start
       // would disconnect it in flight (an unhandled rejection). Wait, bounded, until it is answered.

@@ -16,14 +16,23 @@ interface TokenRow {
   token: string;
 }
 
-interface PushSendRow {
-  send_id: string;
-  request_hash: string;
-  response: PushSendResponse | null;
+interface StoredKeyRow {
+  fingerprint: string;
+  status: number;
+  body: string;
 }
 
 /** A send whose first attempt died half-way (process killed) may be taken over after this long. */
 const IN_PROGRESS_TAKEOVER = '2 minutes';
+
+// A send's key lives in the service's one idempotency table (`idempotency_keys` of @academy/service,
+// which also holds the keys of its HTTP writes): scope `push:send`, its body's hash as the
+// fingerprint, status 202 with the send's id as body while the send runs, 200 with its answer once
+// done. It expires after 7 days and is pruned with every other key (the service's 15-minute prune).
+const PUSH_SEND_SCOPE = 'push:send';
+const SENDING = 202;
+const SENT = 200;
+const KEY_DAYS = 7;
 
 export interface SendPushOptions {
   /** Recorded on the deliveries rows: `push.send` for the API, the event type when an event caused it. */
@@ -130,7 +139,11 @@ export async function sendPush(em: EntityManager, provider: PushProvider, input:
     errors,
   };
   if (input.idempotencyKey) {
-    await em.execute(`update push_sends set response = ? where idempotency_key = ?`, [JSON.stringify(response), input.idempotencyKey], 'run');
+    await em.execute(
+      `update idempotency_keys set status = ?, content_type = 'application/json', body = ? where scope = ? and key = ?`,
+      [SENT, JSON.stringify(response), PUSH_SEND_SCOPE, input.idempotencyKey],
+      'run',
+    );
   }
   return response;
 }
@@ -158,26 +171,27 @@ async function recordSkipped(em: EntityManager, sendId: string, eventType: strin
 async function claimIdempotencyKey(em: EntityManager, input: PushSendBody, sendId: string): Promise<{ sendId: string } | { response: PushSendResponse }> {
   const { idempotencyKey: key, ...body } = input;
   const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
-  const inserted = await em.execute<{ send_id: string }[]>(
-    `insert into push_sends (idempotency_key, send_id, request_hash, response, created_at) values (?, ?, ?, null, now()) on conflict do nothing returning send_id`,
-    [key, sendId, requestHash],
+  // A key past its time that the prune has not reached yet is claimed as new.
+  const inserted = await em.execute<{ body: string }[]>(
+    `insert into idempotency_keys as k (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
+     values (?, ?, ?, ?, null, ?, now(), now() + make_interval(days => ?))
+     on conflict (scope, key) do update set fingerprint = excluded.fingerprint, status = excluded.status, content_type = null, body = excluded.body,
+       created_at = excluded.created_at, expires_at = excluded.expires_at
+     where k.expires_at <= now()
+     returning body`,
+    [PUSH_SEND_SCOPE, key, requestHash, SENDING, sendId, KEY_DAYS],
     'all',
   );
   if (inserted.length) return { sendId };
-  const [existing] = await em.execute<PushSendRow[]>(`select send_id, request_hash, response from push_sends where idempotency_key = ?`, [key], 'all');
+  const [existing] = await em.execute<StoredKeyRow[]>(`select fingerprint, status, body from idempotency_keys where scope = ? and key = ?`, [PUSH_SEND_SCOPE, key], 'all');
   if (!existing) return claimIdempotencyKey(em, input, sendId); // pruned between the two statements
-  if (existing.request_hash !== requestHash) throw idempotencyKeyReused();
-  if (existing.response) return { response: existing.response };
-  const [takenOver] = await em.execute<{ send_id: string }[]>(
-    `update push_sends set created_at = now() where idempotency_key = ? and response is null and created_at < now() - interval '${IN_PROGRESS_TAKEOVER}' returning send_id`,
-    [key],
+  if (existing.fingerprint !== requestHash) throw idempotencyKeyReused();
+  if (existing.status === SENT) return { response: JSON.parse(existing.body) as PushSendResponse };
+  const [takenOver] = await em.execute<{ body: string }[]>(
+    `update idempotency_keys set created_at = now() where scope = ? and key = ? and status = ? and created_at < now() - interval '${IN_PROGRESS_TAKEOVER}' returning body`,
+    [PUSH_SEND_SCOPE, key, SENDING],
     'all',
   );
   if (!takenOver) throw idempotencyKeyInProgress();
-  return { sendId: takenOver.send_id };
-}
-
-/** Idempotency keys are kept this many days. */
-export async function pruneIdempotencyKeys(em: EntityManager, days: number): Promise<void> {
-  await em.execute(`delete from push_sends where created_at < now() - make_interval(days => ?)`, [days], 'run');
+  return { sendId: takenOver.body };
 }

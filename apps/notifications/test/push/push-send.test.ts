@@ -146,7 +146,7 @@ describe('POST /api/v2/push-notifications/send (recording provider: no Firebase 
       (241, 'fresh', 'tok-fresh', 'ios', now(), now(), ?::timestamptz - interval '269 days')`,
       [now.toISOString(), now.toISOString()],
     );
-    const { pruneStaleTokens } = await import('../../src/devices/device-tokens.ts');
+    const { pruneStaleTokens } = await import('../../src/devices/devices.store.ts');
     expect(await pruneStaleTokens(service().ctx.orm.em.fork(), now, 270)).toBe(1);
     expect(await sql(service(), 'select device_id from device_tokens where user_id = 241')).toEqual([{ device_id: 'fresh' }]);
   });

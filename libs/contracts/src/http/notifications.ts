@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, IdText, PageMeta, errorResponses, jsonContent, queryObject } from './common.ts';
-import { routeFamily } from '../routes.ts';
+import { contract, routeFamily } from '../routes.ts';
 import { isTimeZone } from '../locale.ts';
 
 // Notifications (spec sections "Push notifications", "Events" 1, 3, 4, the "Notifications" errors).
@@ -401,3 +401,10 @@ export const confirmUnsubscribeRoute = notificationsUnsubscribeApi.route({
     400: htmlPage('The link is not valid or has expired; nothing was changed (a missing token: the JSON error naming `token`)'),
   },
 });
+
+/** notifications' routes by feature and name: each `<feature>.routes.ts` implements its contract. */
+export const deviceTokensContract = contract({ register: registerDeviceTokenRoute, remove: removeDeviceTokenRoute });
+export const deliveriesContract = contract({ list: listDeliveriesRoute });
+export const preferencesContract = contract({ read: readPreferencesRoute, update: updatePreferencesRoute });
+export const pushSendContract = contract({ send: pushSendRoute });
+export const emailContract = contract({ unsubscribePage: unsubscribeRoute, unsubscribe: confirmUnsubscribeRoute, listOptOuts: listOptOutsRoute, removeOptOut: removeOptOutRoute });

@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+// The only code of the devices feature that knows `device_tokens`.
+
+export interface DeviceTokenRow {
+  device_id: string;
+  platform: 'ios' | 'android';
+  created_at: Date;
+  updated_at: Date;
+  last_seen_at: Date;
+}
+
+/**
+ * Stores `token` as the user's for a device (one row per user and device), in one transaction on
+ * `em` (inside a keyed write, a savepoint of its transaction, so the key commits with the token).
+ * A token held by another user or device moves here; registrations of one token wait for each other.
+ */
+export function saveDeviceToken(em: EntityManager, userId: number, deviceId: string, token: string, platform: 'ios' | 'android'): Promise<DeviceTokenRow> {
+  return em.transactional(async (tx) => {
+    const connection = tx.getConnection();
+    const context = tx.getTransactionContext();
+    // Registrations of one token wait for each other (the last one wins), instead of one failing on the unique key.
+    await connection.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`device-token:${token}`], 'all', context);
+    await connection.execute(`delete from device_tokens where token = ? and not (user_id = ? and device_id = ?)`, [token, userId, deviceId], 'run', context);
+    const [saved] = await connection.execute<DeviceTokenRow[]>(
+      `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at)
+       values (?, ?, ?, ?, now(), now(), now())
+       on conflict (user_id, device_id) do update set token = excluded.token, platform = excluded.platform, updated_at = now(), last_seen_at = now()
+       returning device_id, platform, created_at, updated_at, last_seen_at`,
+      [userId, deviceId, token, platform],
+      'all',
+      context,
+    );
+    return saved!;
+  });
+}
+
+/** Deletes the user's token of a device; whether there was one. */
+export async function deleteDeviceToken(em: EntityManager, userId: number, deviceId: string): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(`delete from device_tokens where user_id = ? and device_id = ?`, [userId, deviceId], 'run');
+  return result.affectedRows > 0;
+}
+
+/** Tokens unseen for `retentionDays` before `now` (neither registered again nor sent to successfully). */
+export async function pruneStaleTokens(em: EntityManager, now: Date, retentionDays: number): Promise<number> {
+  const result = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>(`delete from device_tokens where last_seen_at < ?::timestamptz - make_interval(days => ?)`, [now.toISOString(), retentionDays], 'run');
+  return result.affectedRows;
+}

@@ -1,0 +1,21 @@
+import type { Actor } from '@academy/auth';
+import type { RegisterDeviceTokenBody } from '@academy/contracts';
+import type { NotificationsContext } from '../notifications-context.ts';
+import { saveDeviceToken } from './devices.store.ts';
+
+/**
+ * Registers or updates the caller's token for a device (one row per user and device). A token held by
+ * another user or device moves here: FCM tokens belong to an app installation, and the last login
+ * on that installation owns it.
+ */
+export async function registerDeviceToken(ctx: NotificationsContext, input: RegisterDeviceTokenBody, actor: Actor) {
+  // The request's own EntityManager: inside a keyed write the save joins its transaction, so the key commits with the token.
+  const row = await saveDeviceToken(ctx.orm.em, actor.userId, input.deviceId, input.token, input.platform);
+  return {
+    deviceId: row.device_id,
+    platform: row.platform,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    lastSeenAt: new Date(row.last_seen_at).toISOString(),
+  };
+}
