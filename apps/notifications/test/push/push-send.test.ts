@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
+import { pruneIdempotencyKeys } from '@academy/service';
 import { API_KEY, sql, useNotifications, type Notifications } from '../support.ts';
 
 /** One device per platform given, inserted straight into the table (again: nothing). */
@@ -79,6 +80,27 @@ describe('POST /api/v2/push-notifications/send (recording provider: no Firebase 
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ success: false, code: 'IDEMPOTENCY_KEY_REUSED' });
     expect(await recordedCount(service())).toBe(before + 1);
+  });
+
+  test("a send's key is one of the service's idempotency keys (scope push:send): past its 7 days, the service's prune forgets it and the same key sends again", async () => {
+    await seedTokens(service(), 214, ['android']);
+    const body = { userIds: [214], body: 'Kept a week', idempotencyKey: 'one-scheme-key' };
+    const before = await recordedCount(service());
+    const first = await send(body);
+    expect(first.status).toBe(200);
+    const [stored] = await sql<{ status: number; days: number }>(
+      service(),
+      `select status, round(extract(epoch from expires_at - created_at) / 86400)::int as days from idempotency_keys where scope = 'push:send' and key = ?`,
+      [body.idempotencyKey],
+    );
+    expect(stored).toEqual({ status: 200, days: 7 });
+    expect(JSON.parse((await sql<{ body: string }>(service(), `select body from idempotency_keys where key = ?`, [body.idempotencyKey]))[0]!.body)).toEqual(first.body);
+
+    // The prune every service runs on its keys, eight days on.
+    await pruneIdempotencyKeys(service().ctx.orm.em.fork(), new Date(Date.now() + 8 * 86_400_000));
+    expect(await sql(service(), `select 1 from idempotency_keys where key = ?`, [body.idempotencyKey])).toHaveLength(0);
+    await send(body).expect(200);
+    expect(await recordedCount(service())).toBe(before + 2);
   });
 
   test('five sends with one idempotencyKey at once: the push goes out once; the others answer its result or 409 in progress', async () => {
