@@ -41,6 +41,8 @@ export async function ensureOutboxNotify(orm: MikroORM): Promise<void> {
 export interface OutboxListener {
   /** True while the LISTEN connection is up. */
   readonly connected: boolean;
+  /** The LISTEN connection while it is up (statements may run on it between notifications), else null. */
+  readonly client: pg.Client | null;
   /** Settles after the first attempt: true when listening, false when it failed (retried in the background). */
   readonly firstConnect: Promise<boolean>;
   stop(): Promise<void>;
@@ -49,7 +51,8 @@ export interface OutboxListener {
 /**
  * A dedicated connection (outside the pool) that LISTENs on `channel` and calls `onNotify` for each
  * notification, and once after every (re)connection for what was committed meanwhile. A lost
- * connection is reopened with backoff (200 ms doubling to 5 s).
+ * connection is reopened with backoff (200 ms doubling to 5 s). The relay runs its own statements on
+ * it too (`client`), never held up by a busy pool.
  */
 export function listenForOutbox(options: { clientUrl: string; channel: string; onNotify: () => void; logger: Logger }): OutboxListener {
   const { clientUrl, channel, onNotify, logger } = options;
@@ -111,6 +114,9 @@ export function listenForOutbox(options: { clientUrl: string; channel: string; o
   return {
     get connected() {
       return client !== null;
+    },
+    get client() {
+      return client;
     },
     firstConnect,
     async stop() {

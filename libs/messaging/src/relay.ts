@@ -1,6 +1,6 @@
 import type { MikroORM, PostgreSqlConnection as Connection } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { EventEnvelope } from '@academy/contracts';
-import { pgArray } from '@academy/db';
 import { carrierOfSpan, contextFromCarrier, endSpan, ReadinessError, SpanKind, startSpan, type Logger, type ReadinessCheck, type Span, type TraceCarrier } from '@academy/kit';
 import type { Broker, PublishError } from './broker.ts';
 import { OutboxMessage } from './entities.ts';
@@ -74,11 +74,14 @@ function settingsOf(options: RelayOptions): RelaySettings {
   };
 }
 
+/** Runs one statement (`$n` placeholders) and returns its rows. */
+type Run = <R>(sql: string, values: unknown[]) => Promise<R[]>;
+
 /** Claims up to a batch of due rows in one committed statement, hiding them for the lease. */
-async function claimDueRows(connection: Connection, leaseMs: number, batchSize: number): Promise<ClaimedRow[]> {
-  const rows = await connection.execute<ClaimedRow[]>(
-    `update outbox o set available_at = now() + ? * interval '1 millisecond'
-     from (select id from outbox where published_at is null and available_at <= now() order by id limit ? for update skip locked) due
+async function claimDueRows(run: Run, leaseMs: number, batchSize: number): Promise<ClaimedRow[]> {
+  const rows = await run<ClaimedRow>(
+    `update outbox o set available_at = now() + $1 * interval '1 millisecond'
+     from (select id from outbox where published_at is null and available_at <= now() order by id limit $2 for update skip locked) due
      where o.id = due.id
      returning o.id, o.envelope, o.trace_context, o.created_at`,
     [leaseMs, batchSize],
@@ -123,19 +126,17 @@ function publishSpan(row: ClaimedRow, exchange: string): Span | null {
   });
 }
 
-async function markSent(connection: Connection, ids: string[]): Promise<void> {
-  // Arrays go as one literal parameter (the driver would expand a JS array into a list).
-  await connection.execute(`update outbox set published_at = now() where id = any(?::bigint[])`, [pgArray(ids)], 'run');
+async function markSent(run: Run, ids: string[]): Promise<void> {
+  await run(`update outbox set published_at = now() where id = any($1::bigint[])`, [ids]);
 }
 
 /** Counts the failed attempt and moves each row's next try back by `retryBaseMs` × 2^attempts, at most `retryMaxMs`. */
-async function rescheduleWithBackoff(connection: Connection, failed: { id: string; error: PublishError }[], retryBaseMs: number, retryMaxMs: number): Promise<void> {
-  await connection.execute(
+async function rescheduleWithBackoff(run: Run, failed: { id: string; error: PublishError }[], retryBaseMs: number, retryMaxMs: number): Promise<void> {
+  await run(
     `update outbox o set attempts = o.attempts + 1, last_error = f.error,
-       available_at = now() + least(? * power(2, least(o.attempts, 20)), ?) * interval '1 millisecond'
-     from json_to_recordset(?::json) as f(id bigint, error text) where o.id = f.id and o.published_at is null`,
+       available_at = now() + least($1 * power(2, least(o.attempts, 20)), $2) * interval '1 millisecond'
+     from json_to_recordset($3::json) as f(id bigint, error text) where o.id = f.id and o.published_at is null`,
     [retryBaseMs, retryMaxMs, JSON.stringify(failed.map((row) => ({ id: row.id, error: row.error.message.slice(0, 500) })))],
-    'run',
   );
 }
 
@@ -175,8 +176,17 @@ function wakeOnLocalCommits(orm: MikroORM, wake: () => void, stopped: () => bool
   });
 }
 
-/** Ensures the outbox's notify trigger, then LISTENs for commits; `listening` says whether it does (false: poll only). */
-function wakeOnNotify(orm: MikroORM, enabled: boolean, wake: () => void, stopped: () => boolean, log: Logger): { listening: Promise<boolean>; stop(): Promise<void> } {
+/**
+ * Ensures the outbox's notify trigger, then LISTENs for commits; `listening` says whether it does (false: poll only).
+ * `client()` is that connection while it is up.
+ */
+function wakeOnNotify(
+  orm: MikroORM,
+  enabled: boolean,
+  wake: () => void,
+  stopped: () => boolean,
+  log: Logger,
+): { listening: Promise<boolean>; client(): pg.Client | null; stop(): Promise<void> } {
   let listener: OutboxListener | null = null;
   const listening = (async (): Promise<boolean> => {
     if (!enabled) return false;
@@ -192,10 +202,23 @@ function wakeOnNotify(orm: MikroORM, enabled: boolean, wake: () => void, stopped
   })();
   return {
     listening,
+    client: () => listener?.client ?? null,
     async stop() {
       await listening;
       await listener?.stop();
     },
+  };
+}
+
+/**
+ * The relay's claims and marks run on its LISTEN connection while it is up: a connection of its own,
+ * so a pool that requests and handlers keep busy never holds up a commit's publication. Without it
+ * (poll only, or while it reconnects) they take a connection of the pool.
+ */
+function relayStatements(orm: MikroORM, own: () => pg.Client | null): Run {
+  return async <R>(sql: string, values: unknown[]) => {
+    const client = own() ?? ((await (orm.em.getConnection() as Connection).getNativeClient()) as unknown as pg.Pool);
+    return (await client.query(sql, values)).rows as R[];
   };
 }
 
@@ -277,7 +300,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       const settle = settledByMark.splice(0);
       confirmed = [];
       try {
-        if (ids.length) await markSent(connection(), ids);
+        if (ids.length) await markSent(run, ids);
       } finally {
         // Unmarked (the database away): their lease ends and they are published again, the inbox absorbs it.
         for (const done of settle) done();
@@ -298,7 +321,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       marks.want();
     }
     if (failed.length) {
-      await rescheduleWithBackoff(connection(), failed, retryBaseMs, retryMaxMs);
+      await rescheduleWithBackoff(run, failed, retryBaseMs, retryMaxMs);
       for (const row of failed) broker.metrics.publishFailed.inc({ reason: row.error.reason });
       log.warn({ failed: failed.length, published: sent.length, reason: failed[0].error.message }, 'outbox rows not published; will retry');
     }
@@ -310,7 +333,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     if (stopped || !broker.connected) return false;
     while (unsettledRows >= maxUnsettled) await Promise.race(unsettled);
     const limit = Math.min(batchSize, maxUnsettled - unsettledRows);
-    const rows = await claimDueRows(connection(), leaseMs, limit);
+    const rows = await claimDueRows(run, leaseMs, limit);
     if (rows.length === 0) return false;
     const spans = rows.map((row) => publishSpan(row, broker.exchange));
     const headers = rows.map((row, index) => (spans[index] && carrierOfSpan(spans[index])) || row.trace_context);
@@ -334,6 +357,8 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const tick = () => {
     if (!stopped) claims.want();
   };
+  const notifications = wakeOnNotify(orm, options.listen !== false, tick, () => stopped, log);
+  const run = relayStatements(orm, notifications.client);
   // Apart from the claims, so that deleting old rows never holds up a commit's publication.
   const prunes = serialPasses(
     async () => {
@@ -350,7 +375,6 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const stats = () => unsentStats(connection());
   broker.metrics.outboxSources.add(stats);
   wakeOnLocalCommits(orm, tick, () => stopped);
-  const notifications = wakeOnNotify(orm, options.listen !== false, tick, () => stopped, log);
   const timer = setInterval(tick, intervalMs);
   const pruneTimer = setInterval(prune, pruneIntervalMs);
   broker.on('connected', tick);
@@ -367,11 +391,12 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       clearInterval(pruneTimer);
       broker.off('connected', tick);
       broker.metrics.outboxSources.delete(stats);
-      await notifications.stop();
       await claims.idle();
       await Promise.all(unsettled);
       await marks.idle();
       await prunes.idle();
+      // Last: the batches above may still be marking on it.
+      await notifications.stop();
     },
   };
 }

@@ -216,6 +216,34 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     expect(await queueDepth(url, caught)).toBe(6);
   });
 
+  test("a pool whose every connection is held by others' transactions does not hold up a commit's publication", async () => {
+    const busy = await createOrm({ clientUrl: db.url, entities: messagingEntities, migrations: [], poolMax: 2, acquireTimeoutMs: 60_000 });
+    const other = await createOrm({ clientUrl: db.url, entities: messagingEntities, migrations: [], poolMax: 2 });
+    const holders = [busy.em.fork(), busy.em.fork()];
+    try {
+      const started = relay({ orm: busy, intervalMs: 60_000 });
+      expect(await started.listening).toBe(true);
+      await waitUntil('the first pass to end', async () => (await unsent()) === 0, 10_000, 10);
+      // Both connections of the relay's pool in open transactions (requests or handlers that take their time).
+      for (const holder of holders) {
+        await holder.begin();
+        await holder.getConnection().execute('select 1', [], 'all', holder.getTransactionContext());
+      }
+      const em = other.em.fork();
+      recordEvent(em, UNBOUND, unboundData(8), { source: 'test' });
+      const writtenAt = Date.now();
+      await em.flush();
+      await waitUntil('the row published', async () => (await unsent()) === 0, 10_000, 5);
+      expect(Date.now() - writtenAt).toBeLessThan(2000);
+      expect(await queueDepth(url, unroutedName(exchange))).toBe(1);
+    } finally {
+      for (const holder of holders) await holder.rollback().catch(() => undefined);
+      await other.close();
+      await Promise.all(relays.splice(0).map((started) => started.stop()));
+      await busy.close();
+    }
+  });
+
   test('the backlog and the age of the oldest unsent row are reported by /readyz (degraded when stale) and as metrics', async () => {
     // A relay whose broker is unreachable: rows stay unsent.
     const away = createBroker({ url: 'amqp://guest:guest@127.0.0.1:1', service: 'relay-test', logger: silentLogger, exchange, registry: new Registry(), reconnectDelayMs: { initial: 5000, max: 5000 } });
