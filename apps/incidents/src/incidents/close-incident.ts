@@ -6,9 +6,8 @@ import { readIncident } from './read-incident.ts';
 
 /** Admin: closes an open incident, with an optional closing note on the thread. */
 export async function closeIncident(ctx: IncidentsContext, input: { incidentId: number; note?: string }, actor: Actor) {
-  const { db, cache, relay } = ctx;
   const { incidentId, note } = input;
-  const employeeId = await db.transaction(async (query) => {
+  const employeeId = await ctx.db.transaction(async (query) => {
     const incident = await lockIncident(query, incidentId);
     if (!incident) throw incidentNotFound();
     if (incident.status === 'closed') throw incidentClosed();
@@ -32,8 +31,8 @@ export async function closeIncident(ctx: IncidentsContext, input: { incidentId: 
     );
     return incident.employeeId;
   });
-  relay.nudge();
-  await cache.invalidate({ incident: incidentId }, { employee: employeeId });
+  ctx.relay.nudge();
+  await ctx.cache.invalidate({ incident: incidentId }, { employee: employeeId });
   const { messages: _messages, files: _files, ...summary } = await readIncident(ctx, { incidentId }, actor);
   return summary;
 }

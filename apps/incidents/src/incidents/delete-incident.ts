@@ -9,10 +9,9 @@ import { readIncident } from './read-incident.ts';
  * it again) and is never shown again; its files stay stored for the record.
  */
 export async function deleteIncident(ctx: IncidentsContext, input: { incidentId: number }, actor: Actor) {
-  const { db, cache, relay } = ctx;
   const { incidentId } = input;
   const { messages: _messages, files: _files, ...before } = await readIncident(ctx, { incidentId }, actor);
-  const employeeId = await db.transaction(async (query) => {
+  const employeeId = await ctx.db.transaction(async (query) => {
     const incident = await lockIncident(query, incidentId);
     if (!incident) throw incidentNotFound();
     before.updatedAt = await markDeleted(query, incidentId, actor.userId);
@@ -31,7 +30,7 @@ export async function deleteIncident(ctx: IncidentsContext, input: { incidentId:
     );
     return incident.employeeId;
   });
-  relay.nudge();
-  await cache.invalidate({ incident: incidentId }, { employee: employeeId });
+  ctx.relay.nudge();
+  await ctx.cache.invalidate({ incident: incidentId }, { employee: employeeId });
   return before;
 }

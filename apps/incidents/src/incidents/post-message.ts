@@ -21,12 +21,11 @@ export interface PostMessageInput {
  * message that is not written are removed again.
  */
 export async function postMessage(ctx: IncidentsContext, input: PostMessageInput, actor: Actor) {
-  const { db, cache, relay, storage } = ctx;
   const { incidentId, role, message, files } = input;
   let employeeId: number;
   let messageId: number;
   try {
-    ({ employeeId, messageId } = await db.transaction(async (query) => {
+    ({ employeeId, messageId } = await ctx.db.transaction(async (query) => {
       const incident = await lockIncident(query, incidentId);
       if (!incident || (role === 'employee' && incident.employeeId !== actor.employeeId)) throw incidentNotFound();
       if (incident.status === 'closed') throw incidentClosed();
@@ -50,13 +49,13 @@ export async function postMessage(ctx: IncidentsContext, input: PostMessageInput
       return { employeeId: incident.employeeId, messageId };
     }));
   } catch (error) {
-    await removeFiles(storage, files.map((file) => file.storageKey));
+    await removeFiles(ctx.storage, files.map((file) => file.storageKey));
     throw error;
   }
   // Inside a keyed write the message commits with the key, later: if that rolls back, so do its files.
-  if (files.length) onRollback(() => removeFiles(storage, files.map((file) => file.storageKey)));
-  relay.nudge();
-  await cache.invalidate({ incident: incidentId }, { employee: employeeId });
+  if (files.length) onRollback(() => removeFiles(ctx.storage, files.map((file) => file.storageKey)));
+  ctx.relay.nudge();
+  await ctx.cache.invalidate({ incident: incidentId }, { employee: employeeId });
   const detail = await readIncident(ctx, { incidentId }, actor);
   return detail.messages.find((posted) => posted.id === messageId)!;
 }

@@ -14,16 +14,15 @@ import { findOpenRecordForIncident, openNewRecord } from './time-records.store.t
  * would invent its end. The partial unique index on open records decides races.
  */
 export async function clockIn(ctx: IncidentsContext, input: ClockBody, actor: Actor): Promise<TimeRecord> {
-  const { db } = ctx;
   const employeeId = ownEmployee(actor);
   const deviceId = input.deviceId ?? null;
   // Twice at most: the open record that refused us may be clocked out before we read it.
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = ctx.clock.now().toISOString();
-    const { gone, record: created } = await openNewRecord(db.query, { employeeId, source: input.source, deviceId, at: now });
+    const { gone, record: created } = await openNewRecord(ctx.db.query, { employeeId, source: input.source, deviceId, at: now });
     if (gone) throw employeeInactive();
     if (created) return created;
-    const open = await findOpenRecordForIncident(db.query, employeeId, ctx.clock.now().toISOString());
+    const open = await findOpenRecordForIncident(ctx.db.query, employeeId, ctx.clock.now().toISOString());
     if (!open) continue;
     const { record, at, incidentId } = open;
     const key = { timeRecordId: record.id, kind: 'CLOCK_IN_WHILE_OPEN' as const };
@@ -44,7 +43,7 @@ export async function clockIn(ctx: IncidentsContext, input: ClockBody, actor: Ac
       actor.userId,
       actor.correlationId,
     );
-    throw recordAlreadyOpen({ record, incidentId: inserted ? incidentId : await incidentIdByKey(db.query, key) });
+    throw recordAlreadyOpen({ record, incidentId: inserted ? incidentId : await incidentIdByKey(ctx.db.query, key) });
   }
   throw new Error(`clock-in of employee ${employeeId} kept racing with clock-outs`);
 }

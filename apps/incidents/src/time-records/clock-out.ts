@@ -14,14 +14,13 @@ import { closeOpenRecord, lastClockOut } from './time-records.store.ts';
  * (once per day) with the time, so an administrator can complete the record.
  */
 export async function clockOut(ctx: IncidentsContext, input: ClockBody, actor: Actor): Promise<TimeRecord> {
-  const { db, config } = ctx;
   const employeeId = ownEmployee(actor);
   const deviceId = input.deviceId ?? null;
   const now = ctx.clock.now().toISOString();
   const clocking = { employeeId, source: input.source, deviceId, at: now };
-  const closed = await closeOpenRecord(db.query, clocking);
+  const closed = await closeOpenRecord(ctx.db.query, clocking);
   if (closed) return closed;
-  const { day, incidentId, recentClockOutAt } = await lastClockOut(db.query, clocking, config.ACADEMY_TIME_ZONE, config.CLOCK_OUT_REPEAT_SECONDS);
+  const { day, incidentId, recentClockOutAt } = await lastClockOut(ctx.db.query, clocking, ctx.config.ACADEMY_TIME_ZONE, ctx.config.CLOCK_OUT_REPEAT_SECONDS);
   if (recentClockOutAt) throw alreadyClockedOut({ lastClockOutAt: recentClockOutAt });
   const key = { employeeId, day, kind: 'CLOCK_OUT_WITHOUT_OPEN' as const };
   const inserted = await recordIncident(
@@ -41,5 +40,5 @@ export async function clockOut(ctx: IncidentsContext, input: ClockBody, actor: A
     actor.userId,
     actor.correlationId,
   );
-  throw noOpenRecord({ attemptedAt: now, incidentId: inserted ? incidentId : await incidentIdByKey(db.query, key) });
+  throw noOpenRecord({ attemptedAt: now, incidentId: inserted ? incidentId : await incidentIdByKey(ctx.db.query, key) });
 }
