@@ -6,6 +6,8 @@ import { checkPage, logInThroughForm, system, teacherFor } from './world';
 import { clockInTwice, closeAndReview, mailTo, subjectWithStudents } from './teacher-world';
 
 test.use({ baseURL: system().gateway });
+// Each journey crosses several pages, each checked by axe: more than the default two minutes on a loaded machine.
+test.describe.configure({ timeout: 300_000 });
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 

@@ -82,7 +82,7 @@ function BlockThread({ block }: { block: MyBlock }) {
 function BlockRow({ block, onClosed }: { block: MyBlock; onClosed: (text: string) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [grade, setGrade] = useState(block.grade === null ? '' : String(block.grade));
+  const [grade, setGrade] = useState(block.grade === null ? '' : formatNumber(block.grade));
   const [open, setOpen] = useState(false);
   const parsed = parseGrade(grade);
   const names = { block: block.blockName, student: block.studentName };

@@ -21,9 +21,19 @@ export function NotificationSettings() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const preferences = useQuery({ queryKey: ['notification-preferences'], queryFn: async () => data(await api.GET('/api/v2/notifications/preferences')) });
+  const key = ['notification-preferences'];
+  type Answer = NonNullable<typeof preferences.data>;
   const save = useMutation({
     mutationFn: async (body: PreferencesBody) => data(await api.PUT('/api/v2/notifications/preferences', { body })),
-    onSuccess: (answer) => queryClient.setQueryData(['notification-preferences'], answer),
+    // A switched checkbox shows its new state at once; a refusal puts back what the service has.
+    onMutate: (body) => {
+      const changes = body.preferences ?? [];
+      queryClient.setQueryData<Answer>(key, (old) =>
+        old && { ...old, data: { ...old.data, preferences: old.data.preferences.map((row) => ({ ...row, enabled: changes.find((c) => c.type === row.type && c.channel === row.channel)?.enabled ?? row.enabled })) } },
+      );
+    },
+    onError: () => void queryClient.invalidateQueries({ queryKey: key }),
+    onSuccess: (answer) => queryClient.setQueryData(key, answer),
   });
   const [quiet, setQuiet] = useState<{ start: string; end: string } | null>(null);
 
