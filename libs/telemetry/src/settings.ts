@@ -8,7 +8,12 @@ export interface TelemetrySettings {
   commit?: string;
   /** The edge (the gateway): a client's `traceparent` is a parent, but its sampled flag is not obeyed. */
   edge: boolean;
+  /** The synchronous ES-module hook for `ESM_INSTRUMENTED` (`TRACE_ESM_HOOK`, default true). */
+  esmHook: boolean;
 }
+
+/** The packages our ES modules import that have an instrumentation: only these go through the ES-module hook. */
+export const ESM_INSTRUMENTED = ['express', 'ioredis'];
 
 /**
  * What the environment asks for; `OTEL_SDK_DISABLED=true` or no endpoint turns tracing off. Version and
@@ -18,5 +23,12 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
   const app = /apps\/([^/]+)\//.exec(argv1)?.[1] ?? /tools\/([\w-]+)\.ts$/.exec(argv1)?.[1];
   const serviceName = env.OTEL_SERVICE_NAME || env.SERVICE || app || 'academy';
   const endpoint = env.OTEL_SDK_DISABLED === 'true' ? null : env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
-  return { serviceName, endpoint, version: env.SERVICE_VERSION || env.APP_VERSION || undefined, commit: env.GIT_COMMIT || env.APP_COMMIT || undefined, edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true' };
+  return {
+    serviceName,
+    endpoint,
+    version: env.SERVICE_VERSION || env.APP_VERSION || undefined,
+    commit: env.GIT_COMMIT || env.APP_COMMIT || undefined,
+    edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true',
+    esmHook: env.TRACE_ESM_HOOK !== 'false',
+  };
 }
