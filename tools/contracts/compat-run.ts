@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   console.log(`test:compat: changed since their last release: ${changed.map((app) => `${app}@${records[app].version}`).join(', ')} (found in ${seconds(started)} s)`);
   console.log(`test:compat: migrations changed since the release: ${migrated.length ? migrated.join(', ') : 'none'}`);
   console.log(`test:compat: ${runs.length} system start${runs.length > 1 ? 's' : ''}, every pair of changed apps that talk shown both ways round:`);
-  for (const [i, run] of runs.entries()) console.log(`  ${i + 1}. ${run.atRelease.map((app) => `${app}@${records[app].version}`).join(', ')} at their release${migrated.some((app) => run.atRelease.includes(app)) ? " (on HEAD's schema)" : ''}, the others at HEAD`);
+  for (const [i, run] of runs.entries()) console.log(`  ${i + 1}. ${run.atRelease.map((app) => `${app}@${records[app].version}`).join(', ')} at ${run.atRelease.length > 1 ? 'their releases' : 'its release'}${migrated.some((app) => run.atRelease.includes(app)) ? " (on HEAD's schema)" : ''}, the others at HEAD`);
   if (values.plan) return;
 
   // The worktrees of the release commits, each built once per app (cached between runs).

@@ -138,10 +138,12 @@ async function main(): Promise<void> {
   console.log(`release: committed ${commit.slice(0, 10)} (${message}), tagged ${released.map((r) => `${r.app}@${r.version}`).join(' ')}`);
 }
 
-try {
-  await main();
-} catch (error) {
-  if (!(error instanceof Error && error.message.startsWith('release: refused'))) throw error;
-  console.error(error.message);
-  process.exitCode = 1;
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith('release: refused'))) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  }
 }
