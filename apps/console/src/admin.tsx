@@ -17,6 +17,8 @@ const ReviewPage = lazy(() => import('./pages/admin/review'));
 const PayslipsPage = lazy(() => import('./pages/admin/payslips'));
 const IncidentsPage = lazy(() => import('./pages/admin/incidents'));
 const IncidentPage = lazy(() => import('./pages/admin/incidents').then((module) => ({ default: module.IncidentAdminPage })));
+const AttendancePage = lazy(() => import('./pages/admin/attendance'));
+const StudentAttendancePage = lazy(() => import('./pages/admin/attendance').then((module) => ({ default: module.StudentAttendancePage })));
 const BatchPage = lazy(() => import('./pages/admin/payslips').then((module) => ({ default: module.BatchPage })));
 
 export const isAdmin = (session: ConsoleSession | null): boolean => session?.user.role === 'admin';
@@ -55,6 +57,8 @@ export const adminRoutes: RouteObject[] = [
   { path: 'admin/review', element: guarded(<ReviewPage />) },
   { path: 'admin/payslips', element: guarded(<PayslipsPage />) },
   { path: 'admin/incidents', element: guarded(<IncidentsPage />) },
+  { path: 'admin/attendance', element: guarded(<AttendancePage />) },
+  { path: 'admin/attendance/students/:id', element: guarded(<StudentAttendancePage />) },
   { path: 'admin/incidents/:id', element: guarded(<IncidentPage />) },
   { path: 'admin/payslips/batches/:id', element: guarded(<BatchPage />) },
 ];
@@ -79,6 +83,9 @@ export function AdminNav() {
     </li>
     <li>
       <NavLink to="/admin/incidents">{t('admin.nav.incidents')}</NavLink>
+    </li>
+    <li>
+      <NavLink to="/admin/attendance">{t('admin.nav.attendance')}</NavLink>
     </li>
     <li>
       <NavLink to="/admin/payslips">{t('admin.nav.payslips')}</NavLink>
