@@ -6,7 +6,7 @@ import { BadRequestError, pageMeta } from '@academy/kit';
 import { recordEvent } from '@academy/messaging';
 import { CalendarEvent } from '../shared/entities/registration.entities.ts';
 import { SOURCE, calendarEventData } from '../shared/events.ts';
-import { findOr404, givenFilters, guardConstraints } from '../shared/sql.ts';
+import { findOr404, givenFilters, guardConstraints } from '../shared/records.store.ts';
 import type { Input, Meta } from './directory-page.ts';
 import { checkReferences } from './references.ts';
 import { countEventStudents } from './directory.store.ts';

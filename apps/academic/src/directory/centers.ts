@@ -1,7 +1,7 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { CenterCreateBody, CenterUpdateBody, DirectoryPageQuery } from '@academy/contracts';
 import { Center } from './directory.entities.ts';
-import { findOr404, guardConstraints } from '../shared/sql.ts';
+import { findOr404, guardConstraints } from '../shared/records.store.ts';
 import { paged, type Input } from './directory-page.ts';
 
 type CenterRow = InferEntity<typeof Center>;

@@ -2,7 +2,7 @@ import type { EntityManager, EntityName, FilterQuery, OrderDefinition } from '@m
 import type { z } from 'zod';
 import type { DirectoryPageQuery } from '@academy/contracts';
 import { pageMeta } from '@academy/kit';
-import { likeContains } from '../shared/sql.ts';
+import { likeContains } from '../shared/records.store.ts';
 
 /** The parsed body or query of a contract schema. */
 export type Input<T extends z.ZodType> = z.infer<T>;

@@ -4,7 +4,7 @@ import type { DirectoryPageQuery, EmployeeCreateBody, EmployeeUpdateBody } from 
 import { recordEvent } from '@academy/messaging';
 import { Employee } from './directory.entities.ts';
 import { SOURCE, employeeUpsertedData } from '../shared/events.ts';
-import { findOr404, guardConstraints, mustExist } from '../shared/sql.ts';
+import { findOr404, guardConstraints, mustExist } from '../shared/records.store.ts';
 import { paged, type Input, type Meta } from './directory-page.ts';
 import { linkUserAndEmployee } from './user-employee-link.ts';
 

@@ -1,7 +1,7 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, GuardianCreateBody, GuardianUpdateBody } from '@academy/contracts';
 import { Guardian } from './directory.entities.ts';
-import { findOr404 } from '../shared/sql.ts';
+import { findOr404 } from '../shared/records.store.ts';
 import { paged, type Input } from './directory-page.ts';
 
 type GuardianRow = InferEntity<typeof Guardian>;

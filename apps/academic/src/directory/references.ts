@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { mustExist } from '../shared/sql.ts';
+import { mustExist } from '../shared/records.store.ts';
 
 const references = [
   ['studentId', 'students', 'STUDENT_NOT_FOUND', 'Student not found'],

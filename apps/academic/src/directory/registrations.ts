@@ -3,7 +3,7 @@ import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { RegistrationCreateBody, RegistrationListQuery, RegistrationUpdateBody } from '@academy/contracts';
 import { pageMeta } from '@academy/kit';
 import { Registration } from '../shared/entities/registration.entities.ts';
-import { findOr404, givenFilters, guardConstraints } from '../shared/sql.ts';
+import { findOr404, givenFilters, guardConstraints } from '../shared/records.store.ts';
 import type { Input } from './directory-page.ts';
 import { checkReferences } from './references.ts';
 import { ensureStudentBlocks } from '../shared/student-blocks.store.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, StudentCreateBody, StudentUpdateBody } from '@academy/contracts';
 import { Student } from './directory.entities.ts';
-import { findOr404, guardConstraints, mustExist } from '../shared/sql.ts';
+import { findOr404, guardConstraints, mustExist } from '../shared/records.store.ts';
 import { paged, type Input } from './directory-page.ts';
 
 type StudentRow = InferEntity<typeof Student>;

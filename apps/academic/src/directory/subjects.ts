@@ -1,7 +1,7 @@
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, SubjectCreateBody, SubjectUpdateBody } from '@academy/contracts';
 import { Block, Subject } from './directory.entities.ts';
-import { findOr404, guardConstraints } from '../shared/sql.ts';
+import { findOr404, guardConstraints } from '../shared/records.store.ts';
 import { paged, type Input } from './directory-page.ts';
 import { ensureStudentBlocks } from '../shared/student-blocks.store.ts';
 

@@ -2,7 +2,7 @@ import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, UserCreateBody, UserUpdateBody } from '@academy/contracts';
 import { hashPassword } from '@academy/auth';
 import { User } from '../shared/entities/user.entity.ts';
-import { findOr404, guardConstraints, mustExist } from '../shared/sql.ts';
+import { findOr404, guardConstraints, mustExist } from '../shared/records.store.ts';
 import { paged, type Input, type Meta } from './directory-page.ts';
 import { linkUserAndEmployee } from './user-employee-link.ts';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdministrativeListingQuery } from '@academy/contracts';
-import { likeContains } from '../shared/sql.ts';
+import { likeContains } from '../shared/records.store.ts';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 import type { ListingVersion } from '../shared/listing-cache.ts';
 

@@ -4,7 +4,7 @@ import type { AcademicContext } from '../shared/academic-context.ts';
 import { SchoolCourse } from '../shared/entities/registration.entities.ts';
 import { SOURCE, schoolCourseCreatedData } from '../shared/events.ts';
 import { latestSchoolCourseId } from '../shared/latest-school-course.ts';
-import { guardConstraints } from '../shared/sql.ts';
+import { guardConstraints } from '../shared/records.store.ts';
 import { lockSchoolCourses } from './school-courses.store.ts';
 import { schoolCourseItem } from './school-course-item.ts';
 

@@ -4,7 +4,7 @@ import { recordEvent } from '@academy/messaging';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { SchoolCourse } from '../shared/entities/registration.entities.ts';
 import { SOURCE } from '../shared/events.ts';
-import { findOr404, guardConstraints } from '../shared/sql.ts';
+import { findOr404, guardConstraints } from '../shared/records.store.ts';
 import { countRegistrations, lockSchoolCourses } from './school-courses.store.ts';
 import { schoolCourseItem } from './school-course-item.ts';
 

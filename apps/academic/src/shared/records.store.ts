@@ -1,3 +1,5 @@
+// Records by id and what guards them, shared by the directory, school courses and the listing: a row or its 404,
+// referenced ids checked in one round trip, the database's own refusals as 409s, list filters and LIKE escaping.
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '@academy/kit';
