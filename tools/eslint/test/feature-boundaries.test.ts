@@ -26,6 +26,13 @@ describe('lint: feature boundaries (no-restricted-imports per feature folder)', 
     ]);
   });
 
+  test('a service of one feature (hours-bank) is kept too: its shared/ imports no feature', async () => {
+    const code = "import { hoursBankRoutes } from '../hours-bank/hours-bank.routes.ts';\nexport const use = hoursBankRoutes;\n";
+    expect(await boundaryProblems(code, 'apps/hours-bank/src/shared/hours-bank-context.ts')).toEqual([
+      "'../hours-bank/hours-bank.routes.ts' import is restricted from being used by a pattern. shared/ imports no feature.",
+    ]);
+  });
+
   test('a feature that imports its own files and shared/ passes', async () => {
     const code = "import { readIncident } from './read-incident.ts';\nimport { recordIncident } from '../shared/record-incident.ts';\nexport const use = [readIncident, recordIncident];\n";
     expect(await boundaryProblems(code, 'apps/incidents/src/incidents/close-incident.ts')).toEqual([]);
