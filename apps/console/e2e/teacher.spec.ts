@@ -101,6 +101,8 @@ test("notification settings: critical types locked, a preference and quiet hours
   await expect(page.getByRole('checkbox', { name: 'Incidencias: Correo' })).toBeDisabled();
   await expect(page.getByRole('checkbox', { name: 'Incidencias: Correo' })).toBeChecked();
   const rejectedPush = page.getByRole('checkbox', { name: 'Bloque rechazado: Móvil' });
+  await rejectedPush.check(); // on, whatever an earlier run against the same system left
+  await expect(rejectedPush).toBeEnabled();
   await rejectedPush.uncheck();
   await expect(page.getByRole('status').filter({ hasText: 'Ajustes guardados.' })).toBeVisible();
   await page.getByLabel('Desde').fill('22:00');
