@@ -6,6 +6,8 @@ import { checkPage, logInThroughForm, system, teacherFor } from './world';
 import { ADMIN, combinedPdf, employees, tokenOf } from './admin-world';
 
 test.use({ baseURL: system().gateway });
+// Long journeys (several pages, axe on each) on a machine shared with other work.
+test.describe.configure({ timeout: 300_000 });
 
 test('the demo batch uploaded, its unmatched page assigned, published; the teacher sees the payslip; deleted with a reason, corrected; the list with deleted ones', async ({ page, browser }, testInfo) => {
   const token = await tokenOf(ADMIN);

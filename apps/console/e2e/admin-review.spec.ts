@@ -5,6 +5,8 @@ import { checkPage, logInThroughForm, system, teacherFor } from './world';
 import { ADMIN, ADMIN2, call, caughtMails, distinctPending, pendingCount, tokenOf } from './admin-world';
 
 test.use({ baseURL: system().gateway });
+// Long journeys (several pages, axe on each) on a machine shared with other work.
+test.describe.configure({ timeout: 300_000 });
 
 const badge = (page: Page) => page.getByTestId('pending-badge');
 const badgeCount = async (page: Page) => Number((await badge(page).textContent())?.match(/\d+/)?.[0]);

@@ -1,0 +1,77 @@
+// The administrators' incidents and attendance report (issue 34): an incident answered in its thread
+// and seen by the teacher; the attendance CSV downloaded and read back.
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { checkPage, logInThroughForm, system, teacherFor } from './world';
+import { ADMIN, call, employees, tokenOf } from './admin-world';
+
+test.use({ baseURL: system().gateway });
+// Long journeys (several pages, axe on each) on a machine shared with other work.
+test.describe.configure({ timeout: 300_000 });
+
+test("an incident answered in its thread and closed by an administrator; the teacher sees the answer", async ({ page, browser }, testInfo) => {
+  const teacher = teacherFor(testInfo, 'language');
+  const teacherToken = await tokenOf(teacher);
+  // A clock-out with nothing open: the API records a CLOCK_OUT_WITHOUT_OPEN incident for the teacher.
+  const out = await call('POST', '/api/v2/timerecord/clock-out', teacherToken, { source: 'Web' });
+  expect(out.status).toBe(409);
+  const token = await tokenOf(ADMIN);
+  const me = (await employees(token)).find((e) => e.email === teacher.email)!;
+  const name = `${me.name} ${me.lastname}`;
+
+  await page.goto('/admin/incidents');
+  await logInThroughForm(page, ADMIN);
+  await expect(page.getByRole('heading', { name: 'Incidencias', level: 1 })).toBeVisible();
+  await page.getByLabel('Empleado').selectOption(String(me.id));
+  await page.getByLabel('Tipo').selectOption('CLOCK_OUT_WITHOUT_OPEN');
+  await checkPage(page, testInfo, 'admin-incidents');
+  await page.getByRole('link', { name: `${name} · Salida sin entrada` }).first().click();
+  await expect(page.getByRole('heading', { name: `Salida sin entrada · ${name}`, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Fichajes del empleado el/ })).toBeVisible();
+  const incidentUrl = page.url();
+  const answer = `Recuerda fichar la entrada (${testInfo.project.name})`;
+  await page.getByLabel('Responder').fill(answer);
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  const thread = page.getByRole('region', { name: 'Conversación' });
+  await expect(thread.getByText(answer)).toBeVisible();
+  await page.getByLabel('Nota de cierre (opcional, se añade a la conversación)').fill('Cerrada tras hablarlo.');
+  await page.getByRole('button', { name: 'Cerrar', exact: true }).click();
+  await expect(page.getByText(/Gravedad \w+ · cerrada/)).toBeVisible();
+  await expect(thread.getByText('Cerrada tras hablarlo.')).toBeVisible();
+  await checkPage(page, testInfo, 'admin-incident');
+
+  // The teacher's console: the incident with the administrator's answer.
+  const id = incidentUrl.split('/').pop()!;
+  const context = await browser.newContext({ baseURL: system().gateway, viewport: page.viewportSize() ?? undefined });
+  const teacherPage = await context.newPage();
+  await teacherPage.goto(`/incidents/${id}`);
+  await logInThroughForm(teacherPage, teacher);
+  await expect(teacherPage.getByText(answer)).toBeVisible();
+  await context.close();
+});
+
+test('the attendance report: percentages against the threshold, the CSV downloaded and read back, a student’s year', async ({ page }, testInfo) => {
+  await page.goto('/admin/attendance');
+  await logInThroughForm(page, ADMIN);
+  await expect(page.getByRole('heading', { name: 'Informe de asistencia', level: 1 })).toBeVisible();
+  await expect(page.getByText(/Umbral: \d+ %\. Por debajo: \d+\./)).toBeVisible();
+  const table = page.getByRole('table');
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  await checkPage(page, testInfo, 'admin-attendance');
+
+  const first = table.getByRole('row').nth(1);
+  const student = (await first.getByRole('rowheader').textContent())!.trim();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Descargar CSV' }).click();
+  const file = await (await download).path();
+  const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  expect(lines[0]).toBe('row,studentId,student,subjectId,subject,centerId,eventId,startsAt,endsAt,status,minutesLate,remark,sessions,counted,percentage,below');
+  const summaries = lines.filter((line) => line.startsWith('summary,'));
+  expect(summaries.length).toBeGreaterThan(0);
+  expect(summaries.some((line) => line.includes(student))).toBe(true);
+
+  await first.getByRole('link', { name: student }).click();
+  await expect(page.getByRole('heading', { name: `Asistencia de ${student}`, level: 1 })).toBeVisible();
+  await expect(page.getByRole('table')).toBeVisible();
+  await checkPage(page, testInfo, 'admin-attendance-student');
+});
