@@ -107,7 +107,7 @@ export default tseslint.config(
   ...featureBoundaries,
   {
     // SQL only in a feature's *.store.ts and in migrations (tools/eslint/sql-in-store.js), in the services that follow the
-    // feature anatomy; the others join as they are converted (still outside: academic, notifications, payslips' shared/ and seed).
+    // feature anatomy; the others join as they are converted (still outside: notifications).
     files: SQL_IN_STORE_SERVICES.map((service) => `apps/${service}/src/**/*.ts`),
     plugins: { local },
     rules: { 'local/sql-in-store': 'error' },
