@@ -87,6 +87,9 @@ test('the demo batch uploaded, its unmatched page assigned, published; the teach
   await list.getByRole('button', { name: 'Publicar la corrección' }).click();
   await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: 'Sustituida por una corrección' })).toHaveCount(1);
-  await expect(rows.filter({ hasText: 'corrección' }).filter({ hasText: 'Publicada' })).toHaveCount(1);
+  // The visible one is the correction (case-sensitive: every row says "publicada el …").
+  await expect(rows.filter({ hasText: /Publicada ·/ })).toHaveCount(1);
+  await expect(rows.filter({ hasText: /Publicada ·/ })).toContainText(`${label} · `);
+  await expect(rows.filter({ hasText: /Publicada ·/ })).toContainText(' · corrección');
   await checkPage(page, testInfo, 'admin-payslips-deleted');
 });
