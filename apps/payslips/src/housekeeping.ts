@@ -9,7 +9,7 @@ export function scheduleHousekeeping(ctx: PayslipsContext): () => void {
   if (interval === 0) return () => undefined;
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    running ??= inSpan('payslips housekeeping', { root: true }, () => Promise.all([purgePayslips(ctx), resumeInterruptedReads(ctx)]))
+    running ??= inSpan('payslips housekeeping', { root: true }, () => Promise.all([purgePayslips(ctx, {}), resumeInterruptedReads(ctx, {})]))
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'payslips housekeeping failed'))
       .finally(() => (running = null));
   }, interval);

@@ -1,3 +1,4 @@
+import type { Actor } from '@academy/auth';
 import type { PayslipBatch } from '@academy/contracts';
 import { employeeForPayslip } from '../shared/employees.store.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
@@ -5,15 +6,14 @@ import { batchNotFound, batchNotReady, pageOutOfRange } from './batches.errors.t
 import { assignPageTo, batchView, findBatch } from './batches.store.ts';
 
 /** Admin: a page of a ready batch belongs to this employee (whatever it names). */
-export async function assignPage(ctx: PayslipsContext, batchId: number, page: number, employeeId: number): Promise<PayslipBatch> {
-  const { sql } = ctx;
-  await sql.transaction(async (query) => {
-    const batch = await findBatch(query, batchId, { lock: true });
+export async function assignPage(ctx: PayslipsContext, input: { batchId: number; page: number; employeeId: number }, _actor: Actor): Promise<PayslipBatch> {
+  await ctx.sql.transaction(async (query) => {
+    const batch = await findBatch(query, input.batchId, { lock: true });
     if (!batch) throw batchNotFound();
     if (batch.status !== 'ready') throw batchNotReady(batch.status);
-    if (page > batch.pageCount) throw pageOutOfRange(batch.pageCount);
-    await employeeForPayslip(query, employeeId);
-    await assignPageTo(query, batchId, page, employeeId);
+    if (input.page > batch.pageCount) throw pageOutOfRange(batch.pageCount);
+    await employeeForPayslip(query, input.employeeId);
+    await assignPageTo(query, input.batchId, input.page, input.employeeId);
   });
-  return (await batchView(sql.query, batchId))!;
+  return (await batchView(ctx.sql.query, input.batchId))!;
 }

@@ -16,16 +16,19 @@ export const batchRoutes = implement(batchesContract, {
     const res = req.res!;
     const signal = requestSignal(res);
     const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipBatchFields, { maxBytes: bytesOf(ctx.config.BATCH_MAX_MB), idleTimeoutMs: ctx.config.UPLOAD_IDLE_TIMEOUT_MS });
-    const { batch, startReading } = await createBatch(ctx, actor, fields, pdf, signal);
+    const { batch, startReading } = await createBatch(ctx, { ...fields, pdf, signal }, actor);
     res.once('close', startReading);
     return { status: 202, body: { message: 'Batch received: its pages are being read', data: batch } };
   },
 
-  show: async ({ params }, ctx) => ({ status: 200, body: { message: 'Batch', data: await showBatch(ctx, params.id) } }),
+  show: async ({ params }, ctx, actor) => ({ status: 200, body: { message: 'Batch', data: await showBatch(ctx, { batchId: params.id }, actor) } }),
 
-  assignPage: async ({ params, body }, ctx) => ({ status: 200, body: { message: 'Page assigned', data: await assignPage(ctx, params.id, params.page, body.employeeId) } }),
+  assignPage: async ({ params, body }, ctx, actor) => ({
+    status: 200,
+    body: { message: 'Page assigned', data: await assignPage(ctx, { batchId: params.id, page: params.page, employeeId: body.employeeId }, actor) },
+  }),
 
-  publish: async ({ params }, ctx, actor) => ({ status: 200, body: { message: 'Batch published', data: await publishBatch(ctx, actor, params.id) } }),
+  publish: async ({ params }, ctx, actor) => ({ status: 200, body: { message: 'Batch published', data: await publishBatch(ctx, { batchId: params.id }, actor) } }),
 
-  discard: async ({ params }, ctx) => ({ status: 200, body: { message: 'Batch discarded', data: await discardBatch(ctx, params.id) } }),
+  discard: async ({ params }, ctx, actor) => ({ status: 200, body: { message: 'Batch discarded', data: await discardBatch(ctx, { batchId: params.id }, actor) } }),
 });

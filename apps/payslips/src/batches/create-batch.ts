@@ -15,29 +15,30 @@ import { startRead } from './read-batch.ts';
  * has one, is committed by then), reads and matches its pages in the background. A request that went
  * away (`signal`) before the batch is recorded keeps nothing.
  */
-export async function createBatch(ctx: PayslipsContext, actor: Actor, fields: PayslipBatchFields, pdf: ReceivedPdf, signal: AbortSignal): Promise<{ batch: PayslipBatch; startReading: () => void }> {
-  const { sql, storage, clock } = ctx;
+export type CreateBatchInput = PayslipBatchFields & { pdf: ReceivedPdf; signal: AbortSignal };
+
+export async function createBatch(ctx: PayslipsContext, input: CreateBatchInput, actor: Actor): Promise<{ batch: PayslipBatch; startReading: () => void }> {
   let batchId: number;
   try {
-    const pageCount = await checkPdf(ctx, pdf.bytes, 'combined', signal);
-    stillWanted(signal);
-    const at = clock.now();
-    batchId = await insertBatch(sql.query, {
-      label: fields.label,
-      periodStart: fields.periodStart,
-      periodEnd: fields.periodEnd,
-      issuedOn: fields.issuedOn ?? dayIn(at, ctx.config.ACADEMY_TIME_ZONE),
-      matchBy: fields.matchBy,
+    const pageCount = await checkPdf(ctx, input.pdf.bytes, 'combined', input.signal);
+    stillWanted(input.signal);
+    const at = ctx.clock.now();
+    batchId = await insertBatch(ctx.sql.query, {
+      label: input.label,
+      periodStart: input.periodStart,
+      periodEnd: input.periodEnd,
+      issuedOn: input.issuedOn ?? dayIn(at, ctx.config.ACADEMY_TIME_ZONE),
+      matchBy: input.matchBy,
       pageCount,
-      sizeBytes: pdf.sizeBytes,
-      storageKey: pdf.storageKey,
+      sizeBytes: input.pdf.sizeBytes,
+      storageKey: input.pdf.storageKey,
       createdAt: at,
       createdByUserId: actor.userId,
     });
-    onRollback(() => storage.remove(pdf.storageKey));
+    onRollback(() => ctx.storage.remove(input.pdf.storageKey));
   } catch (error) {
-    await storage.remove(pdf.storageKey).catch(() => undefined);
+    await ctx.storage.remove(input.pdf.storageKey).catch(() => undefined);
     throw error;
   }
-  return { batch: (await batchView(sql.query, batchId))!, startReading: () => startRead(ctx, batchId, pdf.bytes) };
+  return { batch: (await batchView(ctx.sql.query, batchId))!, startReading: () => startRead(ctx, { batchId, bytes: input.pdf.bytes }) };
 }

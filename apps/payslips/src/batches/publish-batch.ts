@@ -22,71 +22,70 @@ import { pageRuns } from './page-runs.ts';
  * left out, its pages marked with that payslip (`duplicateOfPayslipId`), instead of refusing the batch.
  * A published batch is answered as it is (idempotent); its combined PDF is removed once published.
  */
-export async function publishBatch(ctx: PayslipsContext, actor: Actor, batchId: number): Promise<PayslipBatch> {
-  const { sql, storage, pdf, relay, clock } = ctx;
-  const batch = await findBatch(sql.query, batchId);
+export async function publishBatch(ctx: PayslipsContext, input: { batchId: number }, actor: Actor): Promise<PayslipBatch> {
+  const batch = await findBatch(ctx.sql.query, input.batchId);
   if (!batch) throw batchNotFound();
-  if (batch.status === 'published') return (await batchView(sql.query, batchId))!;
+  if (batch.status === 'published') return (await batchView(ctx.sql.query, input.batchId))!;
   if (batch.status !== 'ready' || !batch.storageKey) throw batchNotReady(batch.status);
 
-  const matched = pageRuns(await batchPages(sql.query, batchId));
-  const employees = await activeEmployees(sql.query, [...new Set(matched.map((run) => run.employeeId))]);
+  const matched = pageRuns(await batchPages(ctx.sql.query, input.batchId));
+  const employees = await activeEmployees(ctx.sql.query, [...new Set(matched.map((run) => run.employeeId))]);
   const runs = matched.filter((run) => employees.has(run.employeeId));
   if (!runs.length) throw nothingToPublish();
 
-  const source = await storage.open(batch.storageKey).then((stream) => (stream ? buffer(stream) : null));
+  const source = await ctx.storage.open(batch.storageKey).then((stream) => (stream ? buffer(stream) : null));
   if (!source) {
     // A concurrent publish (this instance or another) committed since the first read, and removed the
     // combined PDF once committed: the batch is published, answered as it is, like any later publish.
-    const current = await batchView(sql.query, batchId);
+    const current = await batchView(ctx.sql.query, input.batchId);
     if (current?.status === 'published') return current;
     throw batchNotReady('missing its file');
   }
-  const files = (await pdf.split({ pdf: source, runs })).map((file) => {
+  const files = (await ctx.pdf.split({ pdf: source, runs })).map((file) => {
     const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
     return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
   });
-  const existing = await visiblePayslipsByFile(sql.query, runs.map((run, index) => ({ employeeId: run.employeeId, sha256: files[index]!.sha256 })));
+  const existing = await visiblePayslipsByFile(ctx.sql.query, runs.map((run, index) => ({ employeeId: run.employeeId, sha256: files[index]!.sha256 })));
   const duplicateOf = runs.map((run, index) => existing.get(`${run.employeeId}:${files[index]!.sha256}`) ?? null);
   const fresh = runs.flatMap((run, index) => (duplicateOf[index] === null ? [{ run, ...files[index]! }] : []));
   const stored = await Promise.all(
     fresh.map(async ({ bytes, sha256 }) => {
-      const { key } = await storage.save(Readable.from([bytes]));
+      const { key } = await ctx.storage.save(Readable.from([bytes]));
       return { storageKey: key, sizeBytes: bytes.length, sha256 };
     }),
   );
 
   let published = false;
   try {
-    published = await sql.transaction(async (query) => {
-      const locked = await findBatch(query, batchId, { lock: true });
+    published = await ctx.sql.transaction(async (query) => {
+      const locked = await findBatch(query, input.batchId, { lock: true });
       if (locked?.status !== 'ready') return false;
-      const at = clock.now();
-      await clearDuplicates(query, batchId);
-      for (const [index, run] of runs.entries()) if (duplicateOf[index] !== null) await markDuplicate(query, batchId, run, duplicateOf[index]);
+      const at = ctx.clock.now();
+      await clearDuplicates(query, input.batchId);
+      for (const [index, run] of runs.entries()) if (duplicateOf[index] !== null) await markDuplicate(query, input.batchId, run, duplicateOf[index]);
       for (const [index, { run }] of fresh.entries()) {
-        const payslip = { label: batch.label, periodStart: batch.periodStart, periodEnd: batch.periodEnd, issuedOn: batch.issuedOn, ...stored[index]!, supersedesId: null, batchId, createdByUserId: actor.userId, createdAt: at };
+        const payslip = { label: batch.label, periodStart: batch.periodStart, periodEnd: batch.periodEnd, issuedOn: batch.issuedOn, ...stored[index]!, supersedesId: null, batchId: input.batchId, createdByUserId: actor.userId, createdAt: at };
         const id = await publishPayslip(query, payslip, employees.get(run.employeeId)!, actor.correlationId);
-        await linkPages(query, batchId, run, id);
+        await linkPages(query, input.batchId, run, id);
       }
-      await markPublished(query, batchId, at);
+      await markPublished(query, input.batchId, at);
       return true;
     });
   } finally {
-    if (!published) await removeFiles(storage, stored.map((file) => file.storageKey));
+    if (!published) await removeFiles(ctx.storage, stored.map((file) => file.storageKey));
   }
   if (published) {
     // Under an Idempotency-Key the request's own commit comes later: what it stored goes if that rolls back,
     // and the combined PDF only once it is committed.
-    onRollback(() => removeFiles(storage, stored.map((file) => file.storageKey)));
+    onRollback(() => removeFiles(ctx.storage, stored.map((file) => file.storageKey)));
     const source = batch.storageKey;
     await afterCommit(async () => {
-      relay.nudge();
-      await storage.remove(source).catch(() => undefined);
+      ctx.relay.nudge();
+      await ctx.storage.remove(source).catch(() => undefined);
     });
-    return (await batchView(sql.query, batchId))!;
+    return (await batchView(ctx.sql.query, input.batchId))!;
   }
-  const current = (await batchView(sql.query, batchId))!;
+  const current = (await batchView(ctx.sql.query, input.batchId))!;
   if (current.status !== 'published') throw batchNotReady(current.status);
   return current;
 }

@@ -9,33 +9,38 @@ import { pageRuns } from './page-runs.ts';
 const SCANNED = 'Scanned PDFs cannot be matched: no page of the PDF has a text layer';
 const UNREADABLE = 'The PDF could not be read';
 
+/** A batch to read; `bytes`, its combined PDF when at hand (just uploaded), else it is read from storage. */
+interface ReadBatchInput {
+  batchId: number;
+  bytes?: Buffer;
+}
+
 /**
  * Reads every page of a `reading` batch in a worker thread and matches it to the employees whose
  * identifier it names; then the batch is `ready` with its pages, or `failed` with the reason. A
  * batch discarded meanwhile stays discarded. The page texts are never logged.
  */
-async function readBatch(ctx: PayslipsContext, batchId: number, bytes?: Buffer): Promise<void> {
-  const { sql, storage, pdf, logger, clock } = ctx;
-  const batch = await findBatch(sql.query, batchId);
+async function readBatch(ctx: PayslipsContext, input: ReadBatchInput): Promise<void> {
+  const batch = await findBatch(ctx.sql.query, input.batchId);
   if (!batch || batch.status !== 'reading' || !batch.storageKey) return;
   try {
-    const source = bytes ?? (await storage.open(batch.storageKey).then((stream) => (stream ? buffer(stream) : null)));
+    const source = input.bytes ?? (await ctx.storage.open(batch.storageKey).then((stream) => (stream ? buffer(stream) : null)));
     if (!source) throw new Error('the stored combined PDF is missing');
-    const identifiers = await employeesByIdentifier(sql.query, batch.matchBy);
-    const readings = await pdf.read({ pdf: source, matchBy: batch.matchBy, payrollCodes: batch.matchBy === 'payrollCode' ? [...identifiers.keys()] : [] });
-    if (readings.every((reading) => reading.excerpt === '')) return await markFailed(sql.query, batchId, SCANNED, clock.now());
+    const identifiers = await employeesByIdentifier(ctx.sql.query, batch.matchBy);
+    const readings = await ctx.pdf.read({ pdf: source, matchBy: batch.matchBy, payrollCodes: batch.matchBy === 'payrollCode' ? [...identifiers.keys()] : [] });
+    if (readings.every((reading) => reading.excerpt === '')) return await markFailed(ctx.sql.query, input.batchId, SCANNED, ctx.clock.now());
     const pages = readings.map((reading, index) => {
       const candidateIds = [...new Set(reading.found.flatMap((identifier) => identifiers.get(identifier) ?? []))].sort((a, b) => a - b);
       // Only a page that names nobody keeps its text, for the administrator who assigns it.
       return { page: index + 1, candidateIds, excerpt: candidateIds.length ? '' : reading.excerpt, duplicateOfPayslipId: null as number | null };
     });
     for (const [page, payslipId] of await duplicatePages(ctx, batch, source, pages)) pages[page - 1]!.duplicateOfPayslipId = payslipId;
-    await sql.transaction((query) => recordPages(query, batchId, pages, clock.now()));
+    await ctx.sql.transaction((query) => recordPages(query, input.batchId, pages, ctx.clock.now()));
   } catch (error) {
     // A stopping instance leaves the batch `reading`: another instance (or this one restarted) reads it again.
     if (ctx.stopping) return;
-    logger.error({ err: error, batchId }, 'payslip batch read failed');
-    await markFailed(sql.query, batchId, UNREADABLE, clock.now());
+    ctx.logger.error({ err: error, batchId: input.batchId }, 'payslip batch read failed');
+    await markFailed(ctx.sql.query, input.batchId, UNREADABLE, ctx.clock.now());
   }
 }
 
@@ -62,10 +67,10 @@ async function duplicatePages(ctx: PayslipsContext, batch: BatchRow, source: Buf
 }
 
 /** Starts reading a batch off the request path (after its answer: the batch row is committed by then); awaited at stop. */
-export function startRead(ctx: PayslipsContext, batchId: number, bytes?: Buffer): void {
+export function startRead(ctx: PayslipsContext, input: ReadBatchInput): void {
   const reading = ctx
-    .detached(() => readBatch(ctx, batchId, bytes))
-    .catch((error: unknown) => ctx.logger.error({ err: error, batchId }, 'payslip batch read could not be recorded'))
+    .detached(() => readBatch(ctx, input))
+    .catch((error: unknown) => ctx.logger.error({ err: error, batchId: input.batchId }, 'payslip batch read could not be recorded'))
     .finally(() => ctx.reads.delete(reading));
   ctx.reads.add(reading);
 }

@@ -15,12 +15,11 @@ export interface PayslipFile {
  * nothing. The first download by its employee sets `firstViewedAt`: only one that sends the file
  * (`sendsFile`: a GET; a HEAD answers the headers alone and is no receipt).
  */
-export async function downloadPayslip(ctx: PayslipsContext, actor: Actor, payslipId: number, { sendsFile }: { sendsFile: boolean }): Promise<PayslipFile> {
-  const { sql, storage, clock } = ctx;
-  const payslip = await findDownloadable(sql.query, payslipId, { admin: actor.role === 'admin', employeeId: actor.employeeId });
+export async function downloadPayslip(ctx: PayslipsContext, input: { payslipId: number; sendsFile: boolean }, actor: Actor): Promise<PayslipFile> {
+  const payslip = await findDownloadable(ctx.sql.query, input.payslipId, { admin: actor.role === 'admin', employeeId: actor.employeeId });
   if (!payslip) throw payslipNotFound();
-  const content = await storage.open(payslip.storageKey);
+  const content = await ctx.storage.open(payslip.storageKey);
   if (!content) throw payslipNotFound();
-  if (sendsFile && payslip.employeeId === actor.employeeId) await markFirstViewed(sql.query, payslipId, clock.now());
-  return { fileName: `payslip-${payslip.month}-${payslipId}.pdf`, content };
+  if (input.sendsFile && payslip.employeeId === actor.employeeId) await markFirstViewed(ctx.sql.query, input.payslipId, ctx.clock.now());
+  return { fileName: `payslip-${payslip.month}-${input.payslipId}.pdf`, content };
 }

@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { PayslipReplaceFields, PayslipUploadFields, payslipsContract } from '@academy/contracts';
 import { bytesOf } from '../config.ts';
-import { ownEmployee } from '../shared/actor.ts';
 import { implement, type PayslipsContext } from '../shared/payslips-context.ts';
 import { requestSignal } from '../shared/request-signal.ts';
 import { receivePdf } from '../shared/uploads.ts';
@@ -22,17 +21,17 @@ export const payslipRoutes = implement(payslipsContract, {
   upload: async ({ req }, ctx, actor) => {
     const signal = signalOf(req);
     const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipUploadFields, limits(ctx));
-    return { status: 201, body: { message: 'Payslip published', data: await uploadPayslip(ctx, actor, fields, pdf, signal) } };
+    return { status: 201, body: { message: 'Payslip published', data: await uploadPayslip(ctx, { ...fields, pdf, signal }, actor) } };
   },
 
-  list: async ({ query }, ctx) => ({ status: 200, body: await listPayslips(ctx, query) }),
+  list: async ({ query }, ctx, actor) => ({ status: 200, body: await listPayslips(ctx, query, actor) }),
 
-  mine: async ({ query }, ctx, actor) => ({ status: 200, body: await listMyPayslips(ctx, ownEmployee(actor), query) }),
+  mine: async ({ query }, ctx, actor) => ({ status: 200, body: await listMyPayslips(ctx, query, actor) }),
 
   // The router pipes the decrypted file: a record that fails to decrypt midway ends the response
   // (the client sees it incomplete), never the process.
   download: async ({ params, req }, ctx, actor) => {
-    const file = await downloadPayslip(ctx, actor, params.id, { sendsFile: req.method === 'GET' });
+    const file = await downloadPayslip(ctx, { payslipId: params.id, sendsFile: req.method === 'GET' }, actor);
     return {
       status: 200,
       body: file.content,
@@ -45,11 +44,11 @@ export const payslipRoutes = implement(payslipsContract, {
     };
   },
 
-  delete: async ({ params, body }, ctx, actor) => ({ status: 200, body: { message: 'Payslip deleted', data: await deletePayslip(ctx, actor, params.id, body.reason) } }),
+  delete: async ({ params, body }, ctx, actor) => ({ status: 200, body: { message: 'Payslip deleted', data: await deletePayslip(ctx, { payslipId: params.id, reason: body.reason }, actor) } }),
 
   replace: async ({ params, req }, ctx, actor) => {
     const signal = signalOf(req);
     const { fields, pdf } = await receivePdf(req, ctx.storage, PayslipReplaceFields, limits(ctx));
-    return { status: 201, body: { message: 'Correction published', data: await replacePayslip(ctx, actor, params.id, fields, pdf, signal) } };
+    return { status: 201, body: { message: 'Correction published', data: await replacePayslip(ctx, { ...fields, payslipId: params.id, pdf, signal }, actor) } };
   },
 });

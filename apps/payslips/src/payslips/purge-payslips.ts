@@ -7,12 +7,11 @@ import { deleteHiddenEndedBefore } from './payslips.store.ts';
  * Deleted and corrected payslips whose retention period (PAYSLIP_RETENTION_YEARS after the end
  * of their period) is over are removed, row (with its audit) and file. Answers how many.
  */
-export async function purgePayslips(ctx: PayslipsContext): Promise<number> {
-  const { sql, storage, config, logger, clock } = ctx;
+export async function purgePayslips(ctx: PayslipsContext, _input: Record<string, never>): Promise<number> {
   // Kept while period_end + years >= today, i.e. purged once period_end < today - years.
-  const cutoff = addYears(dayIn(clock.now(), config.ACADEMY_TIME_ZONE), -config.PAYSLIP_RETENTION_YEARS);
-  const storageKeys = await deleteHiddenEndedBefore(sql.query, cutoff);
-  const failed = await removeFiles(storage, storageKeys);
-  if (storageKeys.length) logger.info({ purged: storageKeys.length, filesNotRemoved: failed.length }, 'payslips past their retention purged');
+  const cutoff = addYears(dayIn(ctx.clock.now(), ctx.config.ACADEMY_TIME_ZONE), -ctx.config.PAYSLIP_RETENTION_YEARS);
+  const storageKeys = await deleteHiddenEndedBefore(ctx.sql.query, cutoff);
+  const failed = await removeFiles(ctx.storage, storageKeys);
+  if (storageKeys.length) ctx.logger.info({ purged: storageKeys.length, filesNotRemoved: failed.length }, 'payslips past their retention purged');
   return storageKeys.length;
 }

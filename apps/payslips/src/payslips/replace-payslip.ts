@@ -17,24 +17,25 @@ import { lockPayslip, markSuperseded, readAdminPayslip } from './payslips.store.
  * fields leave out (label, period) is kept from the corrected payslip. Nothing is kept once `signal`
  * aborts (the request went away) before the transaction commits.
  */
-export async function replacePayslip(ctx: PayslipsContext, actor: Actor, payslipId: number, fields: PayslipReplaceFields, pdf: ReceivedPdf, signal: AbortSignal): Promise<AdminPayslip> {
-  const { sql, storage, relay, clock } = ctx;
+export type ReplacePayslipInput = PayslipReplaceFields & { payslipId: number; pdf: ReceivedPdf; signal: AbortSignal };
+
+export async function replacePayslip(ctx: PayslipsContext, input: ReplacePayslipInput, actor: Actor): Promise<AdminPayslip> {
   try {
-    await checkPdf(ctx, pdf.bytes, 'payslip', signal);
-    const at = clock.now();
-    const id = await sql.transaction(async (query) => {
-      const old = await lockPayslip(query, payslipId);
+    await checkPdf(ctx, input.pdf.bytes, 'payslip', input.signal);
+    const at = ctx.clock.now();
+    const id = await ctx.sql.transaction(async (query) => {
+      const old = await lockPayslip(query, input.payslipId);
       if (!old) throw payslipNotFound();
       if (old.deleted) throw payslipDeleted();
       if (old.superseded) throw payslipSuperseded();
       const payslip = {
-        label: fields.label ?? old.label,
-        periodStart: fields.periodStart ?? old.periodStart,
-        periodEnd: fields.periodEnd ?? old.periodEnd,
-        issuedOn: fields.issuedOn ?? dayIn(at, ctx.config.ACADEMY_TIME_ZONE),
-        sizeBytes: pdf.sizeBytes,
-        sha256: pdf.sha256,
-        storageKey: pdf.storageKey,
+        label: input.label ?? old.label,
+        periodStart: input.periodStart ?? old.periodStart,
+        periodEnd: input.periodEnd ?? old.periodEnd,
+        issuedOn: input.issuedOn ?? dayIn(at, ctx.config.ACADEMY_TIME_ZONE),
+        sizeBytes: input.pdf.sizeBytes,
+        sha256: input.pdf.sha256,
+        storageKey: input.pdf.storageKey,
         supersedesId: old.id,
         batchId: null,
         createdByUserId: actor.userId,
@@ -47,15 +48,15 @@ export async function replacePayslip(ctx: PayslipsContext, actor: Actor, payslip
       const employee = await employeeForPayslip(query, old.employeeId);
       const id = await publishPayslip(query, payslip, employee, actor.correlationId);
       await markSuperseded(query, old.id, id, at);
-      stillWanted(signal);
+      stillWanted(input.signal);
       return id;
     });
     // Under an Idempotency-Key the request's own commit comes later: the file goes if that rolls back.
-    onRollback(() => storage.remove(pdf.storageKey));
-    await afterCommit(() => relay.nudge());
-    return (await readAdminPayslip(sql.query, id))!;
+    onRollback(() => ctx.storage.remove(input.pdf.storageKey));
+    await afterCommit(() => ctx.relay.nudge());
+    return (await readAdminPayslip(ctx.sql.query, id))!;
   } catch (error) {
-    await storage.remove(pdf.storageKey).catch(() => undefined);
+    await ctx.storage.remove(input.pdf.storageKey).catch(() => undefined);
     throw error;
   }
 }

@@ -15,36 +15,37 @@ import { readAdminPayslip } from './payslips.store.ts';
  * stored file is removed: nothing of a refused upload remains, nor of one whose request went away
  * (`signal`: the gateway's 504, a client that closed) before its transaction commits.
  */
-export async function uploadPayslip(ctx: PayslipsContext, actor: Actor, fields: PayslipUploadFields, pdf: ReceivedPdf, signal: AbortSignal): Promise<AdminPayslip> {
-  const { sql, storage, relay, clock } = ctx;
+export type UploadPayslipInput = PayslipUploadFields & { pdf: ReceivedPdf; signal: AbortSignal };
+
+export async function uploadPayslip(ctx: PayslipsContext, input: UploadPayslipInput, actor: Actor): Promise<AdminPayslip> {
   try {
-    await checkPdf(ctx, pdf.bytes, 'payslip', signal);
-    const at = clock.now();
-    const id = await sql.transaction(async (query) => {
-      const employee = await employeeForPayslip(query, fields.employeeId);
+    await checkPdf(ctx, input.pdf.bytes, 'payslip', input.signal);
+    const at = ctx.clock.now();
+    const id = await ctx.sql.transaction(async (query) => {
+      const employee = await employeeForPayslip(query, input.employeeId);
       const payslip = {
-        label: fields.label,
-        periodStart: fields.periodStart,
-        periodEnd: fields.periodEnd,
-        issuedOn: fields.issuedOn ?? dayIn(at, ctx.config.ACADEMY_TIME_ZONE),
-        sizeBytes: pdf.sizeBytes,
-        sha256: pdf.sha256,
-        storageKey: pdf.storageKey,
+        label: input.label,
+        periodStart: input.periodStart,
+        periodEnd: input.periodEnd,
+        issuedOn: input.issuedOn ?? dayIn(at, ctx.config.ACADEMY_TIME_ZONE),
+        sizeBytes: input.pdf.sizeBytes,
+        sha256: input.pdf.sha256,
+        storageKey: input.pdf.storageKey,
         supersedesId: null,
         batchId: null,
         createdByUserId: actor.userId,
         createdAt: at,
       };
       const id = await publishPayslip(query, payslip, employee, actor.correlationId);
-      stillWanted(signal);
+      stillWanted(input.signal);
       return id;
     });
     // Under an Idempotency-Key the request's own commit comes later: the file goes if that rolls back.
-    onRollback(() => storage.remove(pdf.storageKey));
-    await afterCommit(() => relay.nudge());
-    return (await readAdminPayslip(sql.query, id))!;
+    onRollback(() => ctx.storage.remove(input.pdf.storageKey));
+    await afterCommit(() => ctx.relay.nudge());
+    return (await readAdminPayslip(ctx.sql.query, id))!;
   } catch (error) {
-    await storage.remove(pdf.storageKey).catch(() => undefined);
+    await ctx.storage.remove(input.pdf.storageKey).catch(() => undefined);
     throw error;
   }
 }

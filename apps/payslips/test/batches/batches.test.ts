@@ -176,7 +176,7 @@ describe('assign, publish and discard a batch', () => {
     const employees = [await seedEmployee(service()), await seedEmployee(service())];
     const batch = await readyBatch(service(), employees.map((e) => page(e)));
     const deps = service().deps;
-    const admin: Parameters<typeof publishBatch>[1] = { userId: 1, role: 'admin', employeeId: null, correlationId: 'test-race' };
+    const admin: Parameters<typeof publishBatch>[2] = { userId: 1, role: 'admin', employeeId: null, correlationId: 'test-race' };
     // Between this publish's first read (the batch ready) and its opening of the PDF, another publish
     // runs to its end: it commits and removes the combined PDF (as an instance next door would).
     let other: PayslipBatch | undefined;
@@ -185,12 +185,12 @@ describe('assign, publish and discard a batch', () => {
       storage: {
         ...deps.storage,
         open: async (key: string) => {
-          other ??= await publishBatch(deps, admin, batch.id);
+          other ??= await publishBatch(deps, { batchId: batch.id }, admin);
           return deps.storage.open(key);
         },
       },
     } as typeof deps;
-    const answer = await publishBatch(racing, admin, batch.id);
+    const answer = await publishBatch(racing, { batchId: batch.id }, admin);
     expect(other?.status).toBe('published');
     expect(answer.status).toBe('published');
     expect(answer).toEqual(other);
@@ -270,9 +270,9 @@ describe('reads off the request path', () => {
        values ('reading', 'x', '2026-02-01', '2026-02-28', '2026-03-01', 'taxId', 1, 100, $1, $2, $2) returning id`,
       [key, new Date('2026-03-10T09:59:30.000Z')],
     );
-    expect(await resumeInterruptedReads(service().deps)).toBe(0);
+    expect(await resumeInterruptedReads(service().deps, {})).toBe(0);
     service().clock.set('2026-03-10T10:00:31.000Z');
-    expect(await resumeInterruptedReads(service().deps)).toBe(1);
+    expect(await resumeInterruptedReads(service().deps, {})).toBe(1);
     const batch = await batchWhenRead(service(), row!.id);
     expect(runsOf(batch)).toEqual([[ana.employeeId, 1, 1]]);
   });

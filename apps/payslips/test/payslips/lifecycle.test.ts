@@ -242,9 +242,9 @@ describe('purge after the retention period (pinned clock)', () => {
     const oldKey = await keyOf(old.id);
     // Period of `old` ends 2021-12-30: kept through 2025-12-30, purged from 2025-12-31 (Madrid).
     service().clock.set('2025-12-30T22:59:00.000Z');
-    expect(await purgePayslips(service().deps)).toBe(0);
+    expect(await purgePayslips(service().deps, {})).toBe(0);
     service().clock.set('2025-12-30T23:01:00.000Z');
-    expect(await purgePayslips(service().deps)).toBe(1);
+    expect(await purgePayslips(service().deps, {})).toBe(1);
     expect(await keyOf(old.id)).toBeUndefined();
     expect(storedFiles(service()).some((file) => file.endsWith(oldKey!))).toBe(false);
     expect(await keyOf(newer.id)).toBeDefined();
