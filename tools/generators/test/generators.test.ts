@@ -283,7 +283,7 @@ describe.each([
   test('mounts its implementation with the typed router, whatever the service still binds by hand', () => {
     const routes = text(tree, `apps/${service}/src/routes.ts`);
     expect(routes).toContain("import { notesRoutes } from './notes/notes.routes.ts';");
-    expect(routes).toMatch(/mountImplementations\(app, ctx, \[([\w, ]+, )?notesRoutes\], \{ families: \[([\w, ]+, )?notesApi\] \}\);/);
+    expect(routes).toMatch(/mountImplementations\(app, ctx, \[([\w., ]+, )?notesRoutes\], \{ families: \[([\w., ]+, )?notesApi\] \}\);/);
     expect(syntaxErrors(tree, `apps/${service}/src/routes.ts`)).toEqual([]);
   });
 
