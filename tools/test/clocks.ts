@@ -67,6 +67,13 @@ const LOCAL_DIR = path.join(repoRoot, '.local', 'clocks');
 const CACHE_SECONDS = 1;
 /** Seconds from starting Jest to its first test: the clock is set that far before the instant. */
 const JEST_BOOT_SECONDS = 2;
+/** Jest's last line (with --forceExit): the run is over, whatever its process still waits for. */
+const JEST_DONE = /Force exiting Jest|Ran all test suites/;
+/**
+ * How long a Jest that printed its last line may take to exit: under libfaketime its main process has
+ * been seen waiting forever on a futex after force-exiting a worker (every test passed), holding up CI.
+ */
+const EXIT_GRACE_MS = 20_000;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -228,13 +235,6 @@ function readText(file: string): string {
   }
 }
 
-/** Jest's last line (with --forceExit): the run is over, whatever its process still waits for. */
-const JEST_DONE = /Force exiting Jest|Ran all test suites/;
-/**
- * How long a Jest that printed its last line may take to exit: under libfaketime its main process has
- * been seen waiting forever on a futex after force-exiting a worker (every test passed), holding up CI.
- */
-const EXIT_GRACE_MS = 20_000;
 
 /**
  * Runs a command, its output to `log`; `onLine` sees each line of its stdout. Returns its exit code and output.
