@@ -14,6 +14,7 @@ const libraryLayers = {
   'scope:messaging': ['scope:contracts', 'scope:kit', 'scope:db'],
   'scope:replicas': ['scope:contracts', 'scope:kit', 'scope:db', 'scope:messaging'],
   'scope:service': ['scope:contracts', 'scope:kit', 'scope:db', 'scope:messaging', 'scope:auth'],
+  'scope:privacy': ['scope:contracts', 'scope:kit', 'scope:db', 'scope:messaging', 'scope:files'],
   'scope:telemetry': [],
   'scope:infra': [],
   'scope:testing': ['scope:contracts', 'scope:kit', 'scope:db', 'scope:messaging', 'scope:auth', 'scope:service', 'scope:infra'],

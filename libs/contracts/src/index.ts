@@ -1,5 +1,6 @@
 export { EventEnvelope } from './events/envelope.ts';
 export * from './events/catalogue.ts';
+export * from './events/privacy.ts';
 export * from './http/index.ts';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi.ts';
 export { buildAsyncApiDocument, eventDataSchema, eventTypeVersions, type AsyncApiDocument } from './asyncapi.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidSpanishTaxId } from '../tax-id.ts';
 import { Locale } from '../locale.ts';
+import { PrivacyPartAnswered, PrivacyRequestOpened } from './privacy.ts';
 
 const id = z.number().int().positive();
 const isoDateTime = z.iso.datetime({ offset: true });
@@ -298,6 +299,8 @@ export const eventSchemas = {
   'hours-bank.transaction.reverted': HoursTransactionReverted,
   'payslip.published': PayslipPublished,
   'payslip.corrected': PayslipPublished,
+  'privacy.request.opened': PrivacyRequestOpened,
+  'privacy.part.answered': PrivacyPartAnswered,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -335,6 +338,8 @@ export const eventVersions = {
   'hours-bank.transaction.reverted': 1,
   'payslip.published': 1,
   'payslip.corrected': 1,
+  'privacy.request.opened': 1,
+  'privacy.part.answered': 1,
 } as const satisfies Record<EventType, number>;
 
 /** Versions of each type a consumer reads, where it reads more than the current one. */

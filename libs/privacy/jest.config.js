@@ -1,0 +1,3 @@
+import { preset } from '../../jest.preset.js';
+
+export default { ...preset, displayName: 'privacy', rootDir: '.' };

@@ -1,0 +1,1 @@
+export { PERSONAL_DATA_CATEGORIES, personalFieldNames, checkProviders, type PersonalDataCategory, type PersonalField, type PersonalDataDeclaration, type ProviderContext, type ExportFile, type ExportAnswer, type EraseAnswer, type PrivacyProvider } from './provider.ts';
