@@ -16,6 +16,7 @@ import {
 } from '@academy/contracts';
 import { idParam } from '@academy/kit';
 import { implement } from '../shared/academic-context.ts';
+import { JSON_TEXT, sentAsIs } from '../shared/sent-as-is.ts';
 import { addThreadMessage } from './add-thread-message.ts';
 import { blockIdRequired, invalidAction, studentBlockIdRequired, studentIdRequired, subjectIdRequired } from './blocks.errors.ts';
 import { closeBlock } from './close-block.ts';
@@ -69,7 +70,7 @@ export const blocksContract = contract({
 
 /** `/api/v2/blocks/*`. The review and the admin listings answer 401 to a non-admin, as the spec's review table says. */
 export const blockRoutes = implement(blocksContract, {
-  pending: async ({ query }, ctx, actor) => ({ status: 200, body: await listPendingBlocks(ctx, query, actor) }),
+  pending: async ({ query }, ctx, actor) => ({ status: 200, body: sentAsIs(await listPendingBlocks(ctx, query, actor)), headers: JSON_TEXT }),
   pendingCount: async ({ query }, ctx, actor) => ({ status: 200, body: await countPendingBlocks(ctx, query, actor) }),
   bulkReview: async ({ body }, ctx, actor) => ({ status: 200, body: await reviewBlocks(ctx, body, actor) }),
   pendingRejected: async ({ query }, ctx, actor) => ({ status: 200, body: await listPendingAndRejected(ctx, query, actor) }),

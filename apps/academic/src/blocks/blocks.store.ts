@@ -1,8 +1,12 @@
 // The SQL of blocks: the only code of the feature that knows its tables (blocks, student_blocks,
 // student_block_messages, pending_digests) and how it reads students, subjects, registrations and
 // the people a review or a digest goes to. The pending-queue queries are those of bench:blocks.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CompletedBlocksQuery, EventData, Locale, PendingBlock, PendingBlocksQuery, PendingCountQuery, PendingRejectedQuery, StudentBlockStatus } from '@academy/contracts';
+import type { Readable } from 'node:stream';
+import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+import QueryStream from 'pg-query-stream';
+import type { CompletedBlocksQuery, EventData, Locale, PendingBlocksQuery, PendingCountQuery, PendingCursor, PendingRejectedQuery, StudentBlockStatus } from '@academy/contracts';
+import { numberedPlaceholders } from '@academy/db';
 import { outboxInsertSql } from '@academy/messaging';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 
@@ -30,51 +34,125 @@ function filters(given: [condition: string, value: number | string | undefined][
   return { sql: present.map(([condition]) => ` and ${condition}`).join(''), params: present.map(([, value]) => value) };
 }
 
-export type PendingRow = Omit<PendingBlock, 'closedAt' | 'status'> & { studentId: number; studentName: string; closedAt: string | null };
+/** SQL: a timestamptz column as an ISO instant in UTC (`…Z`, milliseconds), as `isoTime` writes it. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** SQL: the listing's cursor of a row: its close time in microseconds since 1970 (`n` for none) and its id (`PendingCursor`). */
+const cursorSql = (closedAt: string, id: string) => `coalesce(((extract(epoch from ${closedAt}) * 1000000)::bigint)::text, 'n') || '.' || ${id}`;
+/** SQL: the close time of a cursor, given as its `?` (exact: microseconds below 2^53). */
+const CURSOR_TIME_SQL = `(timestamptz 'epoch' + ?::bigint * interval '1 microsecond')`;
 
 /**
- * The ids of the page, oldest close first, read on the pending indexes alone. A subject's page is a
- * merge of its blocks' ordered runs (index `(block_id, closed_at, id)`): PostgreSQL's Merge Append
- * reads offset + limit entries, where the walk of the whole pending index in close order would read
- * every pending block until it had skipped the offset's worth of this subject.
+ * SQL: one run of pending blocks (`where`: more conditions), oldest close first (`closed_at` nulls
+ * last, then id), after the cursor, at most `take`: a range of the partial index that `where` picks
+ * (the close time and id are its last columns), read from the cursor on. Blocks without a close time
+ * (none is pending without one, but the order places them last) are a second, empty range.
  */
-async function pendingPage(em: EntityManager, query: PendingBlocksQuery): Promise<{ sql: string; params: unknown[] } | null> {
-  const order = 'order by closed_at asc nulls last, id asc';
-  const page = query.limit === undefined ? '' : ` limit ${query.limit} offset ${query.limit * ((query.page ?? 1) - 1)}`;
-  const student = query.studentId === undefined ? { sql: '', params: [] } : { sql: ' and student_id = ?', params: [query.studentId] };
-  if (query.subjectId === undefined) {
-    return { sql: `select id, closed_at from student_blocks where status = 'pending'${student.sql} ${order}${page}`, params: student.params };
+function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCursor | undefined, take: number): { sql: string; params: unknown[] } {
+  const branches: string[] = [];
+  const params: unknown[] = [];
+  const from = `select id, closed_at from student_blocks where status = 'pending'${where.sql}`;
+  if (after?.closedAtMicros !== null) {
+    branches.push(`(${from} and closed_at is not null${after ? ` and (closed_at, id) > (${CURSOR_TIME_SQL}, ?)` : ''} order by closed_at, id limit ${take})`);
+    params.push(...where.params, ...(after ? [after.closedAtMicros, after.id] : []));
   }
-  const blocks = await em.execute<{ id: number }[]>(`select id from blocks where subject_id = ? order by id`, [query.subjectId]);
-  if (!blocks.length) return null;
-  const runs = blocks.map(() => `(select id, closed_at from student_blocks where status = 'pending' and block_id = ?${student.sql} ${order})`);
-  return { sql: `select id, closed_at from (${runs.join(' union all ')}) runs ${order}${page}`, params: blocks.flatMap((block) => [block.id, ...student.params]) };
+  const amongNone = after?.closedAtMicros === null;
+  branches.push(`(${from} and closed_at is null${amongNone ? ' and id > ?' : ''} order by closed_at, id limit ${take})`);
+  params.push(...where.params, ...(amongNone ? [after.id] : []));
+  return { sql: branches.join(' union all '), params };
+}
+
+type PendingPageQuery = PendingBlocksQuery & { limit: number };
+
+/**
+ * The ids of a page, oldest close first, read on the pending indexes alone, from the cursor
+ * (`after`) or skipping the pages before (`page`). A subject's page merges the runs of its blocks
+ * (partial index `(block_id, closed_at, id)`), each read from the cursor for at most a page: a few
+ * blocks a subject, so a page reads at most blocks × page entries, however deep it is.
+ */
+function pendingPage(query: PendingPageQuery): { sql: string; params: unknown[] } {
+  const skip = query.after === undefined ? query.limit * ((query.page ?? 1) - 1) : 0;
+  const take = skip + query.limit;
+  const page = `order by closed_at asc nulls last, id asc limit ${query.limit} offset ${skip}`;
+  if (query.subjectId !== undefined && query.studentId === undefined) {
+    const run = pendingRun({ sql: ' and block_id = b.id', params: [] }, query.after, take);
+    return { sql: `select r.id, r.closed_at from blocks b cross join lateral (${run.sql}) r where b.subject_id = ? ${page}`, params: [...run.params, query.subjectId] };
+  }
+  const where = filters([
+    ['student_id = ?', query.studentId],
+    ['block_id in (select id from blocks where subject_id = ?)', query.subjectId],
+  ]);
+  const run = pendingRun(where, query.after, take);
+  return { sql: `select id, closed_at from (${run.sql}) r ${page}`, params: run.params };
+}
+
+/** SQL: a pending listing's block (`PendingBlock`) as JSON, of `sb` joined to `b`, `sub` and `e`. */
+const PENDING_BLOCK_JSON = `json_build_object('studentBlockId', sb.id, 'blockId', b.id, 'blockName', b.name, 'subjectId', sub.id, 'subjectName', sub.name,
+  'grade', sb.grade::float8, 'status', 'pending', 'employeeId', sb.employee_id, 'employeeName', coalesce(${fullNameSql('e')}, ''), 'closedAt', ${isoSql('sb.closed_at')})`;
+const PENDING_BLOCK_JOINS = `join blocks b on b.id = sb.block_id
+       join subjects sub on sub.id = b.subject_id
+       join students s on s.id = sb.student_id
+       left join employees e on e.id = sb.employee_id`;
+
+/**
+ * A page of the spec's pending listing (`limit`), answered as PostgreSQL writes it: one query picks
+ * the page's ids on the indexes (`pendingPage`), joins only those rows to their names (a deferred
+ * join), groups them by student in the order of their oldest block, and writes the answer's JSON
+ * with the cursor of the page after (null when the page is not full).
+ */
+export async function selectPendingPageJson(em: EntityManager, query: PendingPageQuery): Promise<string> {
+  const page = pendingPage(query);
+  const [row] = await em.execute<{ body: string }[]>(
+    `with page as (${page.sql}),
+     listed as (
+       select sb.student_id, ${fullNameSql('s')} as student_name, row_number() over (order by page.closed_at asc nulls last, page.id asc) as n,
+              ${cursorSql('page.closed_at', 'page.id')} as cursor, ${PENDING_BLOCK_JSON} as block
+         from page
+         join student_blocks sb on sb.id = page.id
+       ${PENDING_BLOCK_JOINS}),
+     groups as (
+       select min(n) as first, json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block order by n)) as "group"
+         from listed group by student_id)
+     select json_build_object('ok', true, 'total', (select count(*) from listed), 'byStudent', coalesce((select json_agg("group" order by first) from groups), '[]'),
+                              'nextCursor', (select cursor from listed where n = ?))::text as body`,
+    [...page.params, query.limit],
+  );
+  return row!.body;
 }
 
 /**
- * The spec's pending listing: every `pending` block (or a page of them), oldest close first, in one
- * query however many students; null when the subject has no blocks.
+ * The whole pending listing (no `limit`), of the filters given, one group of a student a row (its
+ * JSON, and `total`, the blocks of every group) in the order of their oldest block, read from a
+ * PostgreSQL cursor (pg-query-stream, 100 groups a batch) as `consume` reads it: the groups are
+ * ordered and written by the one query, so the service holds a batch of them, never the listing.
  */
-export async function selectPendingPage(em: EntityManager, query: PendingBlocksQuery): Promise<PendingRow[] | null> {
-  const page = await pendingPage(em, query);
-  if (!page) return null;
-  // A deferred join: the page's ids come from the indexes alone (the rows a deep page skips cost an
-  // index entry each, not five joins and two names), then only the page is joined.
-  const rows = await em.execute<PendingRow[]>(
-    `with page as (${page.sql})
-     select sb.id as "studentBlockId", sb.student_id as "studentId", ${fullNameSql('s')} as "studentName",
-            b.id as "blockId", b.name as "blockName", sub.id as "subjectId", sub.name as "subjectName",
-            sb.grade::float8 as grade, sb.employee_id as "employeeId", coalesce(${fullNameSql('e')}, '') as "employeeName", sb.closed_at as "closedAt"
-       from page
-       join student_blocks sb on sb.id = page.id
-       join blocks b on b.id = sb.block_id
-       join subjects sub on sub.id = b.subject_id
-       join students s on s.id = sb.student_id
-       left join employees e on e.id = sb.employee_id
-      order by page.closed_at asc nulls last, page.id asc`,
-    page.params,
-  );
-  return rows;
+export async function streamPendingGroups(em: EntityManager, query: PendingBlocksQuery, consume: (groups: Readable) => Promise<void>): Promise<void> {
+  const where = filters([
+    ['sb.student_id = ?', query.studentId],
+    ['b.subject_id = ?', query.subjectId],
+  ]);
+  const sql = `with listed as (
+       select sb.student_id, ${fullNameSql('s')} as student_name, sb.id, sb.closed_at, ${PENDING_BLOCK_JSON} as block
+         from student_blocks sb
+       ${PENDING_BLOCK_JOINS}
+        where sb.status = 'pending'${where.sql}),
+     groups as (
+       select min(closed_at) as first_closed_at, (array_agg(id order by closed_at asc nulls last, id asc))[1] as first_id, count(*) as blocks,
+              json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block order by closed_at asc nulls last, id asc))::text as "group"
+         from listed group by student_id)
+     select "group", (sum(blocks) over ())::int as total from groups order by first_closed_at asc nulls last, first_id asc`;
+  const pool = (await (em.getConnection() as PostgreSqlConnection).getNativeClient()) as unknown as Pool;
+  const client = await pool.connect();
+  let failure: unknown;
+  try {
+    await consume(client.query(new QueryStream(numberedPlaceholders(sql), where.params, { batchSize: 100 })));
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    // A connection left mid-query (the client went away) is dropped rather than reused.
+    client.release(failure instanceof Error ? failure : undefined);
+  }
 }
 
 /** The badge: how many blocks await review (of a subject), counted on the pending index alone. */

@@ -1758,6 +1758,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description the nextCursor of the page before: the page after it (keyset; with limit, without page) */
+                    after?: string;
                     limit?: string;
                     page?: string;
                     studentId?: string;
@@ -1795,6 +1797,8 @@ export interface paths {
                                 studentId: number;
                                 studentName: string;
                             }[];
+                            /** @description with limit: `after` of the next page, null when this page is not full; absent without limit */
+                            nextCursor?: string | null;
                             /** @enum {boolean} */
                             ok: true;
                             /** @description number of pending blocks returned */

@@ -80,12 +80,29 @@ export const CloseBlockResponse = z.object({
 
 // ---------------------------------------------------------------- pending listing (spec)
 
+/**
+ * Where a page of the pending listing starts: the `nextCursor` of the page before, opaque to
+ * clients (the last block's close time in microseconds since 1970, `n` for none, and its id).
+ */
+export const PendingCursor = z
+  .string()
+  .regex(/^(n|0|-?[1-9][0-9]{0,15})\.[1-9][0-9]{0,9}$/, { error: 'must be a nextCursor of this listing' })
+  .transform((text) => {
+    const [closedAt, id] = text.split('.') as [string, string];
+    return { closedAtMicros: closedAt === 'n' ? null : Number(closedAt), id: Number(id) };
+  })
+  .refine((cursor) => (cursor.closedAtMicros === null || Number.isSafeInteger(cursor.closedAtMicros)) && Id.safeParse(cursor.id).success, { error: 'must be a nextCursor of this listing' });
+export type PendingCursor = z.infer<typeof PendingCursor>;
+
 export const PendingBlocksQuery = queryObject({
   studentId: IdText.optional(),
   subjectId: IdText.optional(),
   limit: IdText.pipe(Id.max(PENDING_BLOCKS_MAX_LIMIT, { error: `must be at most ${PENDING_BLOCKS_MAX_LIMIT}` })).optional(),
   page: IdText.optional(),
-});
+  after: PendingCursor.optional().describe('the nextCursor of the page before: the page after it (keyset; with limit, without page)'),
+})
+  .refine((query) => query.after === undefined || query.limit !== undefined, { path: ['after'], error: 'needs limit' })
+  .refine((query) => query.after === undefined || query.page === undefined, { path: ['after'], error: 'cannot be combined with page' });
 export type PendingBlocksQuery = z.infer<typeof PendingBlocksQuery>;
 
 export const PendingBlock = z.object({
@@ -108,6 +125,7 @@ export const PendingBlocksResponse = z.object({
   ok: z.literal(true),
   total: z.number().int().describe('number of pending blocks returned'),
   byStudent: z.array(PendingBlocksGroup),
+  nextCursor: z.string().nullable().optional().describe('with limit: `after` of the next page, null when this page is not full; absent without limit'),
 });
 export type PendingBlocksResponse = z.infer<typeof PendingBlocksResponse>;
 
