@@ -1,0 +1,184 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { AppName, EventData } from '@academy/contracts';
+import { removeFiles, type FileStorage } from '@academy/files';
+import { runEvery, type Clock, type Logger } from '@academy/kit';
+import { consume, recordEvent, type Broker, type ConsumeOptions, type Consumer, type HandledEvent } from '@academy/messaging';
+import type { StoredEntry } from './entities.ts';
+import { PART_RETENTION_DAYS, storeExport, sweepExpiredParts } from './parts.ts';
+import { checkProviders, type PrivacyProvider, type ProviderContext } from './provider.ts';
+
+type Answer = EventData<'privacy.part.answered'>;
+type FeatureAnswer = Answer['features'][number];
+
+/** What a service passes: its `ServiceContext` has all of it. */
+export interface PrivacyHost {
+  broker: Broker;
+  orm: MikroORM;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface PrivacyOptions {
+  /** The answering service, as in `APP_EVENTS`. */
+  service: AppName;
+  /** `<service>.privacy`. */
+  queue: string;
+  providers: readonly PrivacyProvider[];
+  /** Where export parts are kept: an `encryptedStorage` of `@academy/files`. */
+  storage: FileStorage;
+  /** Failed attempts after which the answer is `failed` (default 3); the consumer retries in between. */
+  attempts?: number;
+  /** How often expired parts are swept (default hourly; 0: never, a test sweeps itself). */
+  sweepEveryMs?: number;
+  /** Consumer settings (`retryDelaysMs`, …); `maxAttempts` is kept above `attempts`. */
+  consume?: Omit<ConsumeOptions, 'orm' | 'queue' | 'handlers' | 'maxAttempts'>;
+}
+
+export interface PrivacySubscription {
+  consumer: Consumer;
+  /** Stops the sweep timer and the consumer. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_ATTEMPTS = 3;
+const DAY_MS = 86_400_000;
+
+interface PriorRow {
+  status: string;
+  attempts: number;
+  answer: Answer | null;
+}
+
+/** A failure's reason as published: the error's message (never its stack), bounded. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return message.slice(0, 2000);
+}
+
+/** Counts a failed attempt in a transaction of its own (the attempt's is rolled back); answers the count so far. */
+async function countFailure(orm: MikroORM, event: HandledEvent<'privacy.request.opened'>, reason: string, now: Date): Promise<number> {
+  const { requestId, kind, subject } = event.data;
+  const [row] = await orm.em.fork().getConnection().execute<{ attempts: number }[]>(
+    `insert into privacy_answers (request_id, kind, subject_kind, subject_id, status, reason, attempts, updated_at) values (?, ?, ?, ?, 'failing', ?, 1, ?)
+     on conflict (request_id) do update set attempts = privacy_answers.attempts + 1, reason = excluded.reason, updated_at = excluded.updated_at
+     returning attempts`,
+    [requestId, kind, subject.kind, subject.id, reason, now],
+  );
+  return row!.attempts;
+}
+
+/**
+ * The handler of `privacy.request.opened` for one service: its providers (those asked about the
+ * person's kind) export or erase in a savepoint of the consumer's transaction; the answer's row and
+ * its `privacy.part.answered` commit with the inbox row. A failure rolls the savepoint back, removes
+ * the part's stored files and is retried by the consumer until the `attempts`-th, which answers `failed`.
+ */
+export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 'logger'>, options: Pick<PrivacyOptions, 'service' | 'providers' | 'storage' | 'attempts'>) {
+  const { service, providers, storage } = options;
+  const maxAttempts = options.attempts ?? DEFAULT_ATTEMPTS;
+  checkProviders(providers);
+  return async (em: EntityManager, event: HandledEvent<'privacy.request.opened'>): Promise<void> => {
+    const { requestId, kind, subject, locale } = event.data;
+    const now = host.clock.now();
+    const meta = { source: service, correlationId: event.correlationId };
+    const connection = em.getConnection();
+    const [prior] = await connection.execute<PriorRow[]>('select status, attempts, answer from privacy_answers where request_id = ?', [requestId], 'all', em.getTransactionContext());
+    if (prior?.answer && prior.status !== 'failing') {
+      // The same request again (replayed, republished): the answer it had, not a second run.
+      recordEvent(em, 'privacy.part.answered', prior.answer, meta);
+      return;
+    }
+    const asked = providers.filter((provider) => provider.subjects.includes(subject.kind));
+    const written: string[] = [];
+    let features: FeatureAnswer[];
+    let entries: StoredEntry[] = [];
+    try {
+      ({ features, entries } = await em.transactional(async (attempt) => {
+        const ctx: ProviderContext = { em: attempt, subject, requestId, now, locale };
+        const answered: FeatureAnswer[] = [];
+        const stored: StoredEntry[] = [];
+        for (const provider of asked) {
+          const feature = `${service}.${provider.feature}`;
+          if (kind === 'access') {
+            const exported = await provider.export(ctx);
+            const part = exported ? await storeExport(storage, provider.feature, exported, written) : [];
+            stored.push(...part);
+            answered.push({ feature, status: exported ? 'done' : 'nothing-held', erased: [], kept: [], entries: part.length });
+          } else {
+            const erasure = await provider.erase(ctx);
+            const held = erasure.erased.some((item) => item.count > 0) || erasure.kept.length > 0;
+            answered.push({ feature, status: held ? 'done' : 'nothing-held', erased: [...erasure.erased], kept: [...erasure.kept], entries: 0 });
+          }
+        }
+        return { features: answered, entries: stored };
+      }));
+    } catch (error) {
+      await removeFiles(storage, written);
+      const reason = reasonOf(error);
+      const attempts = await countFailure(host.orm, event, reason, now);
+      host.logger.warn({ err: error, requestId, service, attempts }, 'privacy: a provider failed');
+      if (attempts < maxAttempts) throw error;
+      const failed: Answer = { requestId, kind, service, status: 'failed', reason, attempts, features: [], export: null, answeredAt: now.toISOString() };
+      await connection.execute(
+        `update privacy_answers set status = 'failed', answer = ?, answered_at = ?, updated_at = ? where request_id = ?`,
+        [JSON.stringify(failed), now, now, requestId],
+        'run',
+        em.getTransactionContext(),
+      );
+      recordEvent(em, 'privacy.part.answered', failed, meta);
+      return;
+    }
+    const held = features.some((feature) => feature.status === 'done');
+    const attempts = (prior?.attempts ?? 0) + 1;
+    const expiresAt = new Date(now.getTime() + PART_RETENTION_DAYS * DAY_MS);
+    const keepsPart = kind === 'access' && entries.length > 0;
+    const answer: Answer = {
+      requestId,
+      kind,
+      service,
+      status: held ? 'done' : 'nothing-held',
+      reason: null,
+      attempts,
+      features,
+      export: keepsPart ? { entries: entries.length, sizeBytes: entries.reduce((sum, entry) => sum + entry.sizeBytes, 0), expiresAt: expiresAt.toISOString() } : null,
+      answeredAt: now.toISOString(),
+    };
+    await connection.execute(
+      `insert into privacy_answers (request_id, kind, subject_kind, subject_id, status, reason, attempts, answer, entries, answered_at, expires_at, updated_at)
+       values (?, ?, ?, ?, ?, null, ?, ?, ?, ?, ?, ?)
+       on conflict (request_id) do update set status = excluded.status, reason = null, attempts = excluded.attempts, answer = excluded.answer,
+         entries = excluded.entries, answered_at = excluded.answered_at, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+      [requestId, kind, subject.kind, subject.id, answer.status, attempts, JSON.stringify(answer), keepsPart ? JSON.stringify(entries) : null, now, keepsPart ? expiresAt : null, now],
+      'run',
+      em.getTransactionContext(),
+    );
+    recordEvent(em, 'privacy.part.answered', answer, meta);
+  };
+}
+
+/**
+ * Declares `<service>.privacy` bound to `privacy.request.opened` and answers each request with the
+ * service's providers (`privacyRequestHandler`); sweeps the parts whose 30 days are over, hourly.
+ */
+export async function subscribePrivacy(host: PrivacyHost, options: PrivacyOptions): Promise<PrivacySubscription> {
+  const handler = privacyRequestHandler(host, options);
+  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+  const consumer = await consume(host.broker, {
+    // One at a time: a request is rare and may stream files; a failing attempt also takes a second connection to count itself.
+    prefetch: 1,
+    ...options.consume,
+    orm: host.orm,
+    queue: options.queue,
+    maxAttempts: attempts + 2,
+    handlers: { 'privacy.request.opened': handler },
+  });
+  const sweep = () => sweepExpiredParts(host.orm, options.storage, host.clock.now());
+  const stopSweep = runEvery(options.sweepEveryMs ?? 3_600_000, sweep, (error) => host.logger.warn({ err: error }, 'privacy: sweeping expired parts failed'), 'privacy sweep');
+  return {
+    consumer,
+    async stop() {
+      await stopSweep();
+      await consumer.stop();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream } from 'node:stream/web';
+import { Router, type Request, type Response } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FileStorage } from '@academy/files';
+import type { Clock } from '@academy/kit';
+import { readLocalPart, safeEntryPath, type PartReader } from './parts.ts';
+
+/** The internal path of a service's part: not behind the gateway, called by academic with the internal key. */
+export const PART_PATH = '/internal/privacy/parts';
+export const API_KEY_HEADER = 'x-api-key';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INDEX = /^(0|[1-9][0-9]{0,5})$/;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Constant-time comparison of the presented key with the service's (hashed first, so lengths leak nothing). */
+export function apiKeyMatches(presented: unknown, expected: string): boolean {
+  return typeof presented === 'string' && timingSafeEqual(digest(presented), digest(expected));
+}
+
+function refuse(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ code, message });
+}
+
+export interface PartRoutesOptions {
+  orm: MikroORM;
+  storage: FileStorage;
+  apiKey: string;
+  clock: Clock;
+}
+
+/**
+ * `GET /internal/privacy/parts/{requestId}` answers the part's manifest (`{ requestId, entries:
+ * [{ index, path, mediaType, sizeBytes }] }`); `GET …/{requestId}/entries/{index}` streams one entry,
+ * decrypted. 401 without the key, 400 for a malformed id, 404 when the service keeps no part for it.
+ */
+export function privacyPartRoutes(options: PartRoutesOptions): Router {
+  const router = Router();
+  const part = async (req: Request, res: Response): Promise<PartReader | null> => {
+    if (!apiKeyMatches(req.headers[API_KEY_HEADER], options.apiKey)) {
+      refuse(res, 401, 'UNAUTHORIZED', 'API key missing or wrong');
+      return null;
+    }
+    const requestId = String(req.params.requestId);
+    if (!UUID.test(requestId)) {
+      refuse(res, 400, 'VALIDATION_ERROR', 'requestId must be a uuid');
+      return null;
+    }
+    const found = await readLocalPart(options.orm.em.fork(), options.storage, requestId.toLowerCase(), options.clock.now());
+    if (!found) refuse(res, 404, 'PART_NOT_FOUND', 'No export part is kept for this request');
+    return found;
+  };
+  router.get(`${PART_PATH}/:requestId`, async (req, res) => {
+    const found = await part(req, res);
+    if (!found) return;
+    res.json({ requestId: req.params.requestId, entries: found.entries.map((entry, index) => ({ index, ...entry })) });
+  });
+  router.get(`${PART_PATH}/:requestId/entries/:index`, async (req, res) => {
+    const found = await part(req, res);
+    if (!found) return;
+    const index = String(req.params.index);
+    const entry = INDEX.test(index) ? found.entries[Number(index)] : undefined;
+    if (!entry) return refuse(res, 404, 'PART_ENTRY_NOT_FOUND', 'No such entry in the part');
+    const stream = await found.open(Number(index));
+    res.status(200).setHeader('content-type', entry.mediaType).setHeader('content-length', String(entry.sizeBytes));
+    await pipeline(stream, res);
+  });
+  return router;
+}
+
+/** A part kept by another service, read over its internal route (academic's side). */
+export async function readRemotePart(baseUrl: string, apiKey: string, requestId: string, signal?: AbortSignal): Promise<PartReader | null> {
+  const url = `${baseUrl.replace(/\/$/, '')}${PART_PATH}/${requestId}`;
+  const response = await fetch(url, { headers: { [API_KEY_HEADER]: apiKey }, signal });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const manifest = (await response.json()) as { entries: { path: string; mediaType: string; sizeBytes: number }[] };
+  return {
+    entries: manifest.entries.map(({ path, mediaType, sizeBytes }) => ({ path: safeEntryPath(path), mediaType: String(mediaType), sizeBytes: Number(sizeBytes) })),
+    async open(index) {
+      const entryResponse = await fetch(`${url}/entries/${index}`, { headers: { [API_KEY_HEADER]: apiKey }, signal });
+      if (!entryResponse.ok || !entryResponse.body) throw new Error(`${url}/entries/${index} answered ${entryResponse.status}`);
+      return Readable.fromWeb(entryResponse.body as ReadableStream<Uint8Array>);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { Readable } from 'node:stream';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { removeFiles, type FileStorage } from '@academy/files';
+import type { StoredEntry } from './entities.ts';
+import type { ExportAnswer } from './provider.ts';
+
+/** How long a service keeps an export part after answering. */
+export const PART_RETENTION_DAYS = 30;
+
+const SAFE_SEGMENT = /^[^/\\\0]{1,200}$/;
+
+/** A file name of a provider, as a path inside its feature's folder: `/`-separated segments, none empty, `.` or `..`. */
+export function safeEntryPath(name: string): string {
+  const segments = name.split('/');
+  if (segments.length > 8 || segments.some((segment) => !SAFE_SEGMENT.test(segment) || segment === '.' || segment === '..')) {
+    throw new Error(`export file name ${JSON.stringify(name)} is not a safe relative path`);
+  }
+  return segments.join('/');
+}
+
+/**
+ * Writes one provider's export into `storage` (encrypted there): `<feature>.json`, then each file
+ * under `<feature>/`. Every key written is pushed to `written` as it is stored, so a failure later
+ * in the attempt can remove them.
+ */
+export async function storeExport(storage: FileStorage, feature: string, exported: NonNullable<ExportAnswer>, written: string[]): Promise<StoredEntry[]> {
+  const entries: StoredEntry[] = [];
+  const json = Buffer.from(`${JSON.stringify(exported.data, null, 2)}\n`);
+  const saved = await storage.save(Readable.from([json]));
+  written.push(saved.key);
+  entries.push({ path: `${feature}.json`, mediaType: 'application/json', sizeBytes: saved.sizeBytes, storageKey: saved.key });
+  const names = new Set<string>();
+  for (const file of exported.files ?? []) {
+    const path = `${feature}/${safeEntryPath(file.name)}`;
+    if (names.has(path)) throw new Error(`export file ${JSON.stringify(file.name)} of ${feature} is named twice`);
+    names.add(path);
+    const content = await file.open();
+    const stored = await storage.save(content);
+    written.push(stored.key);
+    entries.push({ path, mediaType: file.mediaType, sizeBytes: stored.sizeBytes, storageKey: stored.key });
+  }
+  return entries;
+}
+
+/** A stored part as academic reads it: the entries in order and a way to open each (decrypted). */
+export interface PartReader {
+  entries: readonly { path: string; mediaType: string; sizeBytes: number }[];
+  open(index: number): Promise<Readable>;
+}
+
+interface PartRow {
+  status: string;
+  entries: StoredEntry[] | null;
+  expires_at: Date | string | null;
+}
+
+/** The part this service keeps for `requestId`, or null when it has none (nothing held, not an access request, expired, swept). */
+export async function readLocalPart(em: EntityManager, storage: FileStorage, requestId: string, now: Date): Promise<PartReader | null> {
+  const [row] = await em.getConnection().execute<PartRow[]>('select status, entries, expires_at from privacy_answers where request_id = ?', [requestId]);
+  if (!row || row.status !== 'done' || !row.entries || !row.expires_at || new Date(row.expires_at).getTime() <= now.getTime()) return null;
+  const stored = row.entries;
+  return {
+    entries: stored.map(({ path, mediaType, sizeBytes }) => ({ path, mediaType, sizeBytes })),
+    async open(index) {
+      const entry = stored[index];
+      if (!entry) throw new Error(`part entry ${index} does not exist`);
+      const stream = await storage.open(entry.storageKey);
+      if (!stream) throw new Error(`part entry ${entry.path} is missing from storage`);
+      return stream;
+    },
+  };
+}
+
+/** Removes the parts whose 30 days are over (their files, then the row's entries); answers how many parts were removed. */
+export async function sweepExpiredParts(orm: MikroORM, storage: FileStorage, now: Date, limit = 100): Promise<number> {
+  const connection = orm.em.getConnection();
+  const rows = await connection.execute<{ request_id: string; entries: StoredEntry[] }[]>(
+    'select request_id, entries from privacy_answers where entries is not null and expires_at <= ? order by expires_at limit ?',
+    [now, limit],
+  );
+  for (const row of rows) {
+    await removeFiles(
+      storage,
+      row.entries.map((entry) => entry.storageKey),
+    );
+    await connection.execute('update privacy_answers set entries = null, updated_at = ? where request_id = ?', [now, row.request_id]);
+  }
+  return rows.length;
+}

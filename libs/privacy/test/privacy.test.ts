@@ -1,0 +1,275 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import express from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createEnvelope, parseEnvelope, type EventData, type PrivacySubject } from '@academy/contracts';
+import { createOrm } from '@academy/db';
+import { diskStorage, encryptedStorage, type FileStorage } from '@academy/files';
+import { createLogger, fixedClock } from '@academy/kit';
+import { createBroker, messagingEntities, type Broker } from '@academy/messaging';
+import { createTestDatabase, deleteTestQueues, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
+import { personalFieldNames, privacyEntities, privacyPartRoutes, readRemotePart, subscribePrivacy, sweepExpiredParts, type PrivacyProvider, type PrivacySubscription } from '../src/index.ts';
+
+const API_KEY = 'test-privacy-api-key-0123456789';
+const clock = fixedClock('2026-11-27T10:00:00Z');
+const exchange = uniqueName('academy.events.test');
+const queue = uniqueQueueName('test.privacy');
+const employee: PrivacySubject = { kind: 'employee', id: 7, userId: 70, email: 'ana@example.com' };
+const pdf = randomBytes(200_000);
+
+let url: string;
+let orm: MikroORM;
+let broker: Broker;
+let subscription: PrivacySubscription;
+let storage: FileStorage;
+let filesDir: string;
+let baseUrl: string;
+let server: Server;
+/** Calls per provider and a switch to make one fail, by test. */
+const calls: Record<string, number> = {};
+const failures = { notes: 0, always: false, auditExport: false };
+
+const sql = (text: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(text, params, 'all');
+
+const notes: PrivacyProvider = {
+  feature: 'notes',
+  subjects: ['employee'],
+  declares: [{ record: 'notes', purpose: 'Notes about an employee.', category: 'employment', fields: { text: { personal: true, description: 'the note' }, employeeId: { personal: false, description: 'whose' }, email: { personal: true, description: 'copy of their address' } } }],
+  async export({ em, subject }) {
+    calls.notesExport = (calls.notesExport ?? 0) + 1;
+    if (failures.always || failures.notes > 0) {
+      failures.notes -= 1;
+      throw new Error('notes store unavailable');
+    }
+    const rows = await em.getConnection().execute<{ id: number; text: string }[]>('select id, text from notes where employee_id = ? order by id', [subject.id], 'all', em.getTransactionContext());
+    if (rows.length === 0) return null;
+    return { data: { notes: rows }, files: [{ name: 'scans/contract.pdf', mediaType: 'application/pdf', open: async () => Readable.from([pdf]) }] };
+  },
+  async erase({ em, subject, now }) {
+    calls.notesErase = (calls.notesErase ?? 0) + 1;
+    if (failures.always) throw new Error('notes store unavailable');
+    const erased = await em.getConnection().execute<{ id: number }[]>('delete from notes where employee_id = ? returning id', [subject.id], 'all', em.getTransactionContext());
+    const kept = await em.getConnection().execute<{ n: string }[]>('select count(*) as n from kept_records where employee_id = ?', [subject.id], 'all', em.getTransactionContext());
+    await em.getConnection().execute('update kept_records set restricted_at = coalesce(restricted_at, ?) where employee_id = ?', [now, subject.id], 'run', em.getTransactionContext());
+    return {
+      erased: [{ what: 'notes', count: erased.length }],
+      kept: Number(kept[0]!.n) > 0 ? [{ what: 'time records', legalBasis: 'Estatuto de los Trabajadores art. 34.9', until: '2030-11-27' }] : [],
+    };
+  },
+};
+
+/** Asked about students only: never run for an employee. */
+const marks: PrivacyProvider = {
+  feature: 'marks',
+  subjects: ['student'],
+  declares: [{ record: 'marks', purpose: 'Marks.', category: 'academic', fields: { grade: { personal: true, description: 'a mark' } } }],
+  async export() {
+    calls.marks = (calls.marks ?? 0) + 1;
+    return { data: [] };
+  },
+  async erase() {
+    calls.marks = (calls.marks ?? 0) + 1;
+    return { erased: [], kept: [] };
+  },
+};
+
+/** Writes a row, so a later failure shows whether the attempt rolled back. */
+const audit: PrivacyProvider = {
+  feature: 'audit',
+  subjects: ['employee'],
+  declares: [],
+  async export() {
+    if (failures.auditExport) throw new Error('audit store unavailable');
+    return null;
+  },
+  async erase({ em, subject }) {
+    await em.getConnection().execute('insert into erase_log (employee_id) values (?)', [subject.id], 'run', em.getTransactionContext());
+    return { erased: [{ what: 'erase log', count: 0 }], kept: [] };
+  },
+};
+
+beforeAll(async () => {
+  url = await createTestDatabase('privacy');
+  orm = await createOrm({ clientUrl: url, entities: [...privacyEntities, ...messagingEntities], migrations: [] });
+  await orm.schema.create();
+  await sql('create table notes (id serial primary key, employee_id int not null, text text not null)');
+  await sql('create table kept_records (id serial primary key, employee_id int not null, restricted_at timestamptz)');
+  await sql('create table erase_log (id serial primary key, employee_id int not null)');
+  filesDir = await mkdtemp(path.join(tmpdir(), 'privacy-parts-'));
+  storage = encryptedStorage(diskStorage(filesDir), { currentKeyId: 'k1', keys: new Map([['k1', randomBytes(32)]]) });
+  broker = createBroker({ url: testUrls.rabbitmq, service: 'privacy-test', logger: createLogger('privacy-test', 'silent'), exchange });
+  await broker.start();
+  subscription = await subscribePrivacy(
+    { broker, orm, clock, logger: createLogger('privacy-test', 'silent') },
+    { service: 'incidents', queue, providers: [notes, marks, audit], storage, sweepEveryMs: 0, consume: { retryDelaysMs: [100] } },
+  );
+  const app = express();
+  app.use(privacyPartRoutes({ orm, storage, apiKey: API_KEY, clock }));
+  server = app.listen(0);
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server?.close();
+  await subscription?.stop();
+  await broker?.close();
+  await orm?.close();
+  await dropTestDatabase(url);
+  await deleteTestQueues(exchange, [queue], [100]);
+  await rm(filesDir, { recursive: true, force: true });
+});
+
+function request(kind: 'access' | 'erasure', subject: PrivacySubject = employee, requestId: string = randomUUID()) {
+  const data: EventData<'privacy.request.opened'> = { requestId, kind, subject, locale: 'es', openedAt: clock.now().toISOString(), deadline: '2026-12-27T10:00:00.000Z' };
+  return createEnvelope('privacy.request.opened', data, { source: 'academic' });
+}
+
+/** Publishes the request and answers the `privacy.part.answered` the service recorded for it (checked against its schema). */
+async function answerTo(envelope: ReturnType<typeof request>) {
+  await broker.publish([envelope]);
+  const rows = await waitFor(
+    `the answer to ${envelope.data.requestId}`,
+    async () => {
+      const found = (await sql(`select envelope from outbox where type = 'privacy.part.answered' and envelope->'data'->>'requestId' = ? and envelope->>'correlationId' = ?`, [envelope.data.requestId, envelope.correlationId])) as { envelope: unknown }[];
+      return found.length > 0 ? found : undefined;
+    },
+    15_000,
+    50,
+  );
+  expect(rows).toHaveLength(1);
+  const parsed = parseEnvelope(rows[0]!.envelope);
+  if (!parsed.ok || parsed.envelope.type !== 'privacy.part.answered') throw new Error(`not a valid answer: ${JSON.stringify(parsed)}`);
+  return parsed.envelope.data;
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('an access request', () => {
+  test('when the employee has notes and a file, then the part is done and the internal route streams its JSON and the file decrypted', async () => {
+    await sql(`insert into notes (employee_id, text) values (7, 'first'), (7, 'second'), (8, 'someone else')`);
+    const answer = await answerTo(request('access'));
+    expect(answer).toMatchObject({ service: 'incidents', kind: 'access', status: 'done', reason: null, attempts: 1, answeredAt: '2026-11-27T10:00:00.000Z' });
+    expect(answer.features).toEqual([
+      { feature: 'incidents.notes', status: 'done', erased: [], kept: [], entries: 2 },
+      { feature: 'incidents.audit', status: 'nothing-held', erased: [], kept: [], entries: 0 },
+    ]);
+    expect(answer.export).toEqual({ entries: 2, sizeBytes: expect.any(Number), expiresAt: '2026-12-27T10:00:00.000Z' });
+
+    const part = await readRemotePart(baseUrl, API_KEY, answer.requestId);
+    expect(part?.entries).toEqual([
+      { path: 'notes.json', mediaType: 'application/json', sizeBytes: expect.any(Number) },
+      { path: 'notes/scans/contract.pdf', mediaType: 'application/pdf', sizeBytes: pdf.length },
+    ]);
+    expect(JSON.parse((await readAll(await part!.open(0))).toString())).toEqual({ notes: [{ id: expect.any(Number), text: 'first' }, { id: expect.any(Number), text: 'second' }] });
+    expect((await readAll(await part!.open(1))).equals(pdf)).toBe(true);
+    // At rest the file is encrypted: no stored file holds the PDF's bytes.
+    const stored = (await readdir(filesDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+    expect(stored.length).toBeGreaterThanOrEqual(2);
+    for (const file of stored) expect((await readFile(path.join(file.parentPath, file.name))).includes(pdf.subarray(0, 64))).toBe(false);
+  });
+
+  test('when the internal route is called without the key, with a malformed id or an unknown request, then 401, 400 and 404', async () => {
+    const unknown = randomUUID();
+    expect((await fetch(`${baseUrl}/internal/privacy/parts/${unknown}`)).status).toBe(401);
+    expect((await fetch(`${baseUrl}/internal/privacy/parts/${unknown}`, { headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+    expect((await fetch(`${baseUrl}/internal/privacy/parts/not-a-uuid`, { headers: { 'x-api-key': API_KEY } })).status).toBe(400);
+    expect((await fetch(`${baseUrl}/internal/privacy/parts/${unknown}`, { headers: { 'x-api-key': API_KEY } })).status).toBe(404);
+    expect(await readRemotePart(baseUrl, API_KEY, unknown)).toBeNull();
+  });
+
+  test('when no provider holds anything, then the answer is nothing-held and no part is kept', async () => {
+    const answer = await answerTo(request('access', { kind: 'employee', id: 99, userId: null, email: null }));
+    expect(answer).toMatchObject({ status: 'nothing-held', export: null });
+    expect(answer.features.map((feature) => feature.status)).toEqual(['nothing-held', 'nothing-held']);
+    expect(await readRemotePart(baseUrl, API_KEY, answer.requestId)).toBeNull();
+  });
+
+  test('when the person is a student, then only the providers asked about students run', async () => {
+    const before = { marks: calls.marks ?? 0, notes: calls.notesExport ?? 0 };
+    const answer = await answerTo(request('access', { kind: 'student', id: 7, userId: null, email: null }));
+    expect(answer.features.map((feature) => feature.feature)).toEqual(['incidents.marks']);
+    expect(calls.marks).toBe(before.marks + 1);
+    expect(calls.notesExport ?? 0).toBe(before.notes);
+  });
+
+  test('when the 30 days are over, then the sweep removes the part and its files', async () => {
+    await sql(`insert into notes (employee_id, text) values (11, 'to expire')`);
+    const answer = await answerTo(request('access', { kind: 'employee', id: 11, userId: null, email: null }));
+    const keys = (await sql('select entries from privacy_answers where request_id = ?', [answer.requestId])) as { entries: { storageKey: string }[] }[];
+    expect(await sweepExpiredParts(orm, storage, new Date('2026-12-27T09:59:59Z'))).toBe(0);
+    expect(await sweepExpiredParts(orm, storage, new Date('2026-12-27T10:00:00Z'))).toBeGreaterThanOrEqual(1);
+    for (const { storageKey } of keys[0]!.entries) expect(await storage.open(storageKey)).toBeNull();
+    expect(await readRemotePart(baseUrl, API_KEY, answer.requestId)).toBeNull();
+  });
+});
+
+describe('an erasure request', () => {
+  test('when the employee has notes and kept records, then the notes go, the records are restricted and listed as kept with their basis and date', async () => {
+    await sql(`insert into notes (employee_id, text) values (21, 'a'), (21, 'b')`);
+    await sql(`insert into kept_records (employee_id) values (21)`);
+    const answer = await answerTo(request('erasure', { kind: 'employee', id: 21, userId: null, email: null }));
+    expect(answer).toMatchObject({ kind: 'erasure', status: 'done', export: null });
+    expect(answer.features[0]).toEqual({
+      feature: 'incidents.notes',
+      status: 'done',
+      erased: [{ what: 'notes', count: 2 }],
+      kept: [{ what: 'time records', legalBasis: 'Estatuto de los Trabajadores art. 34.9', until: '2030-11-27' }],
+      entries: 0,
+    });
+    expect(await sql('select * from notes where employee_id = 21')).toEqual([]);
+    expect(await sql(`select restricted_at = '2026-11-27T10:00:00Z' as at_now from kept_records where employee_id = 21`)).toEqual([{ at_now: true }]);
+  });
+
+  test('when the same request comes again under another event id, then the recorded answer is published again and the providers do not run', async () => {
+    const first = request('erasure', { kind: 'employee', id: 22, userId: null, email: null });
+    const answer = await answerTo(first);
+    const erases = calls.notesErase;
+    const again = createEnvelope('privacy.request.opened', first.data, { source: 'academic' });
+    expect(await answerTo(again)).toEqual(answer);
+    expect(calls.notesErase).toBe(erases);
+  });
+});
+
+describe('a provider that fails', () => {
+  test('when it fails twice and then works, then the third attempt answers done, counted', async () => {
+    await sql(`insert into notes (employee_id, text) values (31, 'x')`);
+    failures.notes = 2;
+    const answer = await answerTo(request('access', { kind: 'employee', id: 31, userId: null, email: null }));
+    expect(answer).toMatchObject({ status: 'done', attempts: 3 });
+  });
+
+  test('when it fails every attempt, then the answer is failed with the reason, nothing it wrote stays, and its stored files are removed', async () => {
+    failures.always = true;
+    const filesBefore = (await readdir(filesDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length;
+    try {
+      const answer = await answerTo(request('erasure', { kind: 'employee', id: 32, userId: null, email: null }));
+      expect(answer).toMatchObject({ status: 'failed', reason: 'Error: notes store unavailable', attempts: 3, features: [], export: null });
+      expect(await sql('select * from erase_log where employee_id = 32')).toEqual([]);
+    } finally {
+      failures.always = false;
+    }
+    failures.auditExport = true;
+    try {
+      // notes exports its JSON and its file first; audit then fails: what notes stored must go.
+      const exportAnswer = await answerTo(request('access', { kind: 'employee', id: 7, userId: null, email: null }));
+      expect(exportAnswer).toMatchObject({ status: 'failed', reason: 'Error: audit store unavailable' });
+    } finally {
+      failures.auditExport = false;
+    }
+    expect((await readdir(filesDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length).toBe(filesBefore);
+  });
+});
+
+test('personalFieldNames lists every field a provider declares personal, once', () => {
+  expect(personalFieldNames([notes, marks, audit])).toEqual(['email', 'grade', 'text']);
+});
