@@ -1,18 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { MailTransport } from './email/mail-worker.ts';
-import type { PushProvider } from './shared/push-provider.ts';
+import { mailQueueStats, type MailQueueStats } from './deliveries/deliveries.store.ts';
+import type { PushProvider } from './push/push-provider.ts';
 
 /** Mail and push failures on the service's `/metrics`, and the e-mails waiting to be sent. */
 export interface DeliveryMetrics {
   mailSendFailures: Counter<'code'>;
   pushFailures: Counter<'code'>;
-}
-
-interface MailQueueStats {
-  waiting: number;
-  oldest_waiting_seconds: number;
-  parked: number;
 }
 
 /**
@@ -23,18 +18,8 @@ export function deliveryMetrics(registry: Registry, orm: MikroORM): DeliveryMetr
   const registers = [registry];
   let pending: Promise<MailQueueStats | null> | null = null;
   const stats = () => {
-    pending ??= orm.em
-      .fork()
-      .getConnection()
-      .execute<MailQueueStats[]>(
-        `select count(*) filter (where status in ('pending', 'sending'))::int as waiting,
-                coalesce(extract(epoch from now() - min(created_at) filter (where status in ('pending', 'sending'))), 0)::float8 as oldest_waiting_seconds,
-                count(*) filter (where status = 'parked')::int as parked
-           from deliveries where channel = 'email' and status in ('pending', 'sending', 'parked')`,
-        [],
-        'all',
-      )
-      .then(([row]) => row)
+    pending ??= mailQueueStats(orm.em.fork())
+      .then((row) => row ?? null)
       .catch(() => null)
       .finally(() => setImmediate(() => (pending = null)));
     return pending;

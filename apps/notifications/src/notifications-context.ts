@@ -3,8 +3,10 @@ import { inSpan } from '@academy/kit';
 import type { Config } from './config.ts';
 import { pruneStaleTokens } from './devices/devices.store.ts';
 import { createMailWorker, smtpTransport, type MailTransport, type MailWorker } from './email/mail-worker.ts';
-import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './shared/push-provider.ts';
-import { startHeldPushSender } from './shared/held-pushes.ts';
+import type { PushSendResponse } from '@academy/contracts';
+import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './push/push-provider.ts';
+import { startHeldPushSender } from './push/release-held-pushes.ts';
+import { sendPush, type SendPushInput } from './push/send-push.ts';
 import { createRealtime, type Realtime } from './realtime/realtime.ts';
 import { countingMailFailures, countingPushFailures, deliveryMetrics } from './delivery-metrics.ts';
 
@@ -15,6 +17,11 @@ import { countingMailFailures, countingPushFailures, deliveryMetrics } from './d
  */
 export interface NotificationsContext extends ServiceContext<Config> {
   push: PushProvider;
+  /**
+   * The push feature's `sendPush` on this context: how the features an event makes push (email, realtime)
+   * reach the one way a push goes out, as they reach the mail worker and Socket.IO, without importing a sibling.
+   */
+  sendPush: (input: SendPushInput) => Promise<PushSendResponse>;
   mailWorker: MailWorker;
   realtime: Realtime;
   /** The mail worker's poll, the held-push sender and the hourly maintenance. */
@@ -41,7 +48,7 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
       ? firebasePushProvider(overrides.messaging)
       : config.FIREBASE_CREDENTIALS_FILE
         ? firebaseFromCredentials(config.FIREBASE_CREDENTIALS_FILE)
-        : recordingPushProvider(orm),
+        : recordingPushProvider(config.DATABASE_URL),
     metrics,
   );
   if (push.kind === 'recording') logger.info('FIREBASE_CREDENTIALS_FILE is not set: push messages are recorded in recorded_pushes, not sent');
@@ -70,14 +77,15 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
   let maintenance: NodeJS.Timeout | null = null;
   let stopHeldPushes: (() => Promise<void>) | null = null;
 
-  return {
+  const notifications: NotificationsContext = {
     ...ctx,
     push,
+    sendPush: (input) => sendPush(notifications, input),
     mailWorker,
     realtime,
     start() {
       mailWorker.start();
-      stopHeldPushes ??= startHeldPushSender({ orm, push, clock: ctx.clock, logger }, config.HELD_PUSH_POLL_MS);
+      stopHeldPushes ??= startHeldPushSender(notifications, config.HELD_PUSH_POLL_MS);
       maintenance ??= setInterval(() => void maintain(), MAINTENANCE_INTERVAL_MS).unref();
       void maintain();
     },
@@ -89,4 +97,5 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
       await push.close();
     },
   };
+  return notifications;
 }

@@ -4,7 +4,7 @@ import { payslipHandlers } from './email/payslip-published.handler.ts';
 import { attendanceHandlers } from './email/attendance-notices.handler.ts';
 import { onPendingDigest } from './email/pending-digest.handler.ts';
 import type { GuardianLink } from './email/recipients.ts';
-import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from './email/unsubscribes.ts';
+import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from './email/unsubscribe-links.ts';
 import type { NotificationsContext } from './notifications-context.ts';
 import { onIncidentChanged } from './realtime/incident-changed.handler.ts';
 
@@ -23,12 +23,12 @@ export async function subscriptions(ctx: NotificationsContext): Promise<void> {
     queue: ctx.config.EMAIL_QUEUE,
     handlers: {
       'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy, unsubscribeLink),
-      ...payslipHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
-      ...attendanceHandlers({ orm: ctx.orm, push: ctx.push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy, unsubscribeLink, clock: ctx.clock }),
+      ...payslipHandlers({ sendPush: ctx.sendPush, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
+      ...attendanceHandlers({ sendPush: ctx.sendPush, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy, unsubscribeLink }),
       'blocks.pending-digest': onPendingDigest({ wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
     },
   });
-  const incidents = onIncidentChanged({ realtime: ctx.realtime, orm: ctx.orm, push: ctx.push, academy });
+  const incidents = onIncidentChanged({ realtime: ctx.realtime, sendPush: ctx.sendPush, academy });
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.REALTIME_QUEUE,

@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { BatchResponse, MulticastMessage } from 'firebase-admin/messaging';
 import type { FirebaseError } from 'firebase-admin/app';
 import type { EventData } from '@academy/contracts';
-import type { MulticastSender } from '../src/shared/push-provider.ts';
+import type { MulticastSender } from '../src/push/push-provider.ts';
 import { API_KEY, envelope, sql, until, useNotifications, useNotificationsWithSmtp, type Notifications } from './support.ts';
 
 /** One sample of the service's /metrics: its value, or undefined when the series is absent. */

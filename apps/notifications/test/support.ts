@@ -6,7 +6,7 @@ import { startTestService, stopTestService, useService } from '@academy/testing/
 import { ConfigSchema, type Config } from '../src/config.ts';
 import type { NotificationsOverrides } from '../src/notifications-context.ts';
 import { defineNotificationsService } from '../src/service.ts';
-import type { PushProvider } from '../src/shared/push-provider.ts';
+import type { PushProvider } from '../src/push/push-provider.ts';
 import { recipientsOf, startSmtp, type TestSmtp } from './smtp.ts';
 
 export type Notifications = RunningService<Config>;

@@ -38,6 +38,12 @@ describe('lint: SQL only in *.store.ts and migrations (local/sql-in-store)', () 
     expect(await sqlProblems(code, 'apps/incidents/src/time-records/time-records.store.ts')).toEqual([]);
   });
 
+  test('notifications is kept too: SQL text in its send use case fails, in the push store passes', async () => {
+    const code = "export const tokens = 'select user_id, token from device_tokens where user_id = any(?::int[])';\n";
+    expect(await sqlProblems(code, 'apps/notifications/src/push/send-push.ts')).toEqual(["SQL text belongs in the feature's *.store.ts (or a migration)."]);
+    expect(await sqlProblems(code, 'apps/notifications/src/push/push.store.ts')).toEqual([]);
+  });
+
   test('a sentence that starts like SQL is not SQL', async () => {
     expect(await sqlProblems("export const hint = 'Select one from the list';\n", 'apps/hours-bank/src/hours-bank/hints.ts')).toEqual([]);
   });

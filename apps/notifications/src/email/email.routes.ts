@@ -1,6 +1,10 @@
 import { emailContract } from '@academy/contracts';
 import { implement, type NotificationsContext } from '../notifications-context.ts';
-import { listOptOuts, removeOptOut, unsubscribe, unsubscribeSettings, unsubscribeState, type UnsubscribeOutcome } from './unsubscribes.ts';
+import { listOptOuts } from './list-opt-outs.ts';
+import { readUnsubscribe } from './read-unsubscribe.ts';
+import { removeOptOut } from './remove-opt-out.ts';
+import type { UnsubscribeOutcome } from './unsubscribe-links.ts';
+import { unsubscribe } from './unsubscribe.ts';
 import { UNSUBSCRIBE_PAGE_CSP, unsubscribePage, type UnsubscribeView } from './unsubscribe-page.ts';
 
 const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': UNSUBSCRIBE_PAGE_CSP };
@@ -20,18 +24,14 @@ function pageOf(ctx: NotificationsContext, outcome: UnsubscribeOutcome, view: (o
  */
 export const emailRoutes = implement(emailContract, {
   unsubscribePage: async ({ query }, ctx) => {
-    const outcome = await unsubscribeState(ctx.orm.em.fork(), unsubscribeSettings(ctx.config), query.token, ctx.clock.now());
+    const outcome = await readUnsubscribe(ctx, query);
     return pageOf(ctx, outcome, ({ type, address, already }) => (already ? { page: 'already', type, address } : { page: 'confirm', type, address, token: query.token }));
   },
   unsubscribe: async ({ query }, ctx) => {
-    const outcome = await unsubscribe(ctx.orm.em.fork(), unsubscribeSettings(ctx.config), query.token, ctx.clock.now());
+    const outcome = await unsubscribe(ctx, query);
     return pageOf(ctx, outcome, ({ type, address, already }) => ({ page: already ? 'already' : 'done', type, address }));
   },
   // What the links recorded, and undoing one (admin): a guardian who unsubscribed by mistake asks the academy.
-  listOptOuts: async ({ query }, ctx) => ({ status: 200, body: { success: true, ...(await listOptOuts(ctx.orm.em, query)) } }),
-  removeOptOut: async ({ query, req }, ctx) => {
-    const removed = await removeOptOut(ctx.orm.em, query);
-    req.log.info({ recipient: removed.recipient, type: removed.type }, 'opt-out undone by an administrator');
-    return { status: 200, body: { success: true, message: 'Opt-out removed', data: removed } };
-  },
+  listOptOuts: async ({ query }, ctx, actor) => ({ status: 200, body: { success: true, ...(await listOptOuts(ctx, query, actor)) } }),
+  removeOptOut: async ({ query }, ctx, actor) => ({ status: 200, body: { success: true, message: 'Opt-out removed', data: await removeOptOut(ctx, query, actor) } }),
 });

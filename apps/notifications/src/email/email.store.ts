@@ -1,10 +1,50 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { eventSchemas } from '@academy/contracts';
+import { eventSchemas, type NotificationType, type OptOut, type OptOutKey, type OptOutsQuery, type PageMeta } from '@academy/contracts';
 import { pgArray } from '@academy/db';
-import type { TraceCarrier } from '@academy/kit';
+import { currentTraceCarrier, pageMeta, type TraceCarrier } from '@academy/kit';
 import { isOptional, notificationTypeOf } from '../shared/notification-types.ts';
 
-// The mail worker's SQL on the `deliveries` table: claiming due e-mails, and recording each outcome.
+// The e-mail feature's SQL: the mails an event queues (`deliveries` rows of channel `email`), the mail
+// worker's claims and outcomes on them, and the guardians' opt-outs (`email_unsubscribes`, one row per
+// address and type). The claim reads the preferences feature's table in the same statement, at send time.
+
+/** A mail an event queues: the mail worker sends it. */
+export interface QueuedMail {
+  to: string;
+  userId: number | null;
+  role: string;
+  template: string;
+  subject: string;
+  html: string;
+  text: string;
+  unsubscribe?: string;
+}
+
+/**
+ * `deliveries` rows written in the event's transaction (`em`, with its inbox row), unique per (event,
+ * address, channel): a redelivered event, even on another queue, writes nothing new. Addresses are
+ * deduplicated (an admin who is also the guardian gets one). Each carries the trace it was queued in.
+ */
+export async function queueMails(em: EntityManager, event: { id: string; type: string }, mails: QueuedMail[]): Promise<void> {
+  const unique = [...new Map(mails.map((mail) => [mail.to.toLowerCase(), mail])).values()];
+  if (unique.length === 0) return;
+  await em.getConnection().execute(
+    `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)
+     values ${unique.map(() => `(?, ?, 'email', ?, ?, ?, ?, ?, 'pending', 0, now(), now(), now())`).join(', ')}
+     on conflict (event_id, recipient, channel) do nothing`,
+    unique.flatMap((mail) => [
+      event.id,
+      event.type,
+      mail.to.toLowerCase(),
+      mail.userId,
+      mail.template,
+      mail.subject,
+      JSON.stringify({ to: mail.to, role: mail.role, subject: mail.subject, html: mail.html, text: mail.text, unsubscribe: mail.unsubscribe, trace: currentTraceCarrier() ?? undefined }),
+    ]),
+    'run',
+    em.getTransactionContext(),
+  );
+}
 
 export interface ClaimedMail {
   id: string;
@@ -78,4 +118,59 @@ export async function skipMails(em: EntityManager, mails: ClaimedMail[], reason:
     [reason, pgArray(mails.map((mail) => mail.id))],
     'run',
   );
+}
+
+/** Whether the address is unsubscribed from the type. */
+export async function isUnsubscribed(em: EntityManager, address: string, type: NotificationType): Promise<boolean> {
+  const rows = await em.getConnection().execute<unknown[]>(`select 1 from email_unsubscribes where recipient = ? and type = ?`, [address, type], 'all');
+  return rows.length > 0;
+}
+
+/** Records the address's opt-out from the type; false when it was there already. */
+export async function insertUnsubscribe(em: EntityManager, address: string, type: NotificationType, now: Date): Promise<boolean> {
+  const inserted = await em
+    .getConnection()
+    .execute<unknown[]>(`insert into email_unsubscribes (recipient, type, created_at) values (?, ?, ?) on conflict do nothing returning recipient`, [address, type, now], 'all');
+  return inserted.length > 0;
+}
+
+interface OptOutRow {
+  recipient: string;
+  type: NotificationType;
+  created_at: Date;
+  total: string;
+}
+const optOut = (row: Omit<OptOutRow, 'total'>): OptOut => ({ recipient: row.recipient, type: row.type, createdAt: new Date(row.created_at).toISOString() });
+
+/** The recorded opt-outs, newest first, one page and the total in one query. */
+export async function listOptOutRows(em: EntityManager, query: OptOutsQuery): Promise<{ data: OptOut[]; meta: PageMeta }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const filter = (condition: string, value: unknown) => {
+    where.push(condition);
+    params.push(value);
+  };
+  if (query.recipient) filter('recipient = ?', query.recipient.trim().toLowerCase());
+  if (query.type) filter('type = ?', query.type);
+  const condition = where.length ? `where ${where.join(' and ')}` : '';
+  const rows = await em
+    .getConnection()
+    .execute<OptOutRow[]>(`select recipient, type, created_at, count(*) over () as total from email_unsubscribes ${condition} order by created_at desc, recipient, type limit ? offset ?`, [
+      ...params,
+      query.limit,
+      (query.page - 1) * query.limit,
+    ], 'all', em.getTransactionContext());
+  // A page past the end has no row to carry the total.
+  const total = rows.length
+    ? Number(rows[0]!.total)
+    : Number((await em.getConnection().execute<{ total: string }[]>(`select count(*) as total from email_unsubscribes ${condition}`, params, 'all', em.getTransactionContext()))[0]!.total);
+  return { data: rows.map(optOut), meta: pageMeta(total, query.page, query.limit) };
+}
+
+/** Deletes one opt-out; what it was, or undefined when there was none. */
+export async function deleteOptOut(em: EntityManager, key: OptOutKey): Promise<OptOut | undefined> {
+  const [removed] = await em
+    .getConnection()
+    .execute<Omit<OptOutRow, 'total'>[]>(`delete from email_unsubscribes where recipient = ? and type = ? returning recipient, type, created_at`, [key.recipient.trim().toLowerCase(), key.type], 'all', em.getTransactionContext());
+  return removed ? optOut(removed) : undefined;
 }

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import nodemailer from 'nodemailer';
 import { contextFromCarrier, inSpan, markSpanError, SpanKind, type Logger } from '@academy/kit';
-import { claimDueMails, markMail, skipMails, type ClaimedMail } from './mail-worker.store.ts';
+import { claimDueMails, markMail, skipMails, type ClaimedMail } from './email.store.ts';
 
 export interface MailTransport {
   sendMail(mail: { from: string; to: string; subject: string; html: string; text: string; headers?: Record<string, string>; list?: { unsubscribe: string } }): Promise<unknown>;

@@ -1,15 +1,13 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
-import type { PushProvider } from '../shared/push-provider.ts';
-import { sendPush } from '../shared/send-push.ts';
+import type { NotificationsContext } from '../notifications-context.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
+import { queueMails } from './email.store.ts';
 import { payslipPush, payslipTemplate } from './payslip-mail.ts';
-import { currentTraceCarrier } from '@academy/kit';
 
 export interface PayslipNoticeDeps {
-  orm: MikroORM;
-  push: PushProvider;
+  /** The one way a push goes out (the context's, on the handler's transaction). */
+  sendPush: NotificationsContext['sendPush'];
   /** Wakes the mail worker after a mail was queued. */
   wake: () => void;
   /** The app's address; the mail links to `<appUrl>/payslips`. */
@@ -43,38 +41,21 @@ function onPayslip(type: PayslipEventType, deps: PayslipNoticeDeps): EventHandle
         correction,
         link: `${deps.appUrl.replace(/\/+$/, '')}/payslips`,
       });
-      await em.getConnection().execute(
-        `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)
-         values (?, ?, 'email', ?, ?, ?, ?, ?, 'pending', 0, now(), now(), now())
-         on conflict (event_id, recipient, channel) do nothing`,
-        [
-          event.id,
-          event.type,
-          to.toLowerCase(),
-          data.employee.userId,
-          correction ? 'payslipCorrectedTemplate' : 'payslipPublishedTemplate',
-          mail.subject,
-          JSON.stringify({ to, role: 'employee', subject: mail.subject, html: mail.html, text: mail.text , trace: currentTraceCarrier() ?? undefined }),
-        ],
-        'run',
-        em.getTransactionContext(),
-      );
+      await queueMails(em, event, [{ to, userId: data.employee.userId, role: 'employee', template: correction ? 'payslipCorrectedTemplate' : 'payslipPublishedTemplate', ...mail }]);
       deps.wake();
     }
     if (data.employee.userId) {
       // On the handler's own transaction: a second connection per handler would let a burst of events
       // (the consumer's prefetch above the pool) take every connection and wait for one more, for ever.
-      await sendPush(
-        em,
-        deps.push,
-        {
+      await deps.sendPush({
+        message: {
           userIds: [data.employee.userId],
           ...payslipPush(lang, { label: data.label, periodStart: data.periodStart, periodEnd: data.periodEnd, correction }),
           data: { type: correction ? 'payslip_corrected' : 'payslip_published', payslipId: String(data.payslipId) },
           idempotencyKey: `payslip:${event.id}`,
         },
-        { eventType: event.type },
-      );
+        eventType: event.type,
+      });
     }
   };
 }

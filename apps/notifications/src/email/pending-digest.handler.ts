@@ -1,8 +1,8 @@
 import type { EventData } from '@academy/contracts';
 import type { EventHandler } from '@academy/messaging';
 import { approvalDigestTemplate } from './approval-digest-mail.ts';
+import { queueMails } from './email.store.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
-import { currentTraceCarrier } from '@academy/kit';
 
 export interface PendingDigestDeps {
   /** Wakes the mail worker after the mail was queued. */
@@ -22,21 +22,7 @@ export function onPendingDigest(deps: PendingDigestDeps): EventHandler<'blocks.p
   return async (em, event) => {
     const data: EventData<'blocks.pending-digest'> = event.data;
     const mail = approvalDigestTemplate(languageOf(data.admin.locale, deps.academy), data, `${deps.appUrl.replace(/\/+$/, '')}/blocks/pending`);
-    await em.getConnection().execute(
-      `insert into deliveries (event_id, event_type, channel, recipient, user_id, template, subject, payload, status, attempts, next_attempt_at, created_at, updated_at)
-       values (?, ?, 'email', ?, ?, 'approvalDigestTemplate', ?, ?, 'pending', 0, now(), now(), now())
-       on conflict (event_id, recipient, channel) do nothing`,
-      [
-        event.id,
-        event.type,
-        data.admin.email.toLowerCase(),
-        data.admin.userId,
-        mail.subject,
-        JSON.stringify({ to: data.admin.email, role: 'admin', subject: mail.subject, html: mail.html, text: mail.text , trace: currentTraceCarrier() ?? undefined }),
-      ],
-      'run',
-      em.getTransactionContext(),
-    );
+    await queueMails(em, event, [{ to: data.admin.email, userId: data.admin.userId, role: 'admin', template: 'approvalDigestTemplate', ...mail }]);
     deps.wake();
   };
 }

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { NotificationChannel, NotificationType, PreferencesBody } from '@academy/contracts';
-import { pgArray } from '@academy/db';
+import type { NotificationChannel, NotificationType, PreferencesBody, QuietHours } from '@academy/contracts';
+
+// The only code that writes the preferences feature's tables: `notification_preferences` (one row per
+// user, type and channel; no row is on) and `quiet_hours` (one row per user). The send paths read them
+// in their own statements (push.store.ts, email.store.ts' claim), at send time.
 
 interface PreferenceRow {
   type: NotificationType;
@@ -24,16 +27,30 @@ export async function writeSettings(em: EntityManager, userId: number, settings:
   );
 }
 
-/**
- * Of the given users, those who switched `type` off on `channel`: "user:type" keys. One indexed
- * read (the primary key) for a whole batch of deliveries.
- */
-export async function switchedOff(em: EntityManager, channel: NotificationChannel, wanted: { userId: number; type: NotificationType }[]): Promise<Set<string>> {
-  if (!wanted.length) return new Set();
-  const rows = await em.execute<{ user_id: number; type: string }[]>(
-    `select user_id, type from notification_preferences where channel = ? and not enabled and user_id = any(?::int[]) and type = any(?::text[])`,
-    [channel, pgArray([...new Set(wanted.map((item) => item.userId))]), pgArray([...new Set(wanted.map((item) => item.type))])],
-    'all',
+/** The user's quiet hours for push, or null. */
+export async function readQuietHours(em: EntityManager, userId: number): Promise<QuietHours | null> {
+  const [row] = await em
+    .getConnection()
+    .execute<{ start: string; end: string; timeZone: string }[]>(
+      `select to_char(start_time, 'HH24:MI') as start, to_char(end_time, 'HH24:MI') as "end", time_zone as "timeZone" from quiet_hours where user_id = ?`,
+      [userId],
+      'all',
+      em.getTransactionContext(),
+    );
+  return row ?? null;
+}
+
+/** Sets (or, with null, removes) the user's quiet hours. */
+export async function writeQuietHours(em: EntityManager, userId: number, quietHours: QuietHours | null, now: Date): Promise<void> {
+  if (!quietHours) {
+    await em.getConnection().execute(`delete from quiet_hours where user_id = ?`, [userId], 'run', em.getTransactionContext());
+    return;
+  }
+  await em.getConnection().execute(
+    `insert into quiet_hours (user_id, start_time, end_time, time_zone, updated_at) values (?, ?::time, ?::time, ?, ?)
+     on conflict (user_id) do update set start_time = excluded.start_time, end_time = excluded.end_time, time_zone = excluded.time_zone, updated_at = excluded.updated_at`,
+    [userId, quietHours.start, quietHours.end, quietHours.timeZone, now],
+    'run',
+    em.getTransactionContext(),
   );
-  return new Set(rows.map((row) => `${row.user_id}:${row.type}`));
 }

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { cert, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getMessaging, type BatchResponse, type MulticastMessage } from 'firebase-admin/messaging';
 import type { PushSendBody } from '@academy/contracts';
-import pg from 'pg';
+import { recordedPushes } from './push.store.ts';
 
 /** What a push says, whoever it goes to. */
 export type PushMessage = Pick<PushSendBody, 'title' | 'body' | 'priority' | 'channelId' | 'data'>;
@@ -113,23 +112,18 @@ export function firebaseFromCredentials(credentialsFile: string): PushProvider {
  * whose connections the event handlers that push hold), and what it recorded stays recorded whatever
  * the caller's transaction does, as a push sent stays sent.
  */
-export function recordingPushProvider(orm: MikroORM): PushProvider {
-  const own = new pg.Pool({ connectionString: orm.config.get('clientUrl') as string, max: 2 });
-  own.on('error', () => {}); // an idle connection dropped by the server: the next send opens another
+export function recordingPushProvider(databaseUrl: string): PushProvider {
+  const recorded = recordedPushes(databaseUrl);
   return {
     kind: 'recording',
     async send(message, tokens) {
       const chunks = chunk(tokens, FCM_MULTICAST_LIMIT);
       if (chunks.length) {
         const { tokens: _omitted, ...withoutTokens } = toMulticastMessage(message, []);
-        let n = 0;
-        await own.query(
-          `insert into recorded_pushes (message, tokens, token_count, created_at) values ${chunks.map(() => `($${++n}, $${++n}, $${++n}, now())`).join(', ')}`,
-          chunks.flatMap((part) => [JSON.stringify(withoutTokens), JSON.stringify(part), part.length]),
-        );
+        await recorded.record(withoutTokens, chunks);
       }
       return tokens.map(() => ({ ok: true }));
     },
-    close: () => own.end(),
+    close: () => recorded.close(),
   };
 }

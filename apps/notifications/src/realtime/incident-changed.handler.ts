@@ -1,8 +1,6 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventHandler } from '@academy/messaging';
 import { say, type Language } from '../shared/i18n.ts';
-import type { PushProvider } from '../shared/push-provider.ts';
-import { sendPush } from '../shared/send-push.ts';
+import type { NotificationsContext } from '../notifications-context.ts';
 import type { Realtime } from './realtime.ts';
 
 const PUSH_PREVIEW_CHARS = 150;
@@ -18,8 +16,8 @@ const optional = <T extends Record<string, unknown>>(fields: T): Partial<T> => O
  * event's inbox row, on the handler's one connection. The push is in the academy's
  * language (`academy`): incident events name no login's choice.
  */
-export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; push: PushProvider; academy: Language }): EventHandler<'incident.created' | 'incident.updated'> {
-  return async (em, event) => {
+export function onIncidentChanged(deps: { realtime: Realtime; sendPush: NotificationsContext['sendPush']; academy: Language }): EventHandler<'incident.created' | 'incident.updated'> {
+  return async (_em, event) => {
     const data = event.data;
     deps.realtime.notifyIncident(
       {
@@ -37,10 +35,8 @@ export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; pus
     if (data.change === 'admin_message' && data.employeeUserId) {
       // On the handler's own transaction: a second connection per handler would let a burst of events
       // (the consumer's prefetch above the pool) take every connection and wait for one more, for ever.
-      await sendPush(
-        em,
-        deps.push,
-        {
+      await deps.sendPush({
+        message: {
           userIds: [data.employeeUserId],
           title: say(deps.academy, 'incidentReply.title'),
           body: data.message ? say(deps.academy, 'incidentReply.body', { message: truncate(data.message, PUSH_PREVIEW_CHARS) }) : say(deps.academy, 'incidentReply.bodyEmpty', { incidentId: data.incidentId }),
@@ -48,8 +44,8 @@ export function onIncidentChanged(deps: { realtime: Realtime; orm: MikroORM; pus
           data: { type: 'incident_reply', incidentId: String(data.incidentId), status: data.status },
           idempotencyKey: `incident-reply:${event.id}`,
         },
-        { eventType: event.type },
-      );
+        eventType: event.type,
+      });
     }
   };
 }

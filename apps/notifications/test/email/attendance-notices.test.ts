@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import type { EventData } from '@academy/contracts';
 import { onAttendanceMissing } from '../../src/email/attendance-notices.handler.ts';
+import type { NotificationsContext } from '../../src/notifications-context.ts';
+import { sendPush } from '../../src/push/send-push.ts';
 import { countingPushProvider, envelope, sleep, sql, tagged, useNotificationsWithSmtp } from '../support.ts';
 import { recipientsOf } from '../smtp.ts';
 
@@ -71,8 +73,8 @@ describe('attendance notices: the teacher reminder (mail + push) and the thresho
     await publish(event, event, event);
     await settledMailsTo(tagged('again'), 1);
     const { push, sends } = countingPushProvider();
-    const { ctx } = service();
-    await ctx.orm.em.fork().transactional((em) => onAttendanceMissing({ orm: ctx.orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' }, clock: ctx.clock })(em, event));
+    const ctx = { ...(service().deps as NotificationsContext), push };
+    await ctx.orm.em.fork().transactional((em) => onAttendanceMissing({ sendPush: (input) => sendPush(ctx, input), wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
     expect(sends).toEqual([]);
     await sleep(600);
     expect(mailsTo(tagged('again'))).toHaveLength(1);

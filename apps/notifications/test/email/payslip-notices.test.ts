@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { pgArray } from '@academy/db';
 import { onPayslipPublished } from '../../src/email/payslip-published.handler.ts';
+import type { NotificationsContext } from '../../src/notifications-context.ts';
+import { sendPush } from '../../src/push/send-push.ts';
 import { countingPushProvider, envelope, payslipPublished, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
 import { recipientsOf } from '../smtp.ts';
 
@@ -51,8 +53,8 @@ describe('payslip notices on payslip.published and payslip.corrected (real SMTP 
     await settledMailsTo(employee('redelivered'), 1);
     // As if the inbox row were lost: the deliveries key and the push's idempotency key alone stop a second notice.
     const { push, sends } = countingPushProvider();
-    const { orm } = service().ctx;
-    await orm.em.fork().transactional((em) => onPayslipPublished({ orm, push, wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
+    const ctx = { ...(service().deps as NotificationsContext), push };
+    await ctx.orm.em.fork().transactional((em) => onPayslipPublished({ sendPush: (input) => sendPush(ctx, input), wake: () => undefined, appUrl: APP_URL, academy: { locale: 'en', timeZone: 'Europe/Madrid' } })(em, event));
     expect(sends).toEqual([]);
     await sleep(800);
     expect(mailsTo(employee('redelivered'))).toHaveLength(1);

@@ -2,8 +2,9 @@ import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { EventData } from '@academy/contracts';
 import { bearer } from '@academy/testing';
-import { recordingPushProvider } from '../../src/shared/push-provider.ts';
-import { sendPush } from '../../src/shared/send-push.ts';
+import { recordingPushProvider } from '../../src/push/push-provider.ts';
+import type { NotificationsContext } from '../../src/notifications-context.ts';
+import { sendPush } from '../../src/push/send-push.ts';
 import { envelope, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
 
 let nextId = 1;
@@ -153,9 +154,10 @@ describe('notification preferences (real SMTP server)', () => {
       expect((await put(205, { preferences: [{ type: 'attendance_reminder', channel: 'push', enabled: false }] })).status).toBe(200);
       await sql(service(), `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at) values (205, 'phone', 'off-token', 'android', now(), now(), now()), (206, 'phone', 'on-token', 'ios', now(), now(), now())`);
       const sent: string[][] = [];
-      const recording = recordingPushProvider(service().ctx.orm);
+      const recording = recordingPushProvider(service().ctx.config.DATABASE_URL);
       const provider = { ...recording, send: (message: Parameters<typeof recording.send>[0], tokens: string[]) => (sent.push(tokens), recording.send(message, tokens)) };
-      const response = await sendPush(service().ctx.orm.em.fork(), provider, { userIds: [205, 206], title: 'Attendance', body: 'Take the register' }, { eventType: 'attendance.missing' });
+      const ctx = { ...(service().deps as NotificationsContext), push: provider };
+      const response = await sendPush(ctx, { message: { userIds: [205, 206], title: 'Attendance', body: 'Take the register' }, eventType: 'attendance.missing' });
       expect(sent).toEqual([['on-token']]);
       expect(response).toMatchObject({ tokensCount: 1, successCount: 1 });
       expect(await sql(service(), `select recipient, status from deliveries where channel = 'push' and user_id in (205, 206) order by recipient`)).toEqual([
@@ -163,7 +165,7 @@ describe('notification preferences (real SMTP server)', () => {
         { recipient: 'user:206', status: 'recorded' },
       ]);
       // The same user, a type still on: pushed.
-      await sendPush(service().ctx.orm.em.fork(), provider, { userIds: [205], title: 'Warning', body: 'Attendance below threshold' }, { eventType: 'attendance.threshold-crossed' });
+      await sendPush(ctx, { message: { userIds: [205], title: 'Warning', body: 'Attendance below threshold' }, eventType: 'attendance.threshold-crossed' });
       expect(sent).toEqual([['on-token'], ['off-token']]);
     });
   });

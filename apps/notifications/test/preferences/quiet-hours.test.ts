@@ -6,12 +6,12 @@ import { bearer } from '@academy/testing';
 import { startTestService } from '@academy/testing/harness';
 import { defineNotificationsService } from '../../src/service.ts';
 import type { NotificationsContext } from '../../src/notifications-context.ts';
-import { releaseHeldPushes } from '../../src/shared/held-pushes.ts';
+import { releaseHeldPushes } from '../../src/push/release-held-pushes.ts';
 import { envelope, sql, stopNotifications, until, useNotificationsWithSmtp, type Notifications } from '../support.ts';
 
 // 23:30 in Madrid (CEST) on Monday 4 May; the quiet hours end at 07:00 on the 5th, 05:00 UTC.
 const clock = fixedClock('2026-05-04T21:30:00Z');
-const pushOf = (instance: Notifications) => (instance.deps as NotificationsContext).push;
+const contextOf = (instance: Notifications) => instance.deps as NotificationsContext;
 const as = (userId: number) => bearer({ sub: String(userId), role: 'user' });
 let nextId = 1;
 
@@ -84,12 +84,12 @@ describe('quiet hours for push (pinned clock)', () => {
     await until(async () => mailsTo('teacher.quiet@school.test').length > 0, 10_000, 'the reminder mail');
 
     clock.set('2026-05-05T04:59:00Z');
-    expect(await releaseHeldPushes(service().ctx.orm, pushOf(service()), clock.now())).toBe(0);
+    expect(await releaseHeldPushes(contextOf(service()), { now: clock.now() })).toBe(0);
 
     clock.set('2026-05-05T05:00:00Z');
     const second = await startTestService(defineNotificationsService(), service().ctx.config, { clock });
     try {
-      const sent = await Promise.all([service(), second, service(), second].map((instance) => releaseHeldPushes(instance.ctx.orm, pushOf(instance), clock.now())));
+      const sent = await Promise.all([service(), second, service(), second].map((instance) => releaseHeldPushes(contextOf(instance), { now: clock.now() })));
       expect(sent.reduce((sum, n) => sum + n, 0)).toBe(1);
     } finally {
       await stopNotifications(second, false);
@@ -102,6 +102,6 @@ describe('quiet hours for push (pinned clock)', () => {
     const [recorded] = await sql<{ count: number }>(service(), `select count(*)::int as count from recorded_pushes where tokens::text like '%quiet-token%'`);
     expect(recorded!.count).toBe(2);
     clock.set('2026-05-05T06:00:00Z');
-    expect(await releaseHeldPushes(service().ctx.orm, pushOf(service()), clock.now())).toBe(0);
+    expect(await releaseHeldPushes(contextOf(service()), { now: clock.now() })).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { BatchResponse, MulticastMessage, SendResponse } from 'firebase-admin/messaging';
 import type { FirebaseError } from 'firebase-admin/app';
-import type { MulticastSender } from '../../src/shared/push-provider.ts';
+import type { MulticastSender } from '../../src/push/push-provider.ts';
 import { API_KEY, sql, useNotifications, type Notifications } from '../support.ts';
 
 const firebaseError = (code: string, message: string): FirebaseError => ({

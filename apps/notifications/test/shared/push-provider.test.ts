@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { chunk, DEAD_TOKEN_CODES, toMulticastMessage } from '../../src/shared/push-provider.ts';
+import { chunk, DEAD_TOKEN_CODES, toMulticastMessage } from '../../src/push/push-provider.ts';
 
 describe('toMulticastMessage: the spec fields onto FCM', () => {
   test('priority high: Android high, APNs 10; the channel on the Android notification', () => {
