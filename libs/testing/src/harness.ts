@@ -5,9 +5,14 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll } from '@jest/globals';
 import { startService, type BaseConfig, type RunningService, type ServiceDefinition, type StartOptions } from '@academy/service';
 import { deleteTestQueues, dropTestDatabase } from './index.ts';
+import { cloneMigratedDatabase } from './template-database.ts';
 
-/** Starts the service and waits for its broker: queues are bound before a test publishes, and a broker still connecting when the service stops would keep Jest alive. */
+/**
+ * Starts the service and waits for its broker: queues are bound before a test publishes, and a broker still connecting when the service stops would keep Jest alive.
+ * Its still-empty database is first cloned from the service's migrated template (template-database.ts).
+ */
 export async function startTestService<C extends BaseConfig, D>(definition: ServiceDefinition<C, D>, config: C, options: StartOptions = {}): Promise<RunningService<C, D>> {
+  await cloneMigratedDatabase(definition as ServiceDefinition, config);
   const service = await startService(definition, config, options);
   await service.ctx.broker.start();
   return service;
