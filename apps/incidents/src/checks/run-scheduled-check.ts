@@ -13,12 +13,12 @@ export interface CheckResult {
 const BATCH = 500;
 
 /**
- * The scheduled check at `input.now`; the scheduler is its caller (`actor` null). Safe to run on
+ * The scheduled check at `input.now`; the scheduler is its caller, no person: `(ctx, input)`. Safe to run on
  * several instances at once: every incident it creates has its unique key and is inserted with ON
  * CONFLICT DO NOTHING together with its event, so a concurrent run's insert is a no-op (no
  * duplicate incident, no duplicate event).
  */
-export async function runScheduledCheck(ctx: IncidentsContext, input: { now: Date }, _actor: null): Promise<CheckResult> {
+export async function runScheduledCheck(ctx: IncidentsContext, input: { now: Date }): Promise<CheckResult> {
   return {
     openTooLong: await flagOpenRecords(ctx, input.now),
     absences: await flagAbsences(ctx, input.now),

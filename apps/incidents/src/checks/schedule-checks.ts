@@ -7,7 +7,7 @@ export function scheduleChecks(ctx: IncidentsContext, intervalMs: number): () =>
   if (intervalMs <= 0) return async () => undefined;
   let current: Promise<void> | null = null;
   const tick = () => {
-    current ??= inSpan('scheduled check', { root: true }, () => runScheduledCheck(ctx, { now: ctx.clock.now() }, null))
+    current ??= inSpan('scheduled check', { root: true }, () => runScheduledCheck(ctx, { now: ctx.clock.now() }))
       .then((result) => {
         if (result.openTooLong || result.absences || result.lateClockIns) ctx.logger.info(result, 'scheduled check created incidents');
       })

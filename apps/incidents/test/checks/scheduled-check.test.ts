@@ -18,7 +18,7 @@ describe('the scheduled check', () => {
     { ABSENCE_RULE: 'every-working-day', ACADEMY_TIME_ZONE: 'UTC', ABSENCE_DEADLINE: '09:00', ABSENCE_GRACE_MINUTES: 30, OPEN_RECORD_LIMIT_HOURS: 12, PROPOSED_SHIFT_HOURS: 8 },
     { clock: fixedClock(new Date(NOW)) },
   );
-  const check = (now = service().deps.clock.now()) => runScheduledCheck(service().deps, { now }, null);
+  const check = (now = service().deps.clock.now()) => runScheduledCheck(service().deps, { now });
   const incidentsOf = (employeeId: number, kind: string) =>
     sql<{ id: number; time_record_id: number | null; day: string | null; proposed_end_at: string | null; severity: string; source: string | null; description: string }>(
       service(),
@@ -139,7 +139,7 @@ describe('the scheduled check', () => {
       for (const { employeeId } of employees) await insertRecord(service(), employeeId, '2026-01-14T06:00:00Z', null);
       const now = new Date('2026-01-15T12:00:00Z');
       for (let round = 0; round < 3; round++) {
-        await Promise.all([runScheduledCheck(service().deps, { now }, null), runScheduledCheck(second.deps, { now }, null)]);
+        await Promise.all([runScheduledCheck(service().deps, { now }), runScheduledCheck(second.deps, { now })]);
       }
       const ids = employees.map((employee) => employee.employeeId);
       const counts = await sql<{ kind: string; day: string | null; n: number }>(

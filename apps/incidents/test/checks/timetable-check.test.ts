@@ -13,7 +13,7 @@ const plus = (iso: string, minutes: number) => new Date(Date.parse(iso) + minute
  */
 describe('the scheduled check with the timetable', () => {
   const service = useIncidents({ ABSENCE_GRACE_MINUTES: 30 }, { clock: fixedClock(new Date('2026-01-13T12:00:00Z')) });
-  const check = (now: string) => runScheduledCheck(service().deps, { now: new Date(now) }, null);
+  const check = (now: string) => runScheduledCheck(service().deps, { now: new Date(now) });
   const incidentsOf = (employeeId: number, kind: string) =>
     sql<{ day: string; severity: string; source: string | null; description: string }>(
       service(),
@@ -186,7 +186,7 @@ describe('the scheduled check with the timetable', () => {
     const employeeId = 990_001;
     const occurredAt = new Date('2026-02-05T07:00:00Z');
     const events = [
-      createEnvelope('employee.upserted', { id: employeeId, userId: 991_001, name: 'Ana Ruiz', email: null, active: true, taxId: null, payrollCode: null }, { source: 'academic', occurredAt }),
+      createEnvelope('employee.upserted', { id: employeeId, userId: 991_001, name: 'Ana Ruiz', email: null, active: true, taxIdDigest: null, payrollCode: null }, { source: 'academic', occurredAt }),
       createEnvelope(
         'calendar-event.created',
         { id: 990_001, subjectId: 1, centerId: 1, employeeId, startsAt: '2026-02-05T08:00:00.000Z', endsAt: '2026-02-05T09:00:00.000Z' },
