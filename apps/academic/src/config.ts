@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEV_TAX_ID_DIGEST_KEY } from '@academy/contracts';
 import { env, loadConfig } from '@academy/kit';
 import { baseConfigSchema, type BaseConfig } from '@academy/service';
 
@@ -54,12 +55,18 @@ export const DigestSettingsSchema = z.object({
 });
 export type DigestSettings = z.infer<typeof DigestSettingsSchema>;
 
+/** Employees' events (`employee.upserted`): the key of the tax id's digest, shared with payslips only (a Secret in a deployment). */
+export const EmployeeEventSettingsSchema = z.object({
+  TAX_ID_DIGEST_KEY: z.string().min(32, { error: 'must be at least 32 characters (a random secret shared with payslips)' }).default(DEV_TAX_ID_DIGEST_KEY),
+});
+export type EmployeeEventSettings = z.infer<typeof EmployeeEventSettingsSchema>;
+
 /** The service's own settings (what tests give `testConfig` for their defaults). */
-export const SettingsSchema = AuthSettingsSchema.extend(AttendanceSettingsSchema.shape).extend(DigestSettingsSchema.shape);
+export const SettingsSchema = AuthSettingsSchema.extend(AttendanceSettingsSchema.shape).extend(DigestSettingsSchema.shape).extend(EmployeeEventSettingsSchema.shape);
 
 export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' }).extend(SettingsSchema.shape);
 
-export type Config = BaseConfig & AuthSettings & AttendanceSettings & DigestSettings;
+export type Config = BaseConfig & AuthSettings & AttendanceSettings & DigestSettings & EmployeeEventSettings;
 
 /** The only reader of process.env in this service. */
 export const readConfig = (): Config => loadConfig(ConfigSchema);

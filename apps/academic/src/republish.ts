@@ -13,13 +13,13 @@ import { readConfig } from './config.ts';
 import { academicService } from './service.ts';
 import { Employee } from './directory/directory.entities.ts';
 import { CalendarEvent, SchoolCourse } from './shared/entities/registration.entities.ts';
-import { SOURCE, calendarEventData, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
+import { SOURCE, calendarEventData, recordEmployeeUpserted, schoolCourseCreatedData } from './shared/events.ts';
 
-export async function republishAll(orm: MikroORM, correlationId = `republish-${new Date().toISOString()}`) {
+export async function republishAll(orm: MikroORM, taxIdDigestKey: string, correlationId = `republish-${new Date().toISOString()}`) {
   return orm.em.fork().transactional(async (em) => {
     const employees = await em.find(Employee, {}, { orderBy: { id: 'asc' } });
     const courses = await em.find(SchoolCourse, {}, { orderBy: [{ startDate: 'asc' }, { id: 'asc' }] });
-    for (const employee of employees) recordEvent(em, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, correlationId });
+    for (const employee of employees) recordEmployeeUpserted(em, employee, { source: SOURCE, correlationId, taxIdDigestKey });
     for (const course of courses) recordEvent(em, 'school-course.created', schoolCourseCreatedData(course), { source: SOURCE, correlationId });
     const events = await em.find(CalendarEvent, {}, { orderBy: { id: 'asc' } });
     for (const event of events) recordEvent(em, 'calendar-event.created', calendarEventData(event), { source: SOURCE, correlationId });
@@ -29,6 +29,7 @@ export async function republishAll(orm: MikroORM, correlationId = `republish-${n
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const counts = await withServiceOrm(academicService, readConfig(), republishAll);
+  const config = readConfig();
+  const counts = await withServiceOrm(academicService, config, (orm) => republishAll(orm, config.TAX_ID_DIGEST_KEY));
   console.log(`Recorded ${counts.employees} employee.upserted, ${counts.schoolCourses} school-course.created and ${counts.calendarEvents} calendar-event.created events in the outbox; the academic service publishes them.`);
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { demoTaxId, placeholderEmail } from '@academy/contracts';
+import { DEV_TAX_ID_DIGEST_KEY, demoTaxId, placeholderEmail } from '@academy/contracts';
 import { hashPassword } from '@academy/auth';
 import { recordEvent } from '@academy/messaging';
 import { withServiceOrm } from '@academy/service';
@@ -16,7 +16,7 @@ import { academicService } from './service.ts';
 import { User } from './shared/entities/user.entity.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './directory/directory.entities.ts';
 import { CalendarEvent, Registration, SchoolCourse, type RegistrationStatus } from './shared/entities/registration.entities.ts';
-import { SOURCE, employeeUpsertedData, schoolCourseCreatedData } from './shared/events.ts';
+import { SOURCE, recordEmployeeUpserted, schoolCourseCreatedData } from './shared/events.ts';
 import { seedDemoBlocks } from './blocks/demo-blocks.store.ts';
 import { demoClassStart, seedDemoAttendance, type DemoAttendanceOptions } from './attendance/demo-attendance.ts';
 import { DEMO_LOGINS } from './demo-logins.ts';
@@ -63,7 +63,7 @@ export interface SeedResult {
 
 /** Creates the demo academy in one transaction unless the database already has users or students. */
 /** `attendance.now` decides which demo classes are past and get their sheets (the seed's caller gives the time). */
-export async function seedDemoData(orm: MikroORM, attendance: DemoAttendanceOptions = { now: new Date() }): Promise<SeedResult> {
+export async function seedDemoData(orm: MikroORM, attendance: DemoAttendanceOptions = { now: new Date() }, taxIdDigestKey = DEV_TAX_ID_DIGEST_KEY): Promise<SeedResult> {
   const passwordHashes = new Map<string, string>();
   for (const password of new Set(DEMO_LOGINS.map((login) => login.password))) passwordHashes.set(password, await hashPassword(password));
 
@@ -71,11 +71,11 @@ export async function seedDemoData(orm: MikroORM, attendance: DemoAttendanceOpti
     // Two seeders started at once: the second waits, then sees the data and stops.
     await lockSeed(em);
     if ((await countPeople(em)) > 0) return { created: false };
-    return { created: true, counts: await createAcademy(em, passwordHashes, attendance) };
+    return { created: true, counts: await createAcademy(em, passwordHashes, attendance, taxIdDigestKey) };
   });
 }
 
-async function createAcademy(em: EntityManager, passwordHashes: Map<string, string>, attendance: DemoAttendanceOptions) {
+async function createAcademy(em: EntityManager, passwordHashes: Map<string, string>, attendance: DemoAttendanceOptions, taxIdDigestKey: string) {
   const next = random(20260901);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
   const meta = { source: SOURCE, correlationId: 'seed' };
@@ -94,7 +94,7 @@ async function createAcademy(em: EntityManager, passwordHashes: Map<string, stri
     user.employeeId = employee.id;
     employee.userId = user.id;
   }
-  for (const employee of [...teachers.map((t) => t.employee), staff]) recordEvent(em, 'employee.upserted', employeeUpsertedData(employee), meta);
+  for (const employee of [...teachers.map((t) => t.employee), staff]) recordEmployeeUpserted(em, employee, { ...meta, taxIdDigestKey });
 
   const centers = CENTERS.map(([name, address]) => em.create(Center, { name, address }));
   const subjects = SUBJECTS.map(([name]) => em.create(Subject, { name }));
@@ -196,7 +196,7 @@ if (isMain) {
       timeZone: config.ACADEMY_TIME_ZONE,
       thresholdPercent: config.ATTENDANCE_WARNING_PERCENT,
       minSessions: config.ATTENDANCE_WARNING_MIN_SESSIONS,
-    });
+    }, config.TAX_ID_DIGEST_KEY);
     console.log(result.created ? `Demo academy created: ${JSON.stringify(result.counts)}` : 'The database already has data: nothing seeded.');
     console.log('Demo logins:');
     for (const login of DEMO_LOGINS) console.log(`  ${login.email} / ${login.password} (${login.role})`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import amqp, { type ChannelModel } from 'amqplib';
 import request from 'supertest';
-import { createEnvelope, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
+import { DEV_TAX_ID_DIGEST_KEY, createEnvelope, taxIdDigest, type EventData, type EventEnvelope, type EventType } from '@academy/contracts';
 import type { RunningService } from '@academy/service';
 import { bearer, testUrls, waitFor } from '@academy/testing';
 import type { Config } from '../src/config.ts';
@@ -67,9 +67,11 @@ describe('replicas fed by academic events (hours-bank.replicas)', () => {
     expect(await sql(service, 'select name, active, deleted from employees where id = 502')).toEqual([{ name: 'New name', active: true, deleted: false }]);
   });
 
-  test('employee.upserted version 2 fills the replica\'s tax_id and payroll_code columns (from the service\'s migration)', async () => {
-    await publish(envelope('employee.upserted', { id: 504, userId: null, name: 'Iván Pop', email: null, active: true, taxId: 'X1234567L', payrollCode: 'P-504' }));
-    expect(await sql(service, 'select tax_id, payroll_code from employees where id = 504')).toEqual([{ tax_id: 'X1234567L', payroll_code: 'P-504' }]);
+  test('employee.upserted version 3 fills the replica\'s tax_id_digest and payroll_code columns (from the service\'s migration); the table has no tax id column', async () => {
+    const digest = taxIdDigest('X1234567L', DEV_TAX_ID_DIGEST_KEY);
+    await publish(envelope('employee.upserted', { id: 504, userId: null, name: 'Iván Pop', email: null, active: true, taxIdDigest: digest, payrollCode: 'P-504' }));
+    expect(await sql(service, 'select tax_id_digest, payroll_code from employees where id = 504')).toEqual([{ tax_id_digest: digest, payroll_code: 'P-504' }]);
+    expect(await sql(service, `select column_name from information_schema.columns where table_name = 'employees' and column_name = 'tax_id'`)).toEqual([]);
   });
 
   test('recorded and reverted events reach the exchange through the outbox relay', async () => {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { DEV_TAX_ID_DIGEST_KEY } from '@academy/contracts';
 import { env, loadConfig } from '@academy/kit';
 import { parseFileKeys } from '@academy/files';
 import { baseConfigSchema } from '@academy/service';
@@ -33,6 +34,11 @@ export const ConfigSchema = baseConfigSchema({ port: 3005, database: 'payslips' 
         return z.NEVER;
       }
     }),
+  /**
+   * The key of the tax id's digest (`taxIdDigest`), the same as academic's: the replica keeps each
+   * employee's digest, and a batch's page is matched by the digest of each DNI or NIE it names.
+   */
+  TAX_ID_DIGEST_KEY: z.string().min(32, { error: 'must be at least 32 characters (the secret academic digests tax ids with)' }).default(DEV_TAX_ID_DIGEST_KEY),
   /** Largest file of one payslip, in MB. */
   PAYSLIP_MAX_MB: megabytes(10),
   /** Largest combined PDF of a batch, in MB, and its most pages. */

@@ -13,7 +13,8 @@ import { withServiceOrm } from '@academy/service';
 import { readConfig, type Config } from './config.ts';
 import { dayIn } from './shared/dates.ts';
 import { Sql } from './shared/db.ts';
-import { demoEmployees, payslipCount, type DemoEmployee } from './seed.store.ts';
+import { demoTaxId, taxIdDigest } from '@academy/contracts';
+import { demoEmployees, payslipCount } from './seed.store.ts';
 import { payslipsService } from './service.ts';
 
 const MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
@@ -58,12 +59,32 @@ export async function demoPdf(pages: { employee: DemoEmployee | null; period: De
   return buffer(doc);
 }
 
-async function teachersOf(sql: Sql, waitMs: number): Promise<DemoEmployee[]> {
+/** An employee of the demo and the tax id its pages print. */
+export interface DemoEmployee {
+  id: number;
+  name: string;
+  taxId: string;
+}
+
+/** The demo's tax ids are `demoTaxId(n)` for small n (academic's seed gives teacherN demoTaxId(N)). */
+const DEMO_TAX_IDS = 10_000;
+
+/**
+ * The replica's employees whose tax id is a demo one: the replica keeps digests only, so the demo's
+ * ids are digested under the service's key and looked up.
+ */
+async function teachersOf(sql: Sql, taxIdDigestKey: string, waitMs: number): Promise<DemoEmployee[]> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     // The employees arrive from academic's seed through the broker.
     const rows = await demoEmployees(sql.query);
-    if (rows.length || Date.now() > deadline) return rows;
+    if (rows.length || Date.now() > deadline) {
+      const demoIds = new Map(Array.from({ length: DEMO_TAX_IDS }, (_, n) => [taxIdDigest(demoTaxId(n), taxIdDigestKey), demoTaxId(n)]));
+      return rows.flatMap((row) => {
+        const taxId = demoIds.get(row.taxIdDigest);
+        return taxId ? [{ id: row.id, name: row.name, taxId }] : [];
+      });
+    }
     await delay(500);
   }
 }
@@ -72,7 +93,7 @@ async function teachersOf(sql: Sql, waitMs: number): Promise<DemoEmployee[]> {
 export async function seedDemoPayslips(config: Config, options: { now: Date; serviceUrl: string; waitMs?: number; demoFile?: string }): Promise<{ employees: number; uploaded: number; demoPdf: string }> {
   return withServiceOrm(payslipsService, config, async (orm) => {
     const sql = new Sql(orm.em);
-    const employees = await teachersOf(sql, options.waitMs ?? 60_000);
+    const employees = await teachersOf(sql, config.TAX_ID_DIGEST_KEY, options.waitMs ?? 60_000);
     const periods = lastMonths(dayIn(options.now, config.ACADEMY_TIME_ZONE), 3);
     const demoFile = options.demoFile ?? path.resolve(config.FILES_DIR, '..', 'demo-batch.pdf');
     mkdirSync(path.dirname(demoFile), { recursive: true });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import PDFDocument from 'pdfkit';
 import request from 'supertest';
-import { demoTaxId, type PayslipBatch } from '@academy/contracts';
+import { DEV_TAX_ID_DIGEST_KEY, demoTaxId, taxIdDigest, type PayslipBatch } from '@academy/contracts';
 import { fixedClock, type SettableClock } from '@academy/kit';
 import type { RunningService } from '@academy/service';
 import { bearer, testConfig, uniqueQueueName, waitFor } from '@academy/testing';
@@ -67,8 +67,8 @@ export async function seedEmployee(
   const taxId = options.taxId === undefined ? demoTaxId(id) : options.taxId;
   await sql(
     service,
-    `insert into employees (id, user_id, name, email, tax_id, payroll_code, active, deleted, source_version) values ($1, $2, $3, $4, $5, $6, $7, false, now())`,
-    [id, userId, options.name ?? `Employee ${id}`, `employee${id}@academy.test`, taxId, options.payrollCode ?? null, options.active ?? true],
+    `insert into employees (id, user_id, name, email, tax_id_digest, payroll_code, active, deleted, source_version) values ($1, $2, $3, $4, $5, $6, $7, false, now())`,
+    [id, userId, options.name ?? `Employee ${id}`, `employee${id}@academy.test`, taxId && taxIdDigest(taxId, DEV_TAX_ID_DIGEST_KEY), options.payrollCode ?? null, options.active ?? true],
   );
   return { employeeId: id, userId, taxId: taxId ?? '', auth: bearer({ role: 'user', sub: String(userId), employeeId: id }) };
 }

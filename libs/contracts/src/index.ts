@@ -10,4 +10,4 @@ export { routeFamily, contract, gatewayRules, openApiRoute, registerRoutes, erro
 export { createEnvelope, parseEnvelope, defineHandlers, type TypedEnvelope, type EnvelopeMeta, type ParsedEnvelope, type EnvelopeHandlers } from './events/typed.ts';
 export { LOCALES, Locale, isTimeZone } from './locale.ts';
 export { LATEST_SCHOOL_COURSE_ORDER, latestSchoolCourseSql } from './school-course-rule.ts';
-export { demoTaxId, findSpanishTaxIds, isValidSpanishTaxId, normalizeTaxId } from './tax-id.ts';
+export { DEV_TAX_ID_DIGEST_KEY, TAX_ID_DIGEST_PATTERN, demoTaxId, findSpanishTaxIds, isValidSpanishTaxId, normalizeTaxId, taxIdDigest } from './tax-id.ts';

@@ -2,6 +2,7 @@
 // 7 digits and a control letter. The letter is the number modulo 23 looked up in CONTROL_LETTERS
 // (for a NIE, X/Y/Z stand for the leading digit 0/1/2). Academic validates them on the employee;
 // payslips reuses the same rules to find an employee's id in a payslip's text.
+import { createHmac } from 'node:crypto';
 
 const CONTROL_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
 const NIE_PREFIX_DIGITS: Record<string, string> = { X: '0', Y: '1', Z: '2' };
@@ -37,3 +38,18 @@ export function demoTaxId(n: number): string {
   const digits = String(n).padStart(8, '0');
   return `${digits}${controlLetter(digits)}`;
 }
+
+/**
+ * How a tax id travels in events and sits in payslips' replica (`employee.upserted` version 3): the
+ * HMAC-SHA256 (hex) of the normalized id under `key` (`TAX_ID_DIGEST_KEY`, shared by academic and
+ * payslips only). Keyed, because a bare hash of the 10^8 possible DNIs is reversed by trying them all.
+ */
+export function taxIdDigest(taxId: string, key: string): string {
+  return createHmac('sha256', key).update(normalizeTaxId(taxId)).digest('hex');
+}
+
+/** The shape of `taxIdDigest`'s output. */
+export const TAX_ID_DIGEST_PATTERN = /^[0-9a-f]{64}$/;
+
+/** For development and tests only: `npm start` needs no setup; a deployment sets its own `TAX_ID_DIGEST_KEY` (a Kubernetes Secret). */
+export const DEV_TAX_ID_DIGEST_KEY = 'dev-only-tax-id-digest-key-do-not-use-in-production';

@@ -1,15 +1,27 @@
 import { describe, expect, test } from '@jest/globals';
-import { createEnvelope, eventVersions, parseEnvelope } from '../src/index.ts';
+import { DEV_TAX_ID_DIGEST_KEY, createEnvelope, eventVersions, parseEnvelope, taxIdDigest } from '../src/index.ts';
 
 const v1Data = { id: 3, userId: null, name: 'Ana Ruiz', email: null, active: true };
+const digest = taxIdDigest('12345678Z', DEV_TAX_ID_DIGEST_KEY);
 
 describe('employee.upserted versions', () => {
-  test('version 2 is stamped and carries taxId and payrollCode', () => {
-    const envelope = createEnvelope('employee.upserted', { ...v1Data, taxId: '12345678Z', payrollCode: null }, { source: 'academic' });
-    expect(eventVersions['employee.upserted']).toBe(2);
+  test('version 3 is stamped and carries the tax id digest and payrollCode', () => {
+    const envelope = createEnvelope('employee.upserted', { ...v1Data, taxIdDigest: digest, payrollCode: null }, { source: 'academic' });
+    expect(eventVersions['employee.upserted']).toBe(3);
+    expect(envelope.version).toBe(3);
+    const parsed = parseEnvelope(JSON.stringify(envelope));
+    expect(parsed.ok && parsed.envelope.data).toMatchObject({ taxIdDigest: digest, payrollCode: null });
+  });
+
+  test('its version 2 twin (the tax id itself) is stamped when asked and still read, until the next release', () => {
+    const envelope = createEnvelope('employee.upserted', { ...v1Data, taxId: '12345678Z', payrollCode: null }, { source: 'academic', version: 2 });
     expect(envelope.version).toBe(2);
     const parsed = parseEnvelope(JSON.stringify(envelope));
     expect(parsed.ok && parsed.envelope.data).toMatchObject({ taxId: '12345678Z', payrollCode: null });
+  });
+
+  test('a version the schema does not read is refused at the producer', () => {
+    expect(() => createEnvelope('employee.upserted', v1Data, { source: 'academic', version: 4 })).toThrow(RangeError);
   });
 
   test('version 1 (without the new fields) is still read, the fields left undefined', () => {
@@ -17,14 +29,23 @@ describe('employee.upserted versions', () => {
     const parsed = parseEnvelope(JSON.stringify(envelope));
     expect(parsed.ok).toBe(true);
     if (parsed.ok && parsed.envelope.type === 'employee.upserted') {
-      expect(parsed.envelope.data.taxId).toBeUndefined();
+      expect(parsed.envelope.data.taxIdDigest).toBeUndefined();
       expect(parsed.envelope.data.payrollCode).toBeUndefined();
     }
   });
 
-  test('a tax id with a wrong control letter is invalid data (parked, not retried)', () => {
+  test('a tax id with a wrong control letter, or a digest of another shape, is invalid data (parked, not retried)', () => {
     const envelope = createEnvelope('employee.upserted', v1Data, { source: 'academic' });
-    const parsed = parseEnvelope(JSON.stringify({ ...envelope, data: { ...v1Data, taxId: '12345678A', payrollCode: null } }));
-    expect(parsed).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(parseEnvelope(JSON.stringify({ ...envelope, data: { ...v1Data, taxId: '12345678A', payrollCode: null } }))).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(parseEnvelope(JSON.stringify({ ...envelope, data: { ...v1Data, taxIdDigest: '12345678Z', payrollCode: null } }))).toMatchObject({ ok: false, reason: 'invalid' });
+  });
+});
+
+describe('taxIdDigest', () => {
+  test('is the HMAC-SHA256 of the normalized id: the same for the id however written, another under another key', () => {
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(taxIdDigest(' 12.345.678-z', DEV_TAX_ID_DIGEST_KEY)).toBe(digest);
+    expect(taxIdDigest('12345678Z', 'another-key-of-at-least-thirty-two-chars')).not.toBe(digest);
+    expect(taxIdDigest('X1234567L', DEV_TAX_ID_DIGEST_KEY)).not.toBe(digest);
   });
 });

@@ -6,6 +6,9 @@ import { OutboxMessage } from './entities.ts';
 export interface EventMeta {
   source: string;
   correlationId?: string;
+  /** Twins of one change at two versions (`alsoPublishes`) share one `occurredAt` and each name their `version`. */
+  occurredAt?: Date;
+  version?: number;
 }
 
 /**

@@ -13,8 +13,8 @@ export const EmployeeReplica = defineEntity({
     userId: p.integer().nullable(),
     name: p.string().length(255).nullable(),
     email: p.string().length(254).nullable(),
-    /** DNI or NIE (normalized); personal data: read it, never log it. */
-    taxId: p.string().length(9).nullable(),
+    /** `taxIdDigest` of the DNI or NIE (`employee.upserted` version 3): the tax id itself is never kept here. */
+    taxIdDigest: p.string().length(64).nullable(),
     payrollCode: p.string().length(32).nullable(),
     active: p.boolean().default(true),
     deleted: p.boolean().default(false),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { DEV_TAX_ID_DIGEST_KEY, taxIdDigest } from '@academy/contracts';
 import { chosenSchoolCourseId } from '../src/index.ts';
 import { envelope, useReplicaConsumer } from './support.ts';
 
@@ -20,23 +21,33 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
     expect(await rows('select active, deleted from employees where id = 7')).toEqual([{ active: false, deleted: true }]);
   });
 
-  test('employee.upserted version 2 stores taxId and payrollCode; a version 1 event after it keeps them; null clears them', async () => {
+  test('employee.upserted version 3 stores taxIdDigest and payrollCode; a version 1 event after it keeps them; null clears them', async () => {
     const now = Date.now();
     const base = { id: 8, userId: null, name: 'Eva Gil', email: null, active: true };
-    await publish(envelope('employee.upserted', { ...base, taxId: '12345678Z', payrollCode: 'EMP-8' }, new Date(now)));
-    const stored = () => rows('select name, tax_id, payroll_code from employees where id = 8');
-    expect(await stored()).toEqual([{ name: 'Eva Gil', tax_id: '12345678Z', payroll_code: 'EMP-8' }]);
+    const digest = taxIdDigest('12345678Z', DEV_TAX_ID_DIGEST_KEY);
+    await publish(envelope('employee.upserted', { ...base, taxIdDigest: digest, payrollCode: 'EMP-8' }, new Date(now)));
+    const stored = () => rows('select name, tax_id_digest, payroll_code from employees where id = 8');
+    expect(await stored()).toEqual([{ name: 'Eva Gil', tax_id_digest: digest, payroll_code: 'EMP-8' }]);
 
     // An academic instance not yet upgraded still records version 1, without the two fields.
     await publish({ ...envelope('employee.upserted', { ...base, name: 'Eva Gil Ruiz' }, new Date(now + 1000)), version: 1 });
-    expect(await stored()).toEqual([{ name: 'Eva Gil Ruiz', tax_id: '12345678Z', payroll_code: 'EMP-8' }]);
+    expect(await stored()).toEqual([{ name: 'Eva Gil Ruiz', tax_id_digest: digest, payroll_code: 'EMP-8' }]);
 
-    await publish(envelope('employee.upserted', { ...base, name: 'Eva Gil Ruiz', taxId: null, payrollCode: null }, new Date(now + 2000)));
-    expect(await stored()).toEqual([{ name: 'Eva Gil Ruiz', tax_id: null, payroll_code: null }]);
+    await publish(envelope('employee.upserted', { ...base, name: 'Eva Gil Ruiz', taxIdDigest: null, payrollCode: null }, new Date(now + 2000)));
+    expect(await stored()).toEqual([{ name: 'Eva Gil Ruiz', tax_id_digest: null, payroll_code: null }]);
 
     // A version 1 event of a new employee leaves both null.
     await publish({ ...envelope('employee.upserted', { ...base, id: 9 }), version: 1 });
-    expect(await rows('select tax_id, payroll_code from employees where id = 9')).toEqual([{ tax_id: null, payroll_code: null }]);
+    expect(await rows('select tax_id_digest, payroll_code from employees where id = 9')).toEqual([{ tax_id_digest: null, payroll_code: null }]);
+  });
+
+  test('a version 2 twin (the tax id itself) stores nothing of the tax id in a service without the key, and changes the rest as version 3 does', async () => {
+    const base = { id: 10, userId: null, name: 'Rut Sanz', email: null, active: true };
+    const digest = taxIdDigest('12345678Z', DEV_TAX_ID_DIGEST_KEY);
+    const at = new Date();
+    await publish(envelope('employee.upserted', { ...base, taxIdDigest: digest, payrollCode: 'EMP-10' }, at), { ...envelope('employee.upserted', { ...base, taxId: '12345678Z', payrollCode: 'EMP-10' }, at), version: 2 });
+    expect(await rows('select name, tax_id_digest, payroll_code from employees where id = 10')).toEqual([{ name: 'Rut Sanz', tax_id_digest: digest, payroll_code: 'EMP-10' }]);
+    expect(JSON.stringify(await rows('select * from employees'))).not.toContain('12345678Z');
   });
 
   test('the current school course: greatest start date, ties by greatest id, deleted ones ignored; a named course only while it lives', async () => {
@@ -51,5 +62,15 @@ describe('subscribeReplicas: one call keeps employees and school courses', () =>
     expect(await chosenSchoolCourseId(orm().em.fork())).toBe(11);
     expect(await chosenSchoolCourseId(orm().em.fork(), 13)).toBeNull();
     expect(await chosenSchoolCourseId(orm().em.fork(), 99)).toBeNull();
+  });
+});
+
+describe('subscribeReplicas with the tax id key (payslips)', () => {
+  const { rows, publish } = useReplicaConsumer('replicas-keyed', { taxIdDigestKey: DEV_TAX_ID_DIGEST_KEY });
+
+  test('a version 2 event (from an academic not yet upgraded) has its tax id stored as its digest, never as it is', async () => {
+    await publish({ ...envelope('employee.upserted', { id: 11, userId: null, name: 'Leo Mas', email: null, active: true, taxId: 'X1234567L', payrollCode: null }), version: 2 });
+    expect(await rows('select tax_id_digest from employees where id = 11')).toEqual([{ tax_id_digest: taxIdDigest('X1234567L', DEV_TAX_ID_DIGEST_KEY) }]);
+    expect(JSON.stringify(await rows('select * from employees'))).not.toContain('X1234567L');
   });
 });

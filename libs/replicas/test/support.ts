@@ -12,7 +12,7 @@ import { replicaEntities, subscribeReplicas, timetableReplicaEntities } from '..
 export const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt: Date | string = new Date()): EventEnvelope =>
   createEnvelope(type, data, { source: 'academic', occurredAt: new Date(occurredAt) });
 
-export function useReplicaConsumer(name: string, options: { timetable?: boolean } = {}) {
+export function useReplicaConsumer(name: string, options: { timetable?: boolean; taxIdDigestKey?: string } = {}) {
   const exchange = uniqueName('academy.events.test');
   const queue = uniqueQueueName(`${name}.replicas`);
   let url: string;
@@ -26,7 +26,7 @@ export function useReplicaConsumer(name: string, options: { timetable?: boolean 
     await orm.schema.create();
     broker = createBroker({ url: testUrls.rabbitmq, service: name, logger: createLogger(name, 'silent'), exchange });
     await broker.start();
-    consumer = await subscribeReplicas({ broker, orm }, queue, { timetable: options.timetable });
+    consumer = await subscribeReplicas({ broker, orm }, queue, { timetable: options.timetable, taxIdDigestKey: options.taxIdDigestKey });
   });
   afterAll(async () => {
     await consumer.stop();

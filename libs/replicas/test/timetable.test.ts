@@ -40,7 +40,7 @@ describe('subscribeReplicas with the timetable: classes and when each employee w
   });
 
   test('an employee is first seen at their earliest employee.upserted, whatever the order the events arrive in; the employees replica is kept as usual', async () => {
-    const ana = { id: 21, userId: 210, name: 'Ana', email: null, active: true, taxId: null, payrollCode: null };
+    const ana = { id: 21, userId: 210, name: 'Ana', email: null, active: true, taxIdDigest: null, payrollCode: null };
     await publish(envelope('employee.upserted', ana, '2026-02-10T10:00:00Z'));
     await publish(envelope('employee.upserted', { ...ana, name: 'Ana Old' }, '2026-02-09T10:00:00Z'));
     await publish(envelope('employee.upserted', { ...ana, name: 'Ana Pérez' }, '2026-02-11T10:00:00Z'));

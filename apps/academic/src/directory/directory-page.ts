@@ -8,6 +8,8 @@ import { likeContains } from '../shared/records.store.ts';
 export type Input<T extends z.ZodType> = z.infer<T>;
 /** What a write that records events passes on to them. */
 export type Meta = { correlationId: string };
+/** What a write that may record `employee.upserted` passes on: the key of the tax id's digest too. */
+export type EmployeeMeta = Meta & { taxIdDigestKey: string };
 
 /** A directory page, newest id first. */
 export async function paged<T extends { id: number }, R>(em: EntityManager, entity: EntityName<T>, fields: (keyof T & string)[], query: DirectoryPageQuery, map: (row: T) => R) {

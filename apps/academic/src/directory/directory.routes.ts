@@ -15,6 +15,8 @@ import { registrations } from './registrations.ts';
 import { calendarEvents } from './calendar-events.ts';
 
 const meta = (actor: Actor) => ({ correlationId: actor.correlationId });
+/** A write that may record `employee.upserted` also needs the key of the tax id's digest. */
+const employeeMeta = (ctx: AcademicContext, actor: Actor) => ({ ...meta(actor), taxIdDigestKey: ctx.config.TAX_ID_DIGEST_KEY });
 /** After a write that may record events: once it has committed, the relay publishes them now. */
 const announced = (ctx: AcademicContext) => ctx.relay.nudge();
 
@@ -28,9 +30,9 @@ const userRoutes = resourceRoutes(
   {
     list: (ctx, query) => users.list(ctx.orm.em, query),
     get: (ctx, id) => itemOf(users)(ctx.orm.em, id),
-    create: (ctx, input, actor) => users.create(ctx.orm.em, input, meta(actor)),
+    create: (ctx, input, actor) => users.create(ctx.orm.em, input, employeeMeta(ctx, actor)),
     update: async (ctx, id, input, actor) => {
-      const item = await users.update(ctx.orm.em, id, input, meta(actor));
+      const item = await users.update(ctx.orm.em, id, input, employeeMeta(ctx, actor));
       if (endsSessions(input)) await ctx.sessions.endUserSessions(ctx.orm.em, id);
       return item;
     },
@@ -48,8 +50,8 @@ const employeeRoutes = resourceRoutes(
   {
     list: (ctx, query) => employees.list(ctx.orm.em, query),
     get: (ctx, id) => itemOf(employees)(ctx.orm.em, id),
-    create: (ctx, input, actor) => employees.create(ctx.orm.em, input, meta(actor)),
-    update: (ctx, id, input, actor) => employees.update(ctx.orm.em, id, input, meta(actor)),
+    create: (ctx, input, actor) => employees.create(ctx.orm.em, input, employeeMeta(ctx, actor)),
+    update: (ctx, id, input, actor) => employees.update(ctx.orm.em, id, input, employeeMeta(ctx, actor)),
     remove: (ctx, id, actor) => employees.deactivate(ctx.orm.em, id, meta(actor)),
   },
   announced,

@@ -3,9 +3,9 @@ import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery, EmployeeCreateBody, EmployeeUpdateBody } from '@academy/contracts';
 import { recordEvent } from '@academy/messaging';
 import { Employee } from './directory.entities.ts';
-import { SOURCE, employeeUpsertedData } from '../shared/events.ts';
+import { SOURCE, recordEmployeeUpserted } from '../shared/events.ts';
 import { findOr404, guardConstraints, mustExist } from '../shared/records.store.ts';
-import { paged, type Input, type Meta } from './directory-page.ts';
+import { paged, type EmployeeMeta, type Input, type Meta } from './directory-page.ts';
 import { linkUserAndEmployee } from './user-employee-link.ts';
 
 type EmployeeRow = InferEntity<typeof Employee>;
@@ -35,7 +35,7 @@ export const employees = {
   list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Employee, ['name', 'lastname', 'email', 'taxId', 'payrollCode'], query, employeeItem),
   get: (em: EntityManager, id: number) => findOr404(em, Employee, id, 'EMPLOYEE_NOT_FOUND', 'Employee not found'),
   item: employeeItem,
-  async create(em: EntityManager, input: Input<typeof EmployeeCreateBody>, meta: Meta) {
+  async create(em: EntityManager, input: Input<typeof EmployeeCreateBody>, meta: EmployeeMeta) {
     await mustExist(em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
     return guardConstraints(
       () =>
@@ -44,14 +44,14 @@ export const employees = {
           const employee = tx.create(Employee, fields);
           await tx.flush();
           if (userId) await linkUserAndEmployee(tx, { userId, employeeId: employee.id }, meta);
-          else recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
+          else recordEmployeeUpserted(tx, employee, { source: SOURCE, ...meta });
           await tx.refresh(employee);
           return employeeItem(employee);
         }),
       employeeConstraints,
     );
   },
-  async update(em: EntityManager, id: number, input: Input<typeof EmployeeUpdateBody>, meta: Meta) {
+  async update(em: EntityManager, id: number, input: Input<typeof EmployeeUpdateBody>, meta: EmployeeMeta) {
     await mustExist(em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
     return guardConstraints(
       () =>
@@ -66,7 +66,7 @@ export const employees = {
             else if (employee.userId) announced = await linkUserAndEmployee(tx, { userId: employee.userId, employeeId: null }, meta);
             await tx.refresh(employee);
           }
-          if (!announced.has(id)) recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
+          if (!announced.has(id)) recordEmployeeUpserted(tx, employee, { source: SOURCE, ...meta });
           return employeeItem(employee);
         }),
       employeeConstraints,

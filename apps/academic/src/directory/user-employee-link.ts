@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '@academy/kit';
-import { recordEvent } from '@academy/messaging';
 import { Employee } from './directory.entities.ts';
-import { SOURCE, employeeUpsertedData } from '../shared/events.ts';
-import type { Meta } from './directory-page.ts';
+import { SOURCE, recordEmployeeUpserted } from '../shared/events.ts';
+import type { EmployeeMeta } from './directory-page.ts';
 import { findOtherLinkedUser, writeUserEmployeeLink } from './directory.store.ts';
 
 /**
@@ -12,7 +11,7 @@ import { findOtherLinkedUser, writeUserEmployeeLink } from './directory.store.ts
  * `employee.upserted` for every employee whose `userId` changed. An employee already linked to
  * another user is a 409: the link is never moved silently (unlink the other user first).
  */
-export async function linkUserAndEmployee(tx: EntityManager, link: { userId: number; employeeId: number | null }, meta: Meta): Promise<Set<number>> {
+export async function linkUserAndEmployee(tx: EntityManager, link: { userId: number; employeeId: number | null }, meta: EmployeeMeta): Promise<Set<number>> {
   if (link.employeeId !== null) {
     const taken = await findOtherLinkedUser(tx, { userId: link.userId, employeeId: link.employeeId });
     if (taken !== undefined) throw new ConflictError('EMPLOYEE_ALREADY_LINKED', `Employee ${link.employeeId} is already linked to user ${taken}`);
@@ -20,6 +19,6 @@ export async function linkUserAndEmployee(tx: EntityManager, link: { userId: num
   const changed = await writeUserEmployeeLink(tx, link);
   if (changed.size === 0) return changed;
   const employeesChanged = await tx.find(Employee, { id: { $in: [...changed] } }, { refresh: true });
-  for (const employee of employeesChanged) recordEvent(tx, 'employee.upserted', employeeUpsertedData(employee), { source: SOURCE, ...meta });
+  for (const employee of employeesChanged) recordEmployeeUpserted(tx, employee, { source: SOURCE, ...meta });
   return changed;
 }

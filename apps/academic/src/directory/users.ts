@@ -3,7 +3,7 @@ import type { DirectoryPageQuery, UserCreateBody, UserUpdateBody } from '@academ
 import { hashPassword } from '@academy/auth';
 import { User } from '../shared/entities/user.entity.ts';
 import { findOr404, guardConstraints, mustExist } from '../shared/records.store.ts';
-import { paged, type Input, type Meta } from './directory-page.ts';
+import { paged, type EmployeeMeta, type Input } from './directory-page.ts';
 import { linkUserAndEmployee } from './user-employee-link.ts';
 
 type UserRow = InferEntity<typeof User>;
@@ -21,7 +21,7 @@ export const users = {
   list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, User, ['email'], query, userItem),
   get: (em: EntityManager, id: number) => findOr404(em, User, id, 'USER_NOT_FOUND', 'User not found'),
   item: userItem,
-  async create(em: EntityManager, input: Input<typeof UserCreateBody>, meta: Meta) {
+  async create(em: EntityManager, input: Input<typeof UserCreateBody>, meta: EmployeeMeta) {
     await mustExist(em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
     const { password, employeeId, ...rest } = input;
     const passwordHash = await hashPassword(password);
@@ -37,7 +37,7 @@ export const users = {
       { unique: 'A user with this e-mail already exists' },
     );
   },
-  async update(em: EntityManager, id: number, input: Input<typeof UserUpdateBody>, meta: Meta) {
+  async update(em: EntityManager, id: number, input: Input<typeof UserUpdateBody>, meta: EmployeeMeta) {
     await mustExist(em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
     const { password, employeeId, ...rest } = input;
     const passwordHash = password ? await hashPassword(password) : undefined;

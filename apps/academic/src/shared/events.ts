@@ -1,5 +1,7 @@
 // Payloads of the events academic records (in the outbox, in the transaction of the change).
-import type { EventData } from '@academy/contracts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { taxIdDigest, type EventData } from '@academy/contracts';
+import { recordEvent, type EventMeta } from '@academy/messaging';
 
 /** `source` of every event this service records. */
 export const SOURCE = 'academic';
@@ -15,16 +17,29 @@ type EmployeeRecord = {
   payrollCode?: string | null;
 };
 
-/** Payload of `employee.upserted` (version 2: always with `taxId` and `payrollCode`): what the replicas keep. */
-export const employeeUpsertedData = (employee: EmployeeRecord): EventData<'employee.upserted'> => ({
+/** Payload of `employee.upserted` version 3 (always with `taxIdDigest` and `payrollCode`, never the tax id): what the replicas keep. */
+export const employeeUpsertedData = (employee: EmployeeRecord, taxIdDigestKey: string): EventData<'employee.upserted'> => ({
   id: employee.id,
   userId: employee.userId ?? null,
   name: `${employee.name} ${employee.lastname}`.trim(),
   email: employee.email ?? null,
   active: employee.active,
-  taxId: employee.taxId ?? null,
+  taxIdDigest: employee.taxId ? taxIdDigest(employee.taxId, taxIdDigestKey) : null,
   payrollCode: employee.payrollCode ?? null,
 });
+
+/**
+ * Records `employee.upserted` version 3 and, until the next release, its version 2 twin with the tax
+ * id itself for the released replicas (`alsoPublishes` in the contracts' topology): one `occurredAt`,
+ * so a replica that reads both ends the same whichever comes first.
+ */
+export function recordEmployeeUpserted(em: EntityManager, employee: EmployeeRecord, meta: EventMeta & { taxIdDigestKey: string }): void {
+  const { taxIdDigestKey, ...eventMeta } = meta;
+  const occurredAt = eventMeta.occurredAt ?? new Date();
+  const { taxIdDigest: _digest, ...common } = employeeUpsertedData(employee, taxIdDigestKey);
+  recordEvent(em, 'employee.upserted', employeeUpsertedData(employee, taxIdDigestKey), { ...eventMeta, occurredAt });
+  recordEvent(em, 'employee.upserted', { ...common, taxId: employee.taxId ?? null }, { ...eventMeta, occurredAt, version: 2 });
+}
 
 /** Payload of `school-course.created`: the course (each replica works out the current one itself). */
 export const schoolCourseCreatedData = (course: { id: number; name: string; startDate: string; endDate: string }): EventData<'school-course.created'> => ({

@@ -5,5 +5,6 @@ import { Migration20261125144538_replica_employee_tax_id } from './Migration2026
 import { Migration20261125150000_idempotency_keys } from './Migration20261125150000_idempotency_keys.ts';
 import { Migration20261125150418_timetable_replica_late_clock_in } from './Migration20261125150418_timetable_replica_late_clock_in.ts';
 import { Migration20261127120000_outbox_trace_context } from './Migration20261127120000_outbox_trace_context.ts';
+import { Migration20261127180000_replica_employee_tax_id_digest } from './Migration20261127180000_replica_employee_tax_id_digest.ts';
 
-export const migrations = [Migration20261122053241_initial, Migration20261123053353_time_records_incidents, Migration20261125144538_replica_employee_tax_id, Migration20261125150000_idempotency_keys, Migration20261125150418_timetable_replica_late_clock_in, Migration20261127120000_outbox_trace_context];
+export const migrations = [Migration20261122053241_initial, Migration20261123053353_time_records_incidents, Migration20261125144538_replica_employee_tax_id, Migration20261125150000_idempotency_keys, Migration20261125150418_timetable_replica_late_clock_in, Migration20261127120000_outbox_trace_context, Migration20261127180000_replica_employee_tax_id_digest];

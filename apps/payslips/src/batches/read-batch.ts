@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
+import { taxIdDigest } from '@academy/contracts';
 import { employeesByIdentifier } from '../shared/employees.store.ts';
 import type { PayslipsContext } from '../shared/payslips-context.ts';
 import { employeesWithPayslipsIn, visiblePayslipsByFile } from '../shared/published-payslips.store.ts';
@@ -17,8 +18,9 @@ interface ReadBatchInput {
 
 /**
  * Reads every page of a `reading` batch in a worker thread and matches it to the employees whose
- * identifier it names; then the batch is `ready` with its pages, or `failed` with the reason. A
- * batch discarded meanwhile stays discarded. The page texts are never logged.
+ * identifier it names (a DNI or NIE by its digest: the replica holds no tax id); then the batch is
+ * `ready` with its pages, or `failed` with the reason. A batch discarded meanwhile stays discarded.
+ * The page texts are never logged.
  */
 async function readBatch(ctx: PayslipsContext, input: ReadBatchInput): Promise<void> {
   const batch = await findBatch(ctx.sql.query, input.batchId);
@@ -29,8 +31,9 @@ async function readBatch(ctx: PayslipsContext, input: ReadBatchInput): Promise<v
     const identifiers = await employeesByIdentifier(ctx.sql.query, batch.matchBy);
     const readings = await ctx.pdf.read({ pdf: source, matchBy: batch.matchBy, payrollCodes: batch.matchBy === 'payrollCode' ? [...identifiers.keys()] : [] });
     if (readings.every((reading) => reading.excerpt === '')) return await markFailed(ctx.sql.query, input.batchId, SCANNED, ctx.clock.now());
+    const key = batch.matchBy === 'taxId' ? (identifier: string) => taxIdDigest(identifier, ctx.config.TAX_ID_DIGEST_KEY) : (identifier: string) => identifier;
     const pages = readings.map((reading, index) => {
-      const candidateIds = [...new Set(reading.found.flatMap((identifier) => identifiers.get(identifier) ?? []))].sort((a, b) => a - b);
+      const candidateIds = [...new Set(reading.found.flatMap((identifier) => identifiers.get(key(identifier)) ?? []))].sort((a, b) => a - b);
       // Only a page that names nobody keeps its text, for the administrator who assigns it.
       return { page: index + 1, candidateIds, excerpt: candidateIds.length ? '' : reading.excerpt, duplicateOfPayslipId: null as number | null };
     });

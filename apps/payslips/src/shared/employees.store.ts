@@ -31,9 +31,9 @@ export async function employeeNames(query: Query, ids: readonly number[]): Promi
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
-/** Identifier (tax id, or payroll code in upper case) → the active employees that have it. */
+/** Identifier (the tax id's digest, or the payroll code in upper case) → the active employees that have it. */
 export async function employeesByIdentifier(query: Query, matchBy: 'taxId' | 'payrollCode'): Promise<Map<string, number[]>> {
-  const column = matchBy === 'taxId' ? 'tax_id' : 'upper(payroll_code)';
+  const column = matchBy === 'taxId' ? 'tax_id_digest' : 'upper(payroll_code)';
   const rows = await query<{ id: number; identifier: string }>(`select id, ${column} as identifier from employees where ${column} is not null and active and not deleted order by id`);
   const byIdentifier = new Map<string, number[]>();
   for (const row of rows) byIdentifier.set(row.identifier, [...(byIdentifier.get(row.identifier) ?? []), row.id]);

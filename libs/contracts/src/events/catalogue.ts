@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidSpanishTaxId } from '../tax-id.ts';
+import { TAX_ID_DIGEST_PATTERN, isValidSpanishTaxId } from '../tax-id.ts';
 import { Locale } from '../locale.ts';
 import { PrivacyPartAnswered, PrivacyRequestOpened } from './privacy.ts';
 
@@ -9,9 +9,12 @@ const isoDateTime = z.iso.datetime({ offset: true });
 // academic → hours-bank, incidents. Replicas catch up with `npm run republish:academic`, which
 // records an employee.upserted per employee and a school-course.created per course.
 /**
- * An employee was created or changed (also when linked to a login or reactivated). Version 2 added
- * `taxId` and `payrollCode` (null when the employee has none); version 1 lacks them, and a replica
- * then keeps what it had. The tax id is personal data: consumers store it, never log it.
+ * An employee was created or changed (also when linked to a login or reactivated). Version 3 carries
+ * `taxIdDigest` (never the tax id: `taxIdDigest()` under the key only academic and payslips hold) and
+ * `payrollCode` (null when the employee has none). Version 2 carried the tax id itself (`taxId`):
+ * academic still records it beside each version 3 (the same `occurredAt`) while released consumers
+ * read it, until the next release (the dated exception of `tools/contracts/test/no-tax-id-in-events.test.ts`).
+ * Version 1 lacks both, and a replica then keeps what it had.
  */
 export const EmployeeUpserted = z.object({
   id,
@@ -21,8 +24,10 @@ export const EmployeeUpserted = z.object({
   name: z.string().min(1),
   email: z.email().nullable(),
   active: z.boolean(),
-  /** DNI or NIE, normalized (`normalizeTaxId`). Absent only in version 1. */
+  /** Version 2 only (to be dropped with it): DNI or NIE, normalized (`normalizeTaxId`). */
   taxId: z.string().refine(isValidSpanishTaxId, { error: 'must be a valid DNI or NIE' }).nullable().optional(),
+  /** Version 3: `taxIdDigest(taxId, TAX_ID_DIGEST_KEY)`, what payslips matches a page's DNI or NIE with. */
+  taxIdDigest: z.string().regex(TAX_ID_DIGEST_PATTERN, { error: 'must be 64 lower-case hex digits' }).nullable().optional(),
   /** The payroll software's code for the employee. Absent only in version 1. */
   payrollCode: z.string().min(1).max(32).nullable().optional(),
 });
@@ -318,7 +323,7 @@ export function isEventType(type: string): type is EventType {
  * so a producer deployed ahead of its consumers loses nothing: replay the DLQ after they catch up.
  */
 export const eventVersions = {
-  'employee.upserted': 2,
+  'employee.upserted': 3,
   'employee.deleted': 1,
   'school-course.created': 2,
   'school-course.deleted': 2,
@@ -349,10 +354,10 @@ export type EventVersions = { [T in EventType]?: readonly number[] };
  * Older versions that the current schema still reads as they are, so every consumer accepts them
  * too: version 1 of the school-course events only had one more field (`latestSchoolCourseId`), which
  * the current schema drops; version 1 of `employee.upserted` lacks `taxId` and `payrollCode`, which
- * the current schema leaves undefined.
+ * the current schema leaves undefined, and its version 2 carries `taxId` instead of `taxIdDigest`.
  */
 export const readableOlderVersions: EventVersions = {
-  'employee.upserted': [1],
+  'employee.upserted': [1, 2],
   'school-course.created': [1],
   'school-course.deleted': [1],
 };

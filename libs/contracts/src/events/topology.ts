@@ -45,8 +45,15 @@ export const APP_EVENTS: Record<AppName, AppEvents> = {
       'attendance.recorded',
       'attendance.missing',
       'attendance.threshold-crossed',
+      'privacy.request.opened',
+      'privacy.part.answered',
     ],
-    consumes: [],
+    // Until the next release: version 2 (with the tax id) beside 3 for the released replicas (issue 35).
+    alsoPublishes: { 'employee.upserted': [2] },
+    consumes: [
+      { queue: 'academic.privacy', types: ['privacy.request.opened'] },
+      { queue: 'academic.privacy-requests', types: ['privacy.part.answered'] },
+    ],
   },
   'hours-bank': {
     publishes: ['hours-bank.transaction.recorded', 'hours-bank.transaction.reverted'],

@@ -12,14 +12,18 @@ export interface EnvelopeMeta {
   /** Defaults to a fresh uuid. */
   id?: string;
   occurredAt?: Date;
+  /** An older version the schema still reads, stamped on a twin recorded beside the current one (`alsoPublishes`); defaults to the current version. */
+  version?: number;
 }
 
 /** The publishing side: validates `data` against its type's schema (throws a ZodError) and wraps it. */
 export function createEnvelope<T extends EventType>(type: T, data: EventData<T>, meta: EnvelopeMeta): TypedEnvelope<T> {
+  const version = meta.version ?? eventVersions[type];
+  if (version !== eventVersions[type] && !readableOlderVersions[type]?.includes(version)) throw new RangeError(`version ${version} of "${type}" is neither its current one nor one its schema still reads`);
   const envelope = {
     id: meta.id ?? randomUUID(),
     type,
-    version: eventVersions[type],
+    version,
     occurredAt: (meta.occurredAt ?? new Date()).toISOString(),
     source: meta.source,
     correlationId: meta.correlationId ?? randomUUID(),
