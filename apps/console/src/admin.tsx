@@ -19,6 +19,8 @@ const IncidentsPage = lazy(() => import('./pages/admin/incidents'));
 const IncidentPage = lazy(() => import('./pages/admin/incidents').then((module) => ({ default: module.IncidentAdminPage })));
 const AttendancePage = lazy(() => import('./pages/admin/attendance'));
 const StudentAttendancePage = lazy(() => import('./pages/admin/attendance').then((module) => ({ default: module.StudentAttendancePage })));
+const PeoplePage = lazy(() => import('./pages/admin/people'));
+const EmployeeHoursPage = lazy(() => import('./pages/admin/people').then((module) => ({ default: module.EmployeeHoursPage })));
 const BatchPage = lazy(() => import('./pages/admin/payslips').then((module) => ({ default: module.BatchPage })));
 
 export const isAdmin = (session: ConsoleSession | null): boolean => session?.user.role === 'admin';
@@ -61,6 +63,8 @@ export const adminRoutes: RouteObject[] = [
   { path: 'admin/attendance/students/:id', element: guarded(<StudentAttendancePage />) },
   { path: 'admin/incidents/:id', element: guarded(<IncidentPage />) },
   { path: 'admin/payslips/batches/:id', element: guarded(<BatchPage />) },
+  { path: 'admin/people', element: guarded(<PeoplePage />) },
+  { path: 'admin/people/employees/:id/hours', element: guarded(<EmployeeHoursPage />) },
 ];
 
 /** The administrators' links, after the shared ones. */
@@ -89,6 +93,9 @@ export function AdminNav() {
     </li>
     <li>
       <NavLink to="/admin/payslips">{t('admin.nav.payslips')}</NavLink>
+    </li>
+    <li>
+      <NavLink to="/admin/people">{t('admin.nav.people')}</NavLink>
     </li>
     </>
   );

@@ -69,11 +69,16 @@ function Shell() {
         <strong>{t('app.title')}</strong>
         <nav aria-label={t('app.nav')}>
           <ul>
-            {link('/', t('nav.today'))}
-            {link('/incidents', t('nav.incidents'))}
-            {link('/blocks', t('nav.blocks'))}
-            {link('/payslips', t('nav.payslips'))}
-            {link('/hours', t('nav.hours'))}
+            {/* An employee's own screens for whoever is an employee (a teacher, and an administrator who also teaches). */}
+            {isEmployee(session) && (
+              <>
+                {link('/', t('nav.today'))}
+                {link('/incidents', t('nav.incidents'))}
+                {link('/blocks', t('nav.blocks'))}
+                {link('/payslips', t('nav.payslips'))}
+                {link('/hours', t('nav.hours'))}
+              </>
+            )}
             {link('/settings', t('nav.settings'))}
             {isAdmin(session) && <AdminNav />}
           </ul>
@@ -105,12 +110,19 @@ function Shell() {
 
 const page = (element: ReactNode) => element;
 
+/** An employee's day is Today; an administrator who is no employee has no clock or classes: their home is the review queue. */
+const isEmployee = (session: ConsoleSession | null): boolean => session?.user.employeeId != null;
+function Home() {
+  const session = getSession();
+  return !isEmployee(session) && isAdmin(session) ? <Navigate to="/admin/review" replace /> : <TodayPage />;
+}
+
 const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   {
     element: <Shell />,
     children: [
-      { index: true, element: page(<TodayPage />) },
+      { index: true, element: page(<Home />) },
       { path: 'attendance/:eventId', element: page(<AttendancePage />) },
       { path: 'payslips', element: page(<PayslipsPage />) },
       { path: 'incidents', element: page(<IncidentsPage />) },

@@ -56,18 +56,21 @@ api.use(auth);
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string) {
+  /** The body's `details` (a VALIDATION_ERROR's `[{ path, message }]`), for naming the refused fields. */
+  readonly details: unknown;
+  constructor(status: number, code: string, details?: unknown) {
     super(code);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
 /** The data of an openapi-fetch answer, or an ApiError with the body's code (never its raw JSON). */
 export function data<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.error !== undefined || !result.response.ok) {
-    const body = result.error as { code?: string } | undefined;
-    throw new ApiError(result.response.status, typeof body?.code === 'string' ? body.code : `HTTP_${result.response.status}`);
+    const body = result.error as { code?: string; details?: unknown } | undefined;
+    throw new ApiError(result.response.status, typeof body?.code === 'string' ? body.code : `HTTP_${result.response.status}`, body?.details);
   }
   return result.data as T;
 }

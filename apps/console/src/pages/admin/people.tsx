@@ -1,0 +1,961 @@
+// People and courses (issue 34): employees (tax id, payroll code), students, guardians, school
+// courses, the students of each class (event assignment) and the hours bank of each employee per
+// school course. Every list and write is the academic directory's or the hours bank's own route.
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError, data } from '../../api/client';
+import type { paths } from '../../api/schema';
+import { academyToday, formatDate, formatDateTime, formatNumber } from '../../format';
+import { errorText, i18next } from '../../i18n';
+import { Failure, Loading } from '../../ui';
+import '../../i18n/teacher';
+import '../teacher/teacher.css';
+import './people.css';
+import './i18n';
+import './people-i18n';
+
+type Employee = paths['/api/v2/employees']['get']['responses'][200]['content']['application/json']['data'][number];
+type Student = paths['/api/v2/students']['get']['responses'][200]['content']['application/json']['data'][number];
+type Guardian = paths['/api/v2/guardians']['get']['responses'][200]['content']['application/json']['data'][number];
+type CalendarEvent = paths['/api/v2/calendar-events']['get']['responses'][200]['content']['application/json']['data'][number];
+type Assignment = paths['/api/v2/registration/assign-students-to-event']['put']['responses'][200]['content']['application/json']['data'];
+
+const VIEWS = ['employees', 'students', 'guardians', 'courses', 'classes'] as const;
+type View = (typeof VIEWS)[number];
+const PAGE_SIZE = '20';
+
+/** A write's failure in the user's language; a VALIDATION_ERROR names the fields the API refused (by their labels). */
+function writeFailure(error: unknown, labels: Record<string, string>): string {
+  if (error instanceof ApiError && error.code === 'VALIDATION_ERROR' && Array.isArray(error.details)) {
+    const fields = [...new Set(error.details.map((detail: { path?: unknown }) => labels[String(detail.path ?? '').split('.')[0]]).filter(Boolean))];
+    if (fields.length > 0) return i18next.t('people.invalidFields', { fields: fields.join(', ') });
+  }
+  return errorText(error);
+}
+
+/** Empty text is "none" (null) for the nullable fields. */
+const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
+
+export default function PeoplePage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const view: View = (VIEWS as readonly string[]).includes(params.get('view') ?? '') ? (params.get('view') as View) : 'employees';
+  return (
+    <>
+      <h1>{t('people.heading')}</h1>
+      <nav aria-label={t('people.views.label')} className="tabs">
+        <ul>
+          {VIEWS.map((name) => (
+            <li key={name}>
+              <a
+                href={`?view=${name}`}
+                aria-current={view === name ? 'page' : undefined}
+                onClick={(event) => {
+                  event.preventDefault();
+                  setParams({ view: name });
+                }}
+              >
+                {t(`people.views.${name}`)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {view === 'employees' ? <Employees /> : view === 'students' ? <Students /> : view === 'guardians' ? <Guardians /> : view === 'courses' ? <Courses /> : <Classes />}
+    </>
+  );
+}
+
+/** A searchable, paged list of a directory resource. */
+function usePaged<T>(resource: 'employees' | 'students' | 'guardians', search: string, page: number) {
+  return useQuery({
+    queryKey: ['directory', resource, search, page],
+    placeholderData: keepPreviousData,
+    queryFn: async () => {
+      const query = { limit: PAGE_SIZE, page: String(page), ...(search.trim() ? { search: search.trim() } : {}) };
+      return data(await api.GET(`/api/v2/${resource}`, { params: { query } })) as unknown as { data: T[]; meta: { currentPage: number; totalPages: number; totalItems: number } };
+    },
+  });
+}
+
+function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div className="search">
+      <label htmlFor={id}>{t('people.search')}</label>
+      <input id={id} type="search" value={value} onChange={(event) => onChange(event.target.value)} />
+    </div>
+  );
+}
+
+function Pager({ meta, onPage }: { meta?: { currentPage: number; totalPages: number; totalItems: number }; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  if (!meta) return null;
+  return (
+    <div className="actions pager">
+      <span>{t('people.pageOf', { page: meta.currentPage, pages: Math.max(meta.totalPages, 1), count: meta.totalItems })}</span>
+      <button type="button" className="secondary" disabled={meta.currentPage <= 1} onClick={() => onPage(meta.currentPage - 1)}>
+        {t('people.previous')}
+      </button>
+      <button type="button" className="secondary" disabled={meta.currentPage >= meta.totalPages} onClick={() => onPage(meta.currentPage + 1)}>
+        {t('people.next')}
+      </button>
+    </div>
+  );
+}
+
+/** A form's save: busy, the failure in the user's language, a status once done. */
+function useSave() {
+  const [state, setState] = useState<{ busy: boolean; failure: string | null; done: string | null }>({ busy: false, failure: null, done: null });
+  const run = async (work: () => Promise<string>, labels: Record<string, string>) => {
+    setState({ busy: true, failure: null, done: null });
+    try {
+      const done = await work();
+      setState({ busy: false, failure: null, done });
+      return done;
+    } catch (error) {
+      setState({ busy: false, failure: writeFailure(error, labels), done: null });
+      return null;
+    }
+  };
+  return [state, run] as const;
+}
+
+function SaveState({ state }: { state: { failure: string | null; done: string | null } }) {
+  return (
+    <>
+      {state.done && <p role="status">{state.done}</p>}
+      {state.failure && (
+        <p role="alert" className="failure">
+          {state.failure}
+        </p>
+      )}
+    </>
+  );
+}
+
+function Field({ label, children, id }: { label: string; children: ReactNode; id: string }) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------- employees
+
+function Employees() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Employee | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = usePaged<Employee>('employees', search, page);
+  return (
+    <section aria-labelledby="employees-heading">
+      <h2 id="employees-heading">{t('people.views.employees')}</h2>
+      <div className="inline">
+        <SearchBox value={search} onChange={(value) => (setSearch(value), setPage(1))} />
+        <button type="button" onClick={() => (setEditing('new'), setNotice(null))}>
+          {t('people.employee.new')}
+        </button>
+      </div>
+      {editing && <EmployeeForm key={editing === 'new' ? 'new' : editing.id} employee={editing === 'new' ? null : editing} onDone={(saved) => (setEditing(null), setNotice(saved ?? null))} />}
+      {notice && <p role="status">{notice}</p>}
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <Failure error={list.error} retry={() => void list.refetch()} />
+      ) : list.data.data.length === 0 ? (
+        <p>{t('people.none')}</p>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">{t('people.name')}</th>
+              <th scope="col">{t('people.employee.kind')}</th>
+              <th scope="col">{t('people.employee.taxId')}</th>
+              <th scope="col">{t('people.employee.payrollCode')}</th>
+              <th scope="col">{t('people.email')}</th>
+              <th scope="col">{t('people.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((employee) => (
+              <tr key={employee.id} className={employee.active ? undefined : 'inactive-row'}>
+                <th scope="row">
+                  {employee.name} {employee.lastname}
+                  {!employee.active && <span className="state"> {t('people.inactive')}</span>}
+                </th>
+                <td>{t(`people.employee.kinds.${employee.kind}`)}</td>
+                <td>{employee.taxId ?? '—'}</td>
+                <td>{employee.payrollCode ?? '—'}</td>
+                <td className="wrap">{employee.email ?? '—'}</td>
+                <td>
+                  <div className="row-actions">
+                    <button type="button" className="secondary" onClick={() => (setEditing(employee), setNotice(null))} aria-label={t('people.editOf', { name: `${employee.name} ${employee.lastname}` })}>
+                      {t('people.edit')}
+                    </button>
+                    <Link to={`/admin/people/employees/${employee.id}/hours`} aria-label={t('people.hoursOf', { name: `${employee.name} ${employee.lastname}` })}>
+                      {t('people.hours.link')}
+                    </Link>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager meta={list.data?.meta} onPage={setPage} />
+    </section>
+  );
+}
+
+function EmployeeForm({ employee, onDone }: { employee: Employee | null; onDone: (saved?: string) => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const ids = { name: useId(), lastname: useId(), email: useId(), kind: useId(), taxId: useId(), payrollCode: useId(), active: useId() };
+  const [form, setForm] = useState({
+    name: employee?.name ?? '',
+    lastname: employee?.lastname ?? '',
+    email: employee?.email ?? '',
+    kind: employee?.kind ?? 'teacher',
+    taxId: employee?.taxId ?? '',
+    payrollCode: employee?.payrollCode ?? '',
+    active: employee?.active ?? true,
+  });
+  const [state, save] = useSave();
+  const labels = { name: t('people.firstName'), lastname: t('people.lastname'), email: t('people.email'), kind: t('people.employee.kind'), taxId: t('people.employee.taxId'), payrollCode: t('people.employee.payrollCode') };
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((current) => ({ ...current, [key]: event.target.value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = { name: form.name, lastname: form.lastname, email: orNull(form.email), kind: form.kind as Employee['kind'], taxId: orNull(form.taxId), payrollCode: orNull(form.payrollCode) };
+    void save(async () => {
+      const saved = employee
+        ? data(await api.PATCH('/api/v2/employees/{id}', { params: { path: { id: String(employee.id) } }, body: { ...body, active: form.active } }))
+        : data(await api.POST('/api/v2/employees', { body }));
+      await client.invalidateQueries({ queryKey: ['directory', 'employees'] });
+      await client.invalidateQueries({ queryKey: ['employees'] });
+      return t('people.saved', { name: `${saved.name} ${saved.lastname}` });
+    }, labels).then((done) => done && onDone(done));
+  };
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="employee-form">
+      <h3 id="employee-form">{employee ? t('people.editOf', { name: `${employee.name} ${employee.lastname}` }) : t('people.employee.new')}</h3>
+      <div className="filter-grid">
+        <Field id={ids.name} label={labels.name}>
+          <input id={ids.name} type="text" required maxLength={100} value={form.name} onChange={set('name')} />
+        </Field>
+        <Field id={ids.lastname} label={labels.lastname}>
+          <input id={ids.lastname} type="text" required maxLength={100} value={form.lastname} onChange={set('lastname')} />
+        </Field>
+        <Field id={ids.email} label={labels.email}>
+          <input id={ids.email} type="email" maxLength={254} value={form.email} onChange={set('email')} />
+        </Field>
+        <Field id={ids.kind} label={labels.kind}>
+          <select id={ids.kind} value={form.kind} onChange={set('kind')}>
+            <option value="teacher">{t('people.employee.kinds.teacher')}</option>
+            <option value="staff">{t('people.employee.kinds.staff')}</option>
+          </select>
+        </Field>
+        <Field id={ids.taxId} label={labels.taxId}>
+          <input id={ids.taxId} type="text" autoComplete="off" maxLength={20} aria-describedby={`${ids.taxId}-help`} value={form.taxId} onChange={set('taxId')} />
+          <p id={`${ids.taxId}-help`} className="help">
+            {t('people.employee.taxIdHelp')}
+          </p>
+        </Field>
+        <Field id={ids.payrollCode} label={labels.payrollCode}>
+          <input id={ids.payrollCode} type="text" autoComplete="off" maxLength={32} value={form.payrollCode} onChange={set('payrollCode')} />
+        </Field>
+      </div>
+      {employee && (
+        <label className="check">
+          <input id={ids.active} type="checkbox" checked={form.active} onChange={(event) => setForm((current) => ({ ...current, active: event.target.checked }))} />
+          {t('people.active')}
+        </label>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={state.busy}>
+          {t('people.save')}
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone()}>
+          {t('people.close')}
+        </button>
+      </div>
+      <SaveState state={state} />
+    </form>
+  );
+}
+
+// ---------------------------------------------------------------- students
+
+function useGuardians() {
+  return useQuery({ queryKey: ['directory', 'guardians', 'all'], queryFn: async () => data(await api.GET('/api/v2/guardians', { params: { query: { limit: '100' } } })).data, staleTime: 60_000 });
+}
+
+function Students() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Student | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = usePaged<Student>('students', search, page);
+  const guardians = useGuardians();
+  const guardianName = (id: number | null) => {
+    const guardian = id === null ? undefined : guardians.data?.find((g) => g.id === id);
+    return id === null ? '—' : guardian ? `${guardian.name} ${guardian.lastname}`.trim() : `#${id}`;
+  };
+  return (
+    <section aria-labelledby="students-heading">
+      <h2 id="students-heading">{t('people.views.students')}</h2>
+      <div className="inline">
+        <SearchBox value={search} onChange={(value) => (setSearch(value), setPage(1))} />
+        <button type="button" onClick={() => (setEditing('new'), setNotice(null))}>
+          {t('people.student.new')}
+        </button>
+      </div>
+      {editing && <StudentForm key={editing === 'new' ? 'new' : editing.id} student={editing === 'new' ? null : editing} guardians={guardians.data ?? []} onDone={(saved) => (setEditing(null), setNotice(saved ?? null))} />}
+      {notice && <p role="status">{notice}</p>}
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <Failure error={list.error} retry={() => void list.refetch()} />
+      ) : list.data.data.length === 0 ? (
+        <p>{t('people.none')}</p>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">{t('people.name')}</th>
+              <th scope="col">{t('people.student.status')}</th>
+              <th scope="col">{t('people.student.guardian')}</th>
+              <th scope="col">{t('people.email')}</th>
+              <th scope="col">{t('people.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((student) => (
+              <tr key={student.id}>
+                <th scope="row">
+                  {student.name} {student.lastname}
+                </th>
+                <td>{t(`people.student.statuses.${student.status}`)}</td>
+                <td>{guardianName(student.guardianId)}</td>
+                <td className="wrap">{student.email ?? '—'}</td>
+                <td>
+                  <div className="row-actions">
+                    <button type="button" className="secondary" onClick={() => (setEditing(student), setNotice(null))} aria-label={t('people.editOf', { name: `${student.name} ${student.lastname}` })}>
+                      {t('people.edit')}
+                    </button>
+                    <Link to={`/admin/attendance/students/${student.id}`} aria-label={t('people.student.attendanceOf', { name: `${student.name} ${student.lastname}` })}>
+                      {t('people.student.attendance')}
+                    </Link>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager meta={list.data?.meta} onPage={setPage} />
+    </section>
+  );
+}
+
+function StudentForm({ student, guardians, onDone }: { student: Student | null; guardians: Guardian[]; onDone: (saved?: string) => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const ids = { name: useId(), lastname: useId(), email: useId(), status: useId(), guardian: useId() };
+  const [form, setForm] = useState({ name: student?.name ?? '', lastname: student?.lastname ?? '', email: student?.email ?? '', status: student?.status ?? 'active', guardianId: student?.guardianId ? String(student.guardianId) : '' });
+  const [state, save] = useSave();
+  const labels = { name: t('people.firstName'), lastname: t('people.lastname'), email: t('people.email'), status: t('people.student.status'), guardianId: t('people.student.guardian') };
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((current) => ({ ...current, [key]: event.target.value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = { name: form.name, lastname: form.lastname, email: orNull(form.email), status: form.status as Student['status'], guardianId: form.guardianId ? Number(form.guardianId) : null };
+    void save(async () => {
+      const saved = student ? data(await api.PATCH('/api/v2/students/{id}', { params: { path: { id: String(student.id) } }, body })) : data(await api.POST('/api/v2/students', { body }));
+      await client.invalidateQueries({ queryKey: ['directory', 'students'] });
+      return t('people.saved', { name: `${saved.name} ${saved.lastname}` });
+    }, labels).then((done) => done && onDone(done));
+  };
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="student-form">
+      <h3 id="student-form">{student ? t('people.editOf', { name: `${student.name} ${student.lastname}` }) : t('people.student.new')}</h3>
+      <div className="filter-grid">
+        <Field id={ids.name} label={labels.name}>
+          <input id={ids.name} type="text" required maxLength={100} value={form.name} onChange={set('name')} />
+        </Field>
+        <Field id={ids.lastname} label={labels.lastname}>
+          <input id={ids.lastname} type="text" required maxLength={100} value={form.lastname} onChange={set('lastname')} />
+        </Field>
+        <Field id={ids.email} label={labels.email}>
+          <input id={ids.email} type="email" maxLength={254} value={form.email} onChange={set('email')} />
+        </Field>
+        <Field id={ids.status} label={labels.status}>
+          <select id={ids.status} value={form.status} onChange={set('status')}>
+            {(['active', 'inactive', 'withdrawn'] as const).map((status) => (
+              <option key={status} value={status}>
+                {t(`people.student.statuses.${status}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={ids.guardian} label={labels.guardianId}>
+          <select id={ids.guardian} value={form.guardianId} onChange={set('guardianId')}>
+            <option value="">{t('people.student.noGuardian')}</option>
+            {guardians.map((guardian) => (
+              <option key={guardian.id} value={guardian.id}>
+                {`${guardian.name} ${guardian.lastname}`.trim()} · {guardian.email}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={state.busy}>
+          {t('people.save')}
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone()}>
+          {t('people.close')}
+        </button>
+      </div>
+      <SaveState state={state} />
+    </form>
+  );
+}
+
+// ---------------------------------------------------------------- guardians
+
+function Guardians() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Guardian | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = usePaged<Guardian>('guardians', search, page);
+  return (
+    <section aria-labelledby="guardians-heading">
+      <h2 id="guardians-heading">{t('people.views.guardians')}</h2>
+      <div className="inline">
+        <SearchBox value={search} onChange={(value) => (setSearch(value), setPage(1))} />
+        <button type="button" onClick={() => (setEditing('new'), setNotice(null))}>
+          {t('people.guardian.new')}
+        </button>
+      </div>
+      {editing && <GuardianForm key={editing === 'new' ? 'new' : editing.id} guardian={editing === 'new' ? null : editing} onDone={(saved) => (setEditing(null), setNotice(saved ?? null))} />}
+      {notice && <p role="status">{notice}</p>}
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <Failure error={list.error} retry={() => void list.refetch()} />
+      ) : list.data.data.length === 0 ? (
+        <p>{t('people.none')}</p>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">{t('people.name')}</th>
+              <th scope="col">{t('people.email')}</th>
+              <th scope="col">{t('people.guardian.phone')}</th>
+              <th scope="col">{t('people.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((guardian) => (
+              <tr key={guardian.id}>
+                <th scope="row">
+                  {`${guardian.name} ${guardian.lastname}`.trim()}
+                  {!guardian.active && <span className="state"> {t('people.inactive')}</span>}
+                </th>
+                <td className="wrap">{guardian.email}</td>
+                <td>{guardian.phone ?? '—'}</td>
+                <td>
+                  <button type="button" className="secondary" onClick={() => (setEditing(guardian), setNotice(null))} aria-label={t('people.editOf', { name: `${guardian.name} ${guardian.lastname}`.trim() })}>
+                    {t('people.edit')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager meta={list.data?.meta} onPage={setPage} />
+    </section>
+  );
+}
+
+function GuardianForm({ guardian, onDone }: { guardian: Guardian | null; onDone: (saved?: string) => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const ids = { name: useId(), lastname: useId(), email: useId(), phone: useId(), active: useId() };
+  const [form, setForm] = useState({ name: guardian?.name ?? '', lastname: guardian?.lastname ?? '', email: guardian?.email ?? '', phone: guardian?.phone ?? '', active: guardian?.active ?? true });
+  const [state, save] = useSave();
+  const labels = { name: t('people.firstName'), lastname: t('people.lastname'), email: t('people.email'), phone: t('people.guardian.phone') };
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((current) => ({ ...current, [key]: event.target.value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = { name: form.name, lastname: form.lastname, email: form.email, phone: orNull(form.phone) };
+    void save(async () => {
+      const saved = guardian
+        ? data(await api.PATCH('/api/v2/guardians/{id}', { params: { path: { id: String(guardian.id) } }, body: { ...body, active: form.active } }))
+        : data(await api.POST('/api/v2/guardians', { body }));
+      await client.invalidateQueries({ queryKey: ['directory', 'guardians'] });
+      return t('people.saved', { name: `${saved.name} ${saved.lastname}`.trim() });
+    }, labels).then((done) => done && onDone(done));
+  };
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="guardian-form">
+      <h3 id="guardian-form">{guardian ? t('people.editOf', { name: `${guardian.name} ${guardian.lastname}`.trim() }) : t('people.guardian.new')}</h3>
+      <div className="filter-grid">
+        <Field id={ids.name} label={labels.name}>
+          <input id={ids.name} type="text" required maxLength={100} value={form.name} onChange={set('name')} />
+        </Field>
+        <Field id={ids.lastname} label={labels.lastname}>
+          <input id={ids.lastname} type="text" maxLength={100} value={form.lastname} onChange={set('lastname')} />
+        </Field>
+        <Field id={ids.email} label={labels.email}>
+          <input id={ids.email} type="email" required maxLength={254} value={form.email} onChange={set('email')} />
+        </Field>
+        <Field id={ids.phone} label={labels.phone}>
+          <input id={ids.phone} type="tel" maxLength={40} value={form.phone} onChange={set('phone')} />
+        </Field>
+      </div>
+      {guardian && (
+        <label className="check">
+          <input id={ids.active} type="checkbox" checked={form.active} onChange={(event) => setForm((current) => ({ ...current, active: event.target.checked }))} />
+          {t('people.active')}
+        </label>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={state.busy}>
+          {t('people.save')}
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone()}>
+          {t('people.close')}
+        </button>
+      </div>
+      <SaveState state={state} />
+    </form>
+  );
+}
+
+// ---------------------------------------------------------------- school courses
+
+function useCourses() {
+  return useQuery({ queryKey: ['school-courses'], queryFn: async () => data(await api.GET('/api/v2/school-courses')).data, staleTime: 300_000 });
+}
+
+function Courses() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const courses = useCourses();
+  const ids = { name: useId(), start: useId(), end: useId() };
+  const [form, setForm] = useState({ name: '', startDate: '', endDate: '' });
+  const [state, save] = useSave();
+  const labels = { name: t('people.course.name'), startDate: t('people.course.start'), endDate: t('people.course.end') };
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((current) => ({ ...current, [key]: event.target.value }));
+  const refresh = () => client.invalidateQueries({ queryKey: ['school-courses'] });
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    void save(async () => {
+      const created = data(await api.POST('/api/v2/school-courses', { body: form }));
+      await refresh();
+      setForm({ name: '', startDate: '', endDate: '' });
+      return t('people.saved', { name: created.name });
+    }, labels);
+  };
+  const remove = (id: number, name: string) =>
+    void save(async () => {
+      data(await api.DELETE('/api/v2/school-courses/{id}', { params: { path: { id: String(id) } } }));
+      await refresh();
+      return t('people.course.deleted', { name });
+    }, labels);
+  return (
+    <section aria-labelledby="courses-heading">
+      <h2 id="courses-heading">{t('people.views.courses')}</h2>
+      {courses.isPending ? (
+        <Loading />
+      ) : courses.isError ? (
+        <Failure error={courses.error} retry={() => void courses.refetch()} />
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">{t('people.course.name')}</th>
+              <th scope="col">{t('people.course.dates')}</th>
+              <th scope="col">{t('people.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {courses.data.map((course) => (
+              <tr key={course.id}>
+                <th scope="row">
+                  {course.name}
+                  {course.isLatest && <span className="state open"> {t('people.course.latest')}</span>}
+                </th>
+                <td>
+                  {formatDate(`${course.startDate}T12:00:00Z`)} – {formatDate(`${course.endDate}T12:00:00Z`)}
+                </td>
+                <td>
+                  <button type="button" className="danger" disabled={state.busy} onClick={() => remove(course.id, course.name)} aria-label={t('people.course.deleteOf', { name: course.name })}>
+                    {t('people.course.delete')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form className="panel" onSubmit={create} aria-labelledby="course-form">
+        <h3 id="course-form">{t('people.course.new')}</h3>
+        <div className="filter-grid">
+          <Field id={ids.name} label={labels.name}>
+            <input id={ids.name} type="text" required maxLength={60} value={form.name} onChange={set('name')} />
+          </Field>
+          <Field id={ids.start} label={labels.startDate}>
+            <input id={ids.start} type="date" required value={form.startDate} onChange={set('startDate')} />
+          </Field>
+          <Field id={ids.end} label={labels.endDate}>
+            <input id={ids.end} type="date" required min={form.startDate || undefined} value={form.endDate} onChange={set('endDate')} />
+          </Field>
+        </div>
+        <div className="actions">
+          <button type="submit" disabled={state.busy}>
+            {t('people.course.create')}
+          </button>
+        </div>
+      </form>
+      <SaveState state={state} />
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------- classes: the students of each
+
+function Classes() {
+  const { t } = useTranslation();
+  const [filters, setFilters] = useState({ employeeId: '', subjectId: '', centerId: '' });
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<CalendarEvent | null>(null);
+  const ids = { teacher: useId(), subject: useId(), center: useId() };
+  const subjects = useQuery({ queryKey: ['subjects'], queryFn: async () => data(await api.GET('/api/v2/subjects', { params: { query: { limit: '100' } } })).data, staleTime: 300_000 });
+  const centers = useQuery({ queryKey: ['centers'], queryFn: async () => data(await api.GET('/api/v2/centers', { params: { query: { limit: '100' } } })).data, staleTime: 300_000 });
+  const employees = useQuery({ queryKey: ['employees', 'all'], queryFn: async () => data(await api.GET('/api/v2/employees', { params: { query: { limit: '100' } } })).data, staleTime: 300_000 });
+  const query = { limit: PAGE_SIZE, page: String(page), ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '')) };
+  const events = useQuery({ queryKey: ['calendar-events', query], placeholderData: keepPreviousData, queryFn: async () => data(await api.GET('/api/v2/calendar-events', { params: { query } })) });
+  const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => (setFilters((current) => ({ ...current, [key]: event.target.value })), setPage(1));
+  const nameOf = {
+    subject: (id: number) => subjects.data?.find((s) => s.id === id)?.name ?? `#${id}`,
+    center: (id: number) => centers.data?.find((c) => c.id === id)?.name ?? `#${id}`,
+    teacher: (id: number | null) => (id === null ? '—' : ((n) => (n ? `${n.name} ${n.lastname}` : `#${id}`))(employees.data?.find((e) => e.id === id))),
+  };
+  return (
+    <section aria-labelledby="classes-heading">
+      <h2 id="classes-heading">{t('people.views.classes')}</h2>
+      <p className="help">{t('people.classes.help')}</p>
+      <div className="filter-grid">
+        <Field id={ids.teacher} label={t('review.filters.teacher')}>
+          <select id={ids.teacher} value={filters.employeeId} onChange={set('employeeId')}>
+            <option value="">{t('review.filters.all')}</option>
+            {employees.data
+              ?.filter((employee) => employee.kind === 'teacher')
+              .map((employee) => (
+                <option key={employee.id} value={employee.id}>
+                  {employee.name} {employee.lastname}
+                </option>
+              ))}
+          </select>
+        </Field>
+        <Field id={ids.subject} label={t('review.filters.subject')}>
+          <select id={ids.subject} value={filters.subjectId} onChange={set('subjectId')}>
+            <option value="">{t('review.filters.all')}</option>
+            {subjects.data?.map((subject) => (
+              <option key={subject.id} value={subject.id}>
+                {subject.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={ids.center} label={t('attendanceAdmin.center')}>
+          <select id={ids.center} value={filters.centerId} onChange={set('centerId')}>
+            <option value="">{t('review.filters.all')}</option>
+            {centers.data?.map((center) => (
+              <option key={center.id} value={center.id}>
+                {center.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      {events.isPending ? (
+        <Loading />
+      ) : events.isError ? (
+        <Failure error={events.error} retry={() => void events.refetch()} />
+      ) : events.data.data.length === 0 ? (
+        <p>{t('people.none')}</p>
+      ) : (
+        <ul className="cards">
+          {events.data.data.map((event) => {
+            const label = `${nameOf.subject(event.subjectId)} · ${nameOf.center(event.centerId)} · ${formatDateTime(event.startsAt)}`;
+            return (
+              <li key={event.id}>
+                <div className="class-row">
+                  <div>
+                    <strong>{label}</strong>
+                    <p className="meta">
+                      {event.title ? `${event.title} · ` : ''}
+                      {nameOf.teacher(event.employeeId)} · {t('today.students', { count: event.studentCount })}
+                    </p>
+                  </div>
+                  <button type="button" className="secondary" aria-expanded={open?.id === event.id} aria-label={t('people.classes.assignOf', { label })} onClick={() => setOpen(open?.id === event.id ? null : event)}>
+                    {t('people.classes.assign')}
+                  </button>
+                </div>
+                {open?.id === event.id && <AssignStudents event={event} label={label} />}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Pager meta={events.data?.meta} onPage={setPage} />
+    </section>
+  );
+}
+
+/** The students registered in the class's subject at its centre, those assigned checked; saving makes the class's set the checked one. */
+function AssignStudents({ event, label }: { event: CalendarEvent; label: string }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const registered = useQuery({
+    queryKey: ['registered', event.subjectId, event.centerId],
+    queryFn: async () => data(await api.GET('/api/v2/registration/students-by-subject-and-center', { params: { query: { subjectId: String(event.subjectId), centerId: String(event.centerId) } } })).data.students,
+  });
+  const assigned = useQuery({
+    queryKey: ['assigned', event.id],
+    queryFn: async () => data(await api.GET('/api/v2/registration/students-assigned-to-event', { params: { query: { eventId: String(event.id) } } })).data.students,
+  });
+  const [chosen, setChosen] = useState<Set<number> | null>(null);
+  useEffect(() => {
+    if (assigned.data && chosen === null) setChosen(new Set(assigned.data.map((student) => student.studentId)));
+  }, [assigned.data, chosen]);
+  const [outcome, setOutcome] = useState<Assignment | null>(null);
+  const [state, save] = useSave();
+  const names = new Map<number, string>([...(registered.data ?? []).map((s) => [s.studentId, s.fullName] as const), ...(assigned.data ?? []).map((s) => [s.studentId, s.fullName] as const)]);
+  const submit = (formEvent: FormEvent) => {
+    formEvent.preventDefault();
+    void save(async () => {
+      const answer = data(await api.PUT('/api/v2/registration/assign-students-to-event', { body: { eventId: event.id, idsStudents: [...(chosen ?? [])] } })).data;
+      setOutcome(answer);
+      setChosen(new Set(answer.assignedStudents));
+      await client.invalidateQueries({ queryKey: ['assigned', event.id] });
+      await client.invalidateQueries({ queryKey: ['calendar-events'] });
+      return t('people.classes.saved', { count: answer.assignedStudents.length });
+    }, {});
+  };
+  if (registered.isPending || assigned.isPending || chosen === null) return registered.isError || assigned.isError ? <Failure error={registered.error ?? assigned.error} retry={() => void (registered.refetch(), assigned.refetch())} /> : <Loading />;
+  // Students assigned but no longer registered are listed too, so that saving can take them out.
+  const rows = [...names.entries()].sort((a, b) => a[1].localeCompare(b[1]));
+  const status = new Map(registered.data?.map((s) => [s.studentId, s.registrationStatus]) ?? []);
+  return (
+    <form className="panel" onSubmit={submit}>
+      <fieldset>
+        <legend>{t('people.classes.studentsOf', { label })}</legend>
+        {rows.length === 0 && <p>{t('people.classes.noneRegistered')}</p>}
+        <ul className="checklist">
+          {rows.map(([id, name]) => (
+            <li key={id}>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={chosen.has(id)}
+                  onChange={(change) =>
+                    setChosen((current) => {
+                      const next = new Set(current);
+                      if (change.target.checked) next.add(id);
+                      else next.delete(id);
+                      return next;
+                    })
+                  }
+                />
+                {name}
+                {status.get(id) && status.get(id) !== 'active' && <span className="state"> {t(`people.classes.registration.${status.get(id)}`)}</span>}
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <div className="actions">
+        <span>{t('review.selected', { count: chosen.size, formatted: formatNumber(chosen.size) })}</span>
+        <button type="submit" disabled={state.busy}>
+          {t('people.classes.save')}
+        </button>
+      </div>
+      <SaveState state={state} />
+      {outcome && (
+        <div className="outcome" role="region" aria-label={t('people.classes.outcome')}>
+          <p>{t('people.classes.summary', { assigned: outcome.assignedStudents.length, removed: outcome.removedStudents.length, rejected: outcome.rejectedStudents.length })}</p>
+          {outcome.rejectedStudents.length > 0 && (
+            <ul>
+              {outcome.rejectedStudents.map((rejected) => (
+                <li key={rejected.studentId} className="failed">
+                  {names.get(rejected.studentId) ?? `#${rejected.studentId}`}: {rejected.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
+
+// ---------------------------------------------------------------- an employee's hours bank per school course
+
+export function EmployeeHoursPage() {
+  const { t } = useTranslation();
+  const employeeId = useParams().id ?? '';
+  const client = useQueryClient();
+  const courses = useCourses();
+  const [courseId, setCourseId] = useState('');
+  const employee = useQuery({ queryKey: ['employee', employeeId], queryFn: async () => data(await api.GET('/api/v2/employees/{id}', { params: { path: { id: employeeId } } })) });
+  const selected = courseId || String(courses.data?.find((course) => course.isLatest)?.id ?? '');
+  const bank = useQuery({
+    queryKey: ['hours-bank', Number(employeeId), selected],
+    enabled: selected !== '',
+    queryFn: async () => data(await api.GET('/api/v2/hours-bank/{employeeId}', { params: { path: { employeeId }, query: { schoolCourseId: selected } } })),
+  });
+  const ids = { course: useId(), kind: useId(), time: useId(), reason: useId(), date: useId() };
+  const [form, setForm] = useState({ kind: 'completed' as 'completed' | 'pending', time: '', reason: '', date: academyToday() });
+  const [state, save] = useSave();
+  const labels = { time: t('hours.time'), reason: t('hours.reason'), date: t('hours.date') };
+  const refresh = () => client.invalidateQueries({ queryKey: ['hours-bank', Number(employeeId)] });
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const body = { time: form.time, date: form.date, schoolCourseId: Number(selected), ...(form.reason.trim() ? { reason: form.reason.trim() } : {}) };
+    void save(async () => {
+      const path = { employeeId };
+      const answer = form.kind === 'completed' ? data(await api.POST('/api/v2/hours-bank/{employeeId}/completed', { params: { path }, body })) : data(await api.POST('/api/v2/hours-bank/{employeeId}/pending', { params: { path }, body }));
+      await refresh();
+      setForm((current) => ({ ...current, time: '', reason: '' }));
+      return t('people.hours.added', { time: answer.data.details.hoursRegistered });
+    }, labels);
+  };
+  const undo = (transactionId: number) =>
+    void save(async () => {
+      data(await api.DELETE('/api/v2/hours-bank/transactions/{transactionId}', { params: { path: { transactionId: String(transactionId) } } }));
+      await refresh();
+      return t('people.hours.undone');
+    }, labels);
+  const name = employee.data ? `${employee.data.name} ${employee.data.lastname}` : `#${employeeId}`;
+  const empty = bank.error instanceof ApiError && bank.error.status === 404;
+  return (
+    <>
+      <p>
+        <Link to="/admin/people?view=employees">{t('people.back')}</Link>
+      </p>
+      <h1>{t('people.hours.heading', { name })}</h1>
+      {employee.isError && <Failure error={employee.error} retry={() => void employee.refetch()} />}
+      <section aria-labelledby="bank-heading">
+        <h2 id="bank-heading">{t('hours.bank')}</h2>
+        <label htmlFor={ids.course}>{t('review.filters.course')}</label>
+        <select id={ids.course} value={selected} onChange={(event) => setCourseId(event.target.value)}>
+          {courses.data?.map((course) => (
+            <option key={course.id} value={course.id}>
+              {course.name}
+            </option>
+          ))}
+        </select>
+        {bank.isPending ? (
+          <Loading />
+        ) : empty ? (
+          <p>{t('people.hours.none')}</p>
+        ) : bank.isError ? (
+          <Failure error={bank.error} retry={() => void bank.refetch()} />
+        ) : (
+          <>
+            <dl className="totals">
+              <div>
+                <dt>{t('hours.completed')}</dt>
+                <dd>{bank.data.data.totals.completedHours}</dd>
+              </div>
+              <div>
+                <dt>{t('hours.pending')}</dt>
+                <dd>{bank.data.data.totals.pendingHours}</dd>
+              </div>
+            </dl>
+            <h3>{t('hours.history')}</h3>
+            <table className="sheet">
+              <thead>
+                <tr>
+                  <th scope="col">{t('hours.date')}</th>
+                  <th scope="col">{t('hours.type')}</th>
+                  <th scope="col">{t('hours.time')}</th>
+                  <th scope="col">{t('hours.reason')}</th>
+                  <th scope="col">{t('people.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {bank.data.data.tracking.transactions.map((row) => (
+                  <tr key={row.id} className={row.isActive ? undefined : 'inactive'}>
+                    <th scope="row">{formatDate(`${row.date}T12:00:00Z`)}</th>
+                    <td>
+                      {t(`hours.types.${row.type}`)}
+                      {!row.isActive && row.type !== 'REVERSAL' && ` (${t('hours.undone')})`}
+                    </td>
+                    <td>
+                      {row.hours} <span className="help">({formatNumber(row.hoursDecimal)} h)</span>
+                    </td>
+                    <td>{row.reason ?? '—'}</td>
+                    <td>
+                      {row.isActive && (
+                        <button type="button" className="secondary" disabled={state.busy} onClick={() => undo(row.id)} aria-label={t('people.hours.undoOf', { time: row.hours, date: formatDate(`${row.date}T12:00:00Z`) })}>
+                          {t('people.hours.undo')}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </section>
+      <section aria-labelledby="add-hours">
+        <h2 id="add-hours">{t('people.hours.add')}</h2>
+        <form onSubmit={add}>
+          <div className="filter-grid">
+            <Field id={ids.kind} label={t('hours.type')}>
+              <select id={ids.kind} value={form.kind} onChange={(event) => setForm((current) => ({ ...current, kind: event.target.value as 'completed' | 'pending' }))}>
+                <option value="completed">{t('people.hours.kinds.completed')}</option>
+                <option value="pending">{t('people.hours.kinds.pending')}</option>
+              </select>
+            </Field>
+            <Field id={ids.time} label={labels.time}>
+              <input id={ids.time} type="text" required placeholder="1h 30m" aria-describedby={`${ids.time}-help`} value={form.time} onChange={(event) => setForm((current) => ({ ...current, time: event.target.value }))} />
+              <p id={`${ids.time}-help`} className="help">
+                {t('people.hours.timeHelp')}
+              </p>
+            </Field>
+            <Field id={ids.date} label={labels.date}>
+              <input id={ids.date} type="date" required value={form.date} onChange={(event) => setForm((current) => ({ ...current, date: event.target.value }))} />
+            </Field>
+            <Field id={ids.reason} label={labels.reason}>
+              <input id={ids.reason} type="text" maxLength={1000} value={form.reason} onChange={(event) => setForm((current) => ({ ...current, reason: event.target.value }))} />
+            </Field>
+          </div>
+          <div className="actions">
+            <button type="submit" disabled={state.busy || selected === ''}>
+              {t('people.hours.addButton')}
+            </button>
+          </div>
+        </form>
+        <SaveState state={state} />
+      </section>
+    </>
+  );
+}
