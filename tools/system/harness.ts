@@ -21,6 +21,15 @@ import { spawnLogged, spawnMailCatcher, spawnService, waitAllReady } from '../de
 import { Supervisor } from '../dev/supervisor.ts';
 import { SERVICES } from '../dev/system.ts';
 
+/**
+ * How long a process may take to answer ready: its default, scaled by `SYSTEM_READY_FACTOR` (e.g. 3 on a
+ * machine shared with other load, where a cold start of every service at once takes minutes).
+ */
+function readyMs(defaultMs: number): number {
+  const factor = Number(process.env.SYSTEM_READY_FACTOR ?? '1');
+  return Number.isFinite(factor) && factor > 0 ? Math.round(defaultMs * factor) : defaultMs;
+}
+
 export type BackendName = 'academic' | 'hours-bank' | 'incidents' | 'notifications' | 'payslips';
 export const BACKENDS: BackendName[] = SERVICES.filter((s) => s.database).map((s) => s.name as BackendName);
 const DATABASE_OF = Object.fromEntries(SERVICES.filter((s) => s.database).map((s) => [s.name, s.database])) as Record<BackendName, string>;
@@ -225,7 +234,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
         async start() {
           if (proc.running) return;
           supervisor.start();
-          await waitAllReady([{ name: `${name}#${instance}`, url: `${url}${readyPath(name)}`, process: supervisor }], 90_000);
+          await waitAllReady([{ name: `${name}#${instance}`, url: `${url}${readyPath(name)}`, process: supervisor }], readyMs(90_000));
         },
         async stopQuietly() {
           await supervisor.stop(10_000);
@@ -253,7 +262,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
           ...started.map((p) => ({ name: `${p.name}#${p.instance}`, url: `${p.url}/readyz`, process: p.supervisor })),
           ...(set === 0 ? [{ name: 'maildev', url: `${mailApi}/email`, process: mailCatcher }] : []),
         ],
-        120_000,
+        readyMs(120_000),
       );
       sets.push(started);
       log(`instance set ${set} ready`);
@@ -276,7 +285,7 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     const gateways = [];
     for (let set = 0; set < instances; set++) gateways.push(makeProcess('gateway', set, await nextPort(), gatewayEnv(set)));
     for (const g of gateways) g.supervisor.start();
-    await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}${readyPath('gateway')}`, process: g.supervisor })), 60_000);
+    await waitAllReady(gateways.map((g) => ({ name: `gateway#${g.instance}`, url: `${g.url}${readyPath('gateway')}`, process: g.supervisor })), readyMs(60_000));
 
     if (options.seed ?? backends.includes('academic')) {
       // The demo academy, as `npm start` seeds it.
