@@ -59,6 +59,8 @@ export interface ServiceDefinition<C extends BaseConfig = BaseConfig, D = unknow
   migrations: Constructor<Migration>[];
   /** Whether /readyz depends on Redis (a cache, Socket.IO between instances); every service reads revocations from it regardless. */
   readinessNeedsRedis?: boolean;
+  /** The field names its privacy providers declare personal (`personalFieldNames` of @academy/privacy): its logger redacts them. */
+  personalFields?: readonly string[];
   /** Builds one instance from the service's context: its dependencies once, then its routes, subscriptions and stop. */
   setup: (ctx: ServiceContext<C>) => ServiceInstance<D> | Promise<ServiceInstance<D>>;
 }
@@ -80,7 +82,7 @@ export interface RunningService<C extends BaseConfig = BaseConfig, D = unknown> 
  */
 export async function startService<C extends BaseConfig, D = unknown>(definition: ServiceDefinition<C, D>, config: C, options: StartOptions = {}): Promise<RunningService<C, D>> {
   const clock = options.clock ?? systemClock;
-  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const logger = createLogger(definition.name, config.LOG_LEVEL, undefined, { redact: definition.personalFields });
   const metrics = createMetrics(definition.name);
   const orm = await openServiceOrm(definition, config.DATABASE_URL, { logger, poolMax: config.DATABASE_POOL_MAX, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
   // Whatever start-up opened is closed again when a later step fails (no half-started service).
