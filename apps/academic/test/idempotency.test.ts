@@ -33,6 +33,20 @@ describe('POST /api/v2/blocks/student-block/:studentBlockId/review with an Idemp
     expect(await w.outbox('block.approved', studentBlockId)).toHaveLength(1);
   });
 
+  test("a keyed rejection is recorded in the review's own statement (the key's answer is its row), and its retry answers the same body, replayed", async () => {
+    const { studentId, subjectId, studentBlockId } = await pendingBlock();
+    const first = await review(studentBlockId, 'ac-reject', { action: 'reject', reason: 'Falta el ejercicio 2' });
+    const again = await review(studentBlockId, 'ac-reject', { action: 'reject', reason: 'Falta el ejercicio 2' });
+
+    expect([first.status, first.body.newStatus, again.status, again.headers['idempotent-replayed']]).toEqual([200, 'open', 200, 'true']);
+    expect(again.body).toEqual(first.body);
+    const [stored] = await f.query<{ status: number; body: string }>('select status, body from idempotency_keys where key = ?', ['ac-reject']);
+    expect([stored!.status, JSON.parse(stored!.body)]).toEqual([0, { reviewed: 1, answer: first.body }]);
+    expect(await w.statuses(studentId, subjectId)).toEqual(['open', 'blocked']);
+    expect(await w.outbox('block.rejected', studentBlockId)).toHaveLength(1);
+    expect(await f.query('select body from student_block_messages where student_block_id = ?', [studentBlockId])).toEqual([{ body: 'Falta el ejercicio 2' }]);
+  });
+
   test('20 concurrent approvals with one key run once: one executed, the others replayed or 409 Retry-After 1', async () => {
     const { studentBlockId } = await pendingBlock();
     const answers = await Promise.all(Array.from({ length: 20 }, () => review(studentBlockId, 'ac-race')));

@@ -15,6 +15,7 @@ import {
   reviewBlockRoute,
 } from '@academy/contracts';
 import { idParam } from '@academy/kit';
+import { statementKeyOf } from '@academy/service';
 import { implement } from '../shared/academic-context.ts';
 import { JSON_TEXT, sentAsIs } from '../shared/sent-as-is.ts';
 import { addThreadMessage } from './add-thread-message.ts';
@@ -84,10 +85,11 @@ export const blockRoutes = implement(blocksContract, {
     throw studentBlockIdRequired();
   },
   review: {
-    options: { ...byStudentBlock, checkBody: actionFirst },
+    // An Idempotency-Key is recorded in the review's own statement (one round trip), not in a transaction around it.
+    options: { ...byStudentBlock, checkBody: actionFirst, keyInStatement: true },
     handle: async ({ params, body, req }, ctx, actor) => {
       const { studentBlockId } = params;
-      const answer = await reviewBlock(ctx, { studentBlockId, action: body.action, reason: body.reason ?? null }, actor);
+      const answer = await reviewBlock(ctx, { studentBlockId, action: body.action, reason: body.reason ?? null, key: statementKeyOf(req) }, actor);
       if (body.action === 'reject') req.log.info({ studentBlockId, reason: body.reason ?? null }, 'block rejected');
       return { status: 200, body: answer };
     },

@@ -8,6 +8,7 @@ import QueryStream from 'pg-query-stream';
 import type { CompletedBlocksQuery, EventData, Locale, PendingBlocksQuery, PendingCountQuery, PendingCursor, PendingRejectedQuery, StudentBlockStatus } from '@academy/contracts';
 import { numberedPlaceholders } from '@academy/db';
 import { outboxInsertSql } from '@academy/messaging';
+import type { KeyColumns, StatementKey } from '@academy/service';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
 
 /** `name lastname`, trimmed, of a table alias with those columns (null when the row is missing). */
@@ -62,7 +63,7 @@ function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCur
   return { sql: branches.join(' union all '), params };
 }
 
-type PendingPageQuery = PendingBlocksQuery & { limit: number };
+export type PendingPageQuery = PendingBlocksQuery & { limit: number };
 
 /**
  * The ids of a page, oldest close first, read on the pending indexes alone, from the cursor
@@ -101,9 +102,16 @@ const PENDING_BLOCK_JOINS = `join blocks b on b.id = sb.block_id
  * with the cursor of the page after (null when the page is not full).
  */
 export async function selectPendingPageJson(em: EntityManager, query: PendingPageQuery): Promise<string> {
+  const { sql, params } = pendingPageJsonSql(query);
+  const [row] = await em.execute<{ body: string }[]>(sql, params);
+  return row!.body;
+}
+
+/** The statement of `selectPendingPageJson` (`?` parameters; exported for bench:blocks' EXPLAIN). */
+export function pendingPageJsonSql(query: PendingPageQuery): { sql: string; params: unknown[] } {
   const page = pendingPage(query);
-  const [row] = await em.execute<{ body: string }[]>(
-    `with page as (${page.sql}),
+  return {
+    sql: `with page as (${page.sql}),
      listed as (
        select sb.student_id, ${fullNameSql('s')} as student_name, row_number() over (order by page.closed_at asc nulls last, page.id asc) as n,
               ${cursorSql('page.closed_at', 'page.id')} as cursor, ${PENDING_BLOCK_JSON} as block
@@ -115,9 +123,8 @@ export async function selectPendingPageJson(em: EntityManager, query: PendingPag
          from listed group by student_id)
      select json_build_object('ok', true, 'total', (select count(*) from listed), 'byStudent', coalesce((select json_agg("group" order by first) from groups), '[]'),
                               'nextCursor', (select cursor from listed where n = ?))::text as body`,
-    [...page.params, query.limit],
-  );
-  return row!.body;
+    params: [...page.params, query.limit],
+  };
 }
 
 /**
@@ -127,6 +134,23 @@ export async function selectPendingPageJson(em: EntityManager, query: PendingPag
  * ordered and written by the one query, so the service holds a batch of them, never the listing.
  */
 export async function streamPendingGroups(em: EntityManager, query: PendingBlocksQuery, consume: (groups: Readable) => Promise<void>): Promise<void> {
+  const { sql, params } = pendingGroupsSql(query);
+  const pool = (await (em.getConnection() as PostgreSqlConnection).getNativeClient()) as unknown as Pool;
+  const client = await pool.connect();
+  let failure: unknown;
+  try {
+    await consume(client.query(new QueryStream(numberedPlaceholders(sql), params, { batchSize: 100 })));
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    // A connection left mid-query (the client went away) is dropped rather than reused.
+    client.release(failure instanceof Error ? failure : undefined);
+  }
+}
+
+/** The statement of `streamPendingGroups` (`?` parameters; exported for bench:blocks' EXPLAIN). */
+export function pendingGroupsSql(query: PendingBlocksQuery): { sql: string; params: unknown[] } {
   const where = filters([
     ['sb.student_id = ?', query.studentId],
     ['b.subject_id = ?', query.subjectId],
@@ -141,18 +165,7 @@ export async function streamPendingGroups(em: EntityManager, query: PendingBlock
               json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block order by closed_at asc nulls last, id asc))::text as "group"
          from listed group by student_id)
      select "group", (sum(blocks) over ())::int as total from groups order by first_closed_at asc nulls last, first_id asc`;
-  const pool = (await (em.getConnection() as PostgreSqlConnection).getNativeClient()) as unknown as Pool;
-  const client = await pool.connect();
-  let failure: unknown;
-  try {
-    await consume(client.query(new QueryStream(numberedPlaceholders(sql), where.params, { batchSize: 100 })));
-  } catch (error) {
-    failure = error;
-    throw error;
-  } finally {
-    // A connection left mid-query (the client went away) is dropped rather than reused.
-    client.release(failure instanceof Error ? failure : undefined);
-  }
+  return { sql, params: where.params };
 }
 
 /** The badge: how many blocks await review (of a subject), counted on the pending index alone. */
@@ -385,57 +398,127 @@ export const REVIEW_TARGET_SQL = `
     left join lateral (select id, locale from users where student_id = sb.student_id and active order by id limit 1) su on true
    where sb.id = ?`;
 
-/** Parameters: reviewedAt, reviewer, id, closedAt, next block id (or null), then `outboxRow(envelope)`. */
-export const APPROVE_SQL = `
-  with reviewed as (
+/** With a key (`keyedReview`), a review changes the row only while this request holds the key and no answer is stored under it. */
+const WHEN_KEY_FREE = ' and exists (select 1 from idempotency_free)';
+
+const approveSteps = (condition = '') => `
+  reviewed as (
     update student_blocks set status = 'closed', approved_at = ?::timestamptz, reviewed_by_user_id = ?, updated_at = now()
-     where id = ? and status = 'pending' and closed_at is not distinct from ?::timestamptz
+     where id = ? and status = 'pending' and closed_at is not distinct from ?::timestamptz${condition}
      returning student_id),
   unlocked as (
     update student_blocks sb set status = 'open', updated_at = now()
       from reviewed r
      where sb.student_id = r.student_id and sb.block_id = ?::int and sb.status = 'blocked'
      returning sb.id),
-  event as (${outboxInsertSql()} from reviewed returning id)
-  select (select count(*)::int from reviewed) as reviewed`;
+  event as (${outboxInsertSql()} from reviewed returning id)`;
 
-/** Parameters: rejectedAt, reviewer, id, closedAt, author, reason, rejectedAt, then `outboxRow(envelope)`. */
-export const REJECT_SQL = `
-  with rejected as (
+const rejectSteps = (condition = '') => `
+  reviewed as (
     update student_blocks set status = 'open', rejected_at = ?::timestamptz, reviewed_by_user_id = ?, updated_at = now()
-     where id = ? and status = 'pending' and closed_at is not distinct from ?::timestamptz
+     where id = ? and status = 'pending' and closed_at is not distinct from ?::timestamptz${condition}
      returning id),
   message as (
     insert into student_block_messages (student_block_id, author_user_id, author_role, kind, body, created_at)
-    select id, ?, 'admin', 'rejection', ?, ?::timestamptz from rejected
+    select id, ?, 'admin', 'rejection', ?, ?::timestamptz from reviewed
     returning id),
-  event as (${outboxInsertSql()} from rejected returning id)
-  select (select count(*)::int from rejected) as reviewed`;
+  event as (${outboxInsertSql()} from reviewed returning id)`;
+
+/** Parameters: reviewedAt, reviewer, id, closedAt, next block id (or null), then `outboxRow(envelope)`. */
+export const APPROVE_SQL = `with ${approveSteps()}
+  select (select count(*)::int from reviewed) as reviewed`;
+
+/** Parameters: rejectedAt, reviewer, id, closedAt, author, reason, rejectedAt, then `outboxRow(envelope)`. */
+export const REJECT_SQL = `with ${rejectSteps()}
+  select (select count(*)::int from reviewed) as reviewed`;
+
+// The same review with its Idempotency-Key (`StatementKey` of @academy/service), in the same one
+// round trip (as hours-bank's additions): the key's advisory lock is taken first, and the review's
+// update (so every write after it) changes nothing unless this request holds it and no answer is
+// stored under the key; the key is inserted with the answer row (whether the row changed, and the
+// answer the use case built), which a replay answers from. A first request that committed after this
+// statement's snapshot makes the key's insert fail, and with it the whole statement (`StatementKey.record`).
+const keyedReview = (steps: string) => `with idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(?::text, 0)) as locked),
+  idempotency_stored as (
+    select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k
+     where (select locked from idempotency_lock) and k.scope = ? and k.key = ? and k.expires_at > ?::timestamptz),
+  idempotency_free as (select 1 from idempotency_lock where locked and not exists (select 1 from idempotency_stored)),
+  ${steps},
+  answer as (select (select count(*)::int from reviewed) as reviewed, ?::jsonb as answer),
+  idempotency_recorded as (
+    insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
+    select ?, ?, ?, ?::int, null, row_to_json(a)::text, ?::timestamptz, ?::timestamptz from answer a, idempotency_free)
+  select a.reviewed, a.answer, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored from answer a`;
+const KEYED_APPROVE_SQL = keyedReview(approveSteps(WHEN_KEY_FREE));
+const KEYED_REJECT_SQL = keyedReview(rejectSteps(WHEN_KEY_FREE));
 
 export async function findReviewTarget(em: EntityManager, studentBlockId: number): Promise<ReviewTarget | undefined> {
   const [target] = await em.execute<ReviewTarget[]>(REVIEW_TARGET_SQL, [studentBlockId]);
   return target;
 }
 
-/** The approval with its outbox row (`outboxRow(envelope)`), in one statement; false when the block was no longer pending from that close. */
-export async function writeApproval(em: EntityManager, approval: { at: string; byUserId: number; studentBlockId: number; closedAt: string | null; nextBlockId: number | null }, outbox: unknown[]): Promise<boolean> {
-  const [written] = await em.execute<{ reviewed: number }[]>(APPROVE_SQL, [approval.at, approval.byUserId, approval.studentBlockId, approval.closedAt, approval.nextBlockId, ...outbox]);
-  return Boolean(written?.reviewed);
+/** A review's write with the request's Idempotency-Key: `answer`, the answer to give when the row changes. */
+export interface KeyedReview<Answer> {
+  key: StatementKey;
+  answer: Answer;
 }
 
-/** The rejection, the thread's message and the outbox row (`outboxRow(envelope)`), in one statement; false when the block was no longer pending from that close. */
-export async function writeRejection(em: EntityManager, rejection: { at: string; byUserId: number; studentBlockId: number; closedAt: string | null; reason: string }, outbox: unknown[]): Promise<boolean> {
-  const [written] = await em.execute<{ reviewed: number }[]>(REJECT_SQL, [
-    rejection.at,
-    rejection.byUserId,
-    rejection.studentBlockId,
-    rejection.closedAt,
-    rejection.byUserId,
-    rejection.reason,
-    rejection.at,
-    ...outbox,
-  ]);
-  return Boolean(written?.reviewed);
+/** What a review's statement did: whether the row changed; with a key, the answer stored with it (replayed: the first request's). */
+export interface ReviewWritten<Answer> {
+  changed: boolean;
+  answer?: Answer;
+}
+
+/** The review's statement, with the key's work when keyed. */
+async function writeReview<Answer>(em: EntityManager, sql: { plain: string; keyed: string }, values: unknown[], keyed: KeyedReview<Answer> | null): Promise<ReviewWritten<Answer>> {
+  if (!keyed) {
+    const [written] = await em.execute<{ reviewed: number }[]>(sql.plain, values);
+    return { changed: Boolean(written?.reviewed) };
+  }
+  const { key } = keyed;
+  const row = await key.record(async () => {
+    const [written] = await em.execute<({ reviewed: number; answer: Answer } & KeyColumns)[]>(sql.keyed, [
+      key.lock,
+      key.scope,
+      key.key,
+      key.at,
+      ...values,
+      JSON.stringify(keyed.answer),
+      key.scope,
+      key.key,
+      key.fingerprint,
+      key.rowStatus,
+      key.at,
+      key.expiresAt,
+    ]);
+    return written!;
+  });
+  return { changed: Boolean(row.reviewed), answer: row.answer };
+}
+
+/** The approval with its outbox row (`outboxRow(envelope)`), in one statement, with the request's key when given; unchanged when the block was no longer pending from that close. */
+export async function writeApproval<Answer>(
+  em: EntityManager,
+  approval: { at: string; byUserId: number; studentBlockId: number; closedAt: string | null; nextBlockId: number | null },
+  outbox: unknown[],
+  keyed: KeyedReview<Answer> | null = null,
+): Promise<ReviewWritten<Answer>> {
+  return writeReview(em, { plain: APPROVE_SQL, keyed: KEYED_APPROVE_SQL }, [approval.at, approval.byUserId, approval.studentBlockId, approval.closedAt, approval.nextBlockId, ...outbox], keyed);
+}
+
+/** The rejection, the thread's message and the outbox row (`outboxRow(envelope)`), in one statement, with the request's key when given; as `writeApproval`. */
+export async function writeRejection<Answer>(
+  em: EntityManager,
+  rejection: { at: string; byUserId: number; studentBlockId: number; closedAt: string | null; reason: string },
+  outbox: unknown[],
+  keyed: KeyedReview<Answer> | null = null,
+): Promise<ReviewWritten<Answer>> {
+  return writeReview(
+    em,
+    { plain: REJECT_SQL, keyed: KEYED_REJECT_SQL },
+    [rejection.at, rejection.byUserId, rejection.studentBlockId, rejection.closedAt, rejection.byUserId, rejection.reason, rejection.at, ...outbox],
+    keyed,
+  );
 }
 
 /** A grade given with a bulk approval, written only while the block is still pending. */

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '@academy/auth';
+import type { StatementKey } from '@academy/service';
 import { createEnvelope, type EventData, type ReviewAction, type ReviewResponse } from '@academy/contracts';
 import { outboxRow } from '@academy/messaging';
 import type { AcademicContext } from '../shared/academic-context.ts';
@@ -15,6 +16,8 @@ export interface ReviewInput {
   studentBlockId: number;
   action: ReviewAction;
   reason: string | null;
+  /** The request's Idempotency-Key, recorded in the review's own statement (`statementKeyOf(req)`); null or absent without one. */
+  key?: StatementKey | null;
 }
 
 /** An admin approves or rejects a pending block (`reviewStudentBlock`); the relay publishes its event at once. */
@@ -39,9 +42,11 @@ export async function reviewBlock(ctx: AcademicContext, input: ReviewInput, acto
  */
 export async function reviewStudentBlock(em: EntityManager, now: Date, input: ReviewInput, actor: Actor): Promise<ReviewResponse> {
   const { studentBlockId } = input;
+  const key = input.key ?? null;
   const target = await findReviewTarget(em, studentBlockId);
   if (!target) throw studentBlockNotFound();
-  if (target.status !== 'pending') throw invalidStatusForReview(target.status);
+  // With a key, a block no longer pending may be this key's own review, done before: the statement replays its answer (or changes nothing, then refused below).
+  if (target.status !== 'pending' && !key) throw invalidStatusForReview(target.status);
   const meta = { source: SOURCE, correlationId: actor.correlationId };
   const reviewedAt = now.toISOString();
   const answer = { ok: true as const, studentBlockId, blockId: target.blockId, studentId: target.studentId, previousStatus: 'pending' as const };
@@ -49,9 +54,8 @@ export async function reviewStudentBlock(em: EntityManager, now: Date, input: Re
 
   if (input.action === 'approve') {
     const envelope = createEnvelope('block.approved', approvedData(target), meta);
-    if (!(await writeApproval(em, { ...review, nextBlockId: target.nextBlockId }, outboxRow(envelope)))) return refuse(em, studentBlockId);
     const subjectCompleted = target.nextBlockId === null;
-    return {
+    const approved: ReviewResponse = {
       ...answer,
       newStatus: 'closed',
       action: 'approve',
@@ -60,6 +64,9 @@ export async function reviewStudentBlock(em: EntityManager, now: Date, input: Re
         ? 'Block approved: its status is now closed, and it was the last block of the subject, which is completed'
         : `Block approved: its status is now closed, and the next block (${target.nextBlockName}) is open`,
     };
+    const written = await writeApproval(em, { ...review, nextBlockId: target.nextBlockId }, outboxRow(envelope), key && { key, answer: approved });
+    if (!written.changed) return refuse(em, studentBlockId);
+    return written.answer ?? approved;
   }
 
   const reason = input.reason || null;
@@ -68,8 +75,10 @@ export async function reviewStudentBlock(em: EntityManager, now: Date, input: Re
     { studentBlockId, blockId: target.blockId, studentId: target.studentId, employeeId: target.employeeId, reason, rejectedAt: reviewedAt },
     meta,
   );
-  if (!(await writeRejection(em, { ...review, reason: reason ?? NO_REASON_GIVEN }, outboxRow(envelope)))) return refuse(em, studentBlockId);
-  return { ...answer, newStatus: 'open', action: 'reject', message: 'Block rejected: its status is now open, back with the teacher to be reviewed and closed again' };
+  const rejected: ReviewResponse = { ...answer, newStatus: 'open', action: 'reject', message: 'Block rejected: its status is now open, back with the teacher to be reviewed and closed again' };
+  const written = await writeRejection(em, { ...review, reason: reason ?? NO_REASON_GIVEN }, outboxRow(envelope), key && { key, answer: rejected });
+  if (!written.changed) return refuse(em, studentBlockId);
+  return written.answer ?? rejected;
 }
 
 /** The row did not change: 404 when it is gone, else 400 naming its status now (another review may have just won). */
