@@ -19,10 +19,12 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureInfra, stopInfra } from '@academy/infra';
+import { outboxInsertSql } from '@academy/messaging';
 import { testConfig, tokenFor, dropTestDatabase } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
-import { APPROVE_SQL, REVIEW_TARGET_SQL } from '../../apps/academic/src/blocks/blocks.store.ts';
-import { cpuMeter, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, startReady, stopAll, tenths, verdict, type Figures } from './support.ts';
+import { PendingCursor } from '@academy/contracts';
+import { APPROVE_SQL, REVIEW_TARGET_SQL, pendingGroupsSql, pendingPageJsonSql, type PendingPageQuery } from '../../apps/academic/src/blocks/blocks.store.ts';
+import { cpuMeter, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, quantile, startReady, startServiceProcess, stopAll, tenths, verdict, waitReady, type Figures } from './support.ts';
 
 const CLIENTS = 16;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -41,14 +43,17 @@ let rabbit: { close(): Promise<void> } | undefined;
 
 try {
   // The academic service migrates its database at start.
-  const academic = await startReady('academic', {
+  // BENCH_CPU_PROF=<dir>: academic writes a CPU profile of the whole run there when it stops.
+  const academic = await startServiceProcess('academic', {
     ...jwtEnv(config),
     DATABASE_URL: config.DATABASE_URL,
     DATABASE_POOL_MAX: String(CLIENTS + 4),
     RABBITMQ_URL: config.RABBITMQ_URL,
     EVENTS_EXCHANGE: config.EVENTS_EXCHANGE,
     REDIS_URL: config.REDIS_URL,
-  }, { children });
+  }, { cpuProfile: true });
+  children.push(academic.child);
+  await waitReady('academic', `${academic.url}/readyz`);
   const gatewayService = await startReady('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() }, { children, readyPath: '/healthz' });
   const [academicProcess, gatewayProcess, gateway] = [academic.child, gatewayService.child, gatewayService.url];
   // Stands for the notifications consumer, so the relay's block.approved publishes are routable; keeps only the newest.
@@ -111,12 +116,24 @@ try {
     return { ...figuresOf(result, expectStatus), cpu };
   };
 
+  // The deep page by cursor: the page after page 14's nextCursor (page 15 of 20), of each subject, walked once here.
+  const deepCursor: Record<number, string> = {};
+  for (let subject = 1; subject <= SUBJECTS; subject++) {
+    let cursor = '';
+    for (let page = 1; page <= 14; page++) {
+      const answer = await fetch(`${gateway}/api/v2/blocks/pending?subjectId=${subject}&limit=50${cursor ? `&after=${cursor}` : ''}`, { headers });
+      cursor = ((await answer.json()) as { nextCursor: string }).nextCursor;
+    }
+    deepCursor[subject] = cursor;
+  }
+
   const BADGE_CLIENTS = 10;
   const scenarios: { name: string; path: (i: number) => string; connections: number[]; expectStatus?: number }[] = [
     { name: 'baseline: proxied, token checked, no database (400)', path: () => '/api/v2/blocks/pending?studentId=abc', connections: [1, BADGE_CLIENTS, CLIENTS], expectStatus: 400 },
     { name: 'filtered page: subjectId, 50 per page', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50`, connections: [1, CLIENTS] },
     { name: "one student's pending blocks", path: (i) => `/api/v2/blocks/pending?studentId=${1 + ((i * 7919) % STUDENTS)}`, connections: [1, CLIENTS] },
     { name: 'deep page: subjectId, page 15 of 20', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&page=15`, connections: [CLIENTS] },
+    { name: 'deep page by cursor: subjectId, after page 14', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&after=${deepCursor[1 + (i % SUBJECTS)]}`, connections: [1, CLIENTS] },
     { name: `whole listing, unfiltered (${counts!.pending} blocks)`, path: () => '/api/v2/blocks/pending', connections: [1] },
     { name: 'badge: GET /api/v2/blocks/pending/count', path: () => '/api/v2/blocks/pending/count', connections: [BADGE_CLIENTS] },
   ];
@@ -144,6 +161,46 @@ try {
     }
   }
   console.table(listingRows);
+  // Issue 32's targets for a filtered page, first or deep, at 16 clients: PostgreSQL ≤ 1 ms and academic ≤ 1.5 ms of CPU a request, p99 within 2× the floor's.
+  const floorAt16 = listingRows.find((row) => String(row.scenario).startsWith('baseline') && row.clients === CLIENTS)!;
+  for (const row of listingRows.filter((row) => ['filtered', 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)) && row.clients === CLIENTS)) {
+    const [pgCpu, academicCpu, p99] = [row['postgres cpu ms/req'] as number, row['academic cpu ms/req'] as number, row['p99 ms'] as number];
+    const ratio = p99 / Math.max(1, floorAt16['p99 ms'] as number);
+    const met = pgCpu <= 1 && academicCpu <= 1.5 && ratio <= 2;
+    console.log(
+      `${row.scenario}, ${CLIENTS} clients: PostgreSQL ${pgCpu} ms (≤ 1), academic ${academicCpu} ms (≤ 1.5) CPU a request; p99 ${p99} ms, ×${ratio.toFixed(2)} the floor's ${floorAt16['p99 ms']} ms (≤ ×2): ${(row.errors as number) > 0 ? 'INVALID' : met ? 'MET' : 'NOT MET'}`,
+    );
+  }
+  const whole = listingRows.find((row) => String(row.scenario).startsWith('whole listing'))!;
+  const wholeCpu = (whole['gateway cpu ms/req'] as number) + (whole['academic cpu ms/req'] as number) + (whole['postgres cpu ms/req'] as number);
+  const per100 = (100 * wholeCpu) / counts!.pending;
+  console.log(`whole listing: ${wholeCpu.toFixed(1)} ms CPU a request in the gateway, academic and PostgreSQL, ${per100.toFixed(2)} ms per 100 blocks (target < 5): ${(whole.errors as number) > 0 ? 'INVALID' : per100 < 5 ? 'MET' : 'NOT MET'}`);
+
+  // Where PostgreSQL's time goes: the service's own statements under EXPLAIN (ANALYZE, BUFFERS), each run once warm.
+  const positionalSql = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  const explained: Record<string, unknown>[] = [];
+  const explain = async (name: string, statement: { sql: string; params: unknown[] }) => {
+    await db.query(positionalSql(statement.sql), statement.params);
+    const { rows } = await db.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }] }>(
+      `explain (analyze, buffers, format json) ${positionalSql(statement.sql)}`,
+      statement.params,
+    );
+    const [plan] = rows[0]!['QUERY PLAN'];
+    explained.push({ statement: name, 'planning ms': plan['Planning Time'], 'execution ms': plan['Execution Time'], 'shared hit blocks': plan.Plan['Shared Hit Blocks'], 'read blocks': plan.Plan['Shared Read Blocks'] });
+  };
+  const page = (query: Partial<PendingPageQuery>) => pendingPageJsonSql({ limit: 50, ...query });
+  await explain('filtered page: subjectId 1, 50', page({ subjectId: 1 }));
+  await explain("one student's page", page({ studentId: 7 }));
+  await explain('deep page: subjectId 1, page 15', page({ subjectId: 1, page: 15 }));
+  await explain('deep page by cursor: subjectId 1, after page 14', page({ subjectId: 1, after: PendingCursor.parse(deepCursor[1]) }));
+  await explain('unfiltered page, after page 14', page({ after: PendingCursor.parse(deepCursor[1]) }));
+  await explain('whole listing, its groups', pendingGroupsSql({}));
+  console.log('\nEXPLAIN (ANALYZE, BUFFERS) of the listing statements, warm:');
+  console.table(explained);
+
   const filtered = listingRows.filter((row) => ['filtered', "one student's", 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)));
   const worstFiltered = Math.max(...filtered.map((row) => row['p99 ms'] as number));
   const listingErrors = listingRows.reduce((sum, row) => sum + (row.errors as number), 0);
@@ -243,7 +300,9 @@ try {
     return sql.replace(/\?/g, () => `$${++n}`);
   };
   const targetSql = positional(REVIEW_TARGET_SQL);
-  const approveSql = positional(APPROVE_SQL.replace('(event_id, type, envelope, created_at, available_at, attempts)', '(event_id, type, envelope, created_at, available_at, attempts, published_at)').replace('now(), now(), 0 from reviewed', 'now(), now(), 0, now() from reviewed'));
+  const publishedInsert = `${outboxInsertSql().replace(') select', ', published_at) select')}, now()`;
+  if (!APPROVE_SQL.includes(outboxInsertSql())) throw new Error('bench: the approval statement no longer inserts its outbox row with outboxInsertSql()');
+  const approveSql = positional(APPROVE_SQL.replace(outboxInsertSql(), publishedInsert));
   const latencies: number[] = [];
   let rawErrors = 0;
   let rawNext = 0;
@@ -257,7 +316,7 @@ try {
           const t0 = performance.now();
           try {
             const { rows } = await connection.query<{ closedAt: string; nextBlockId: number | null }>(targetSql, [id]);
-            const written = await connection.query<{ reviewed: number }>(approveSql, [new Date().toISOString(), 1, id, rows[0]!.closedAt, rows[0]!.nextBlockId, randomUUID(), 'block.approved', JSON.stringify({ data: rows[0] })]);
+            const written = await connection.query<{ reviewed: number }>(approveSql, [new Date().toISOString(), 1, id, rows[0]!.closedAt, rows[0]!.nextBlockId, randomUUID(), 'block.approved', JSON.stringify({ data: rows[0] }), null]);
             if (written.rows[0]!.reviewed !== 1) throw new Error(`block ${id} not reviewed`);
             latencies.push(performance.now() - t0);
           } catch {
