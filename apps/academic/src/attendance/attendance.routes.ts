@@ -1,4 +1,5 @@
 import {
+  attendanceClassesRoute,
   attendanceReportRoute,
   contract,
   listAttendanceStatusesRoute,
@@ -11,6 +12,7 @@ import {
 } from '@academy/contracts';
 import { implement } from '../shared/academic-context.ts';
 import { JSON_TEXT, sentAsIs } from '../shared/sent-as-is.ts';
+import { listAttendanceClasses } from './list-attendance-classes.ts';
 import { listAttendanceStatuses } from './list-attendance-statuses.ts';
 import { listMissingAttendance } from './list-missing-attendance.ts';
 import { readAttendanceHistory } from './read-attendance-history.ts';
@@ -31,6 +33,7 @@ export const attendanceContract = contract({
   student: studentAttendanceRoute,
   report: attendanceReportRoute,
   missing: missingAttendanceRoute,
+  classes: attendanceClassesRoute,
 });
 
 /** Statuses, taking and reading a class's sheet, summaries, the report (JSON or CSV), missing sheets. */
@@ -51,4 +54,5 @@ export const attendanceRoutes = implement(attendanceContract, {
     return { status: 200, body: sentAsIs(file.content), headers };
   },
   missing: async ({ query }, ctx, actor) => ({ status: 200, body: await listMissingAttendance(ctx, query, actor) }),
+  classes: async ({ query }, ctx, actor) => ({ status: 200, body: await listAttendanceClasses(ctx, query, actor) }),
 });

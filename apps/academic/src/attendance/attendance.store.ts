@@ -157,7 +157,7 @@ export async function saveMarks(
 }
 
 /** The sheet as the routes answer it, in one query: the roster (and anyone marked who has left it since), with marks. */
-export async function readSheet(em: EntityManager, event: Pick<AttendanceClass, 'id' | 'subjectId' | 'centerId' | 'employeeId' | 'startsAt' | 'endsAt'>, changed: number): Promise<AttendanceSheetResponse> {
+export async function readSheet(em: EntityManager, event: Pick<AttendanceClass, 'id' | 'subjectId' | 'centerId' | 'employeeId' | 'startsAt' | 'endsAt'>, changed: number): Promise<Omit<AttendanceSheetResponse, 'window'>> {
   type Taken = { byUserId: number; at: string } | null;
   const [row] = await em.execute<{ taken: Taken; updated: Taken; students: AttendanceSheetResponse['students'] }[]>(
     `with ids as (select student_id from event_students where event_id = ? union select student_id from attendance_marks where event_id = ?)
@@ -599,6 +599,40 @@ export async function selectMissingSheets(em: EntityManager, filter: { now: Date
     params.push(filter.employeeId);
   }
   return em.execute<MissingSheet[]>(MISSING_SQL(filters), params);
+}
+
+/** A class starting in the range with its attendance state and editing window (`AttendanceClassesResponse`'s row). */
+export interface ClassState extends MissingSheet {
+  state: 'taken' | 'missing' | 'notYet';
+  takenAt: string | null;
+  opensAt: string;
+  locksAt: string;
+}
+
+/** The classes that start in the range (of `employeeId` when given), by start, with their state at `now` and their window (as `findClass` computes it). */
+export async function selectClassStates(em: EntityManager, filter: { now: Date; range: DayRange; timeZone: string; editDays: number; employeeId?: number }): Promise<ClassState[]> {
+  const params: unknown[] = [filter.now, filter.timeZone, filter.editDays, filter.timeZone, filter.range.from, filter.timeZone, filter.range.to, filter.timeZone];
+  let employee = '';
+  if (filter.employeeId !== undefined) {
+    employee = 'and e.employee_id = ?';
+    params.push(filter.employeeId);
+  }
+  return em.execute<ClassState[]>(
+    `select e.id as "eventId", e.employee_id as "employeeId", e.subject_id as "subjectId", sub.name as "subjectName",
+            e.center_id as "centerId", c.name as "centerName", ${isoSql('e.starts_at')} as "startsAt", ${isoSql('e.ends_at')} as "endsAt",
+            (select count(*)::int from event_students es where es.event_id = e.id) as "studentCount",
+            case when sh.event_id is not null then 'taken' when e.ends_at <= ?::timestamptz then 'missing' else 'notYet' end as state,
+            case when sh.event_id is null then null else ${isoSql('sh.taken_at')} end as "takenAt",
+            ${isoSql(`(e.starts_at - interval '15 minutes')`)} as "opensAt",
+            ${isoSql('(((e.ends_at at time zone ?)::date + ?::int + 1)::timestamp at time zone ?)')} as "locksAt"
+       from calendar_events e
+       join subjects sub on sub.id = e.subject_id
+       join centers c on c.id = e.center_id
+       left join attendance_sheets sh on sh.event_id = e.id
+      where e.starts_at >= ${DAY_START_SQL} and e.starts_at < ${DAY_END_SQL} ${employee}
+      order by e.starts_at, e.id`,
+    params,
+  );
 }
 
 export interface TeacherToRemind {

@@ -8,7 +8,7 @@ import type { AcademicContext } from '../shared/academic-context.ts';
 import { SOURCE } from '../shared/events.ts';
 import { attendanceLocked, classNotStarted, eventNotFound, minutesLateOverClass, notEventTeacher, studentsNotOnRoster, unknownStatuses } from './attendance.errors.ts';
 import { findClass, readSheet, saveMarks, type AttendanceClass } from './attendance.store.ts';
-import { teachesClass } from './teacher-class.ts';
+import { sheetWindow, teachesClass } from './teacher-class.ts';
 import { recordThresholdWarnings } from './threshold-warnings.ts';
 
 export type TakeAttendanceInput = TakeAttendanceBody & { eventId: number };
@@ -59,7 +59,7 @@ export async function takeAttendance(ctx: AcademicContext, input: TakeAttendance
     return { event, changed: changes.length };
   });
   if (saved.changed) ctx.relay.nudge();
-  return readSheet(ctx.orm.em, saved.event, saved.changed);
+  return { ...(await readSheet(ctx.orm.em, saved.event, saved.changed)), window: sheetWindow(actor, saved.event) };
 }
 
 /** Every named student on the roster, every status in the set, `minutesLate` within the class. */

@@ -84,6 +84,12 @@ export const AttendanceSheetResponse = z.object({
   unmarked: z.array(Id),
   /** Marks this save changed (0 for a read, or a save that changed nothing). */
   changed: z.number().int().min(0),
+  /**
+   * The editing window: anyone may save from `opensAt` (15 minutes before the start); its teacher until
+   * `locksAt` (the end of the academy day ATTENDANCE_EDIT_DAYS after the day the class ends), admins any
+   * time after. `editable`: whether the caller may save it now.
+   */
+  window: z.object({ opensAt: timestamp, locksAt: timestamp, editable: z.boolean() }),
 });
 export type AttendanceSheetResponse = z.infer<typeof AttendanceSheetResponse>;
 
@@ -119,6 +125,11 @@ export const AttendanceReportQuery = z.strictObject({
 });
 export type AttendanceReportQuery = z.infer<typeof AttendanceReportQuery>;
 export const MissingAttendanceQuery = z.strictObject({ employeeId: IdText.optional(), ...rangeQuery });
+/** The classes of a teacher (or all, for an admin) that start in the range; today by default. */
+export const AttendanceClassesQuery = z.strictObject({ employeeId: IdText.optional(), ...rangeQuery });
+
+/** A class's attendance state: a sheet exists (`taken`), it ended without one (`missing`), or it has not ended and has none (`notYet`). */
+export const ATTENDANCE_CLASS_STATES = ['taken', 'missing', 'notYet'] as const;
 
 const summary = {
   subjectId: Id,
@@ -158,6 +169,30 @@ export const MissingAttendanceResponse = z.object({
       startsAt: timestamp,
       endsAt: timestamp,
       studentCount: z.number().int(),
+    }),
+  ),
+});
+
+export const AttendanceClassesResponse = z.object({
+  from: Day,
+  to: Day,
+  data: z.array(
+    z.object({
+      eventId: Id,
+      employeeId: Id.nullable(),
+      subjectId: Id,
+      subjectName: z.string(),
+      centerId: Id,
+      centerName: z.string(),
+      startsAt: timestamp,
+      endsAt: timestamp,
+      studentCount: z.number().int(),
+      state: z.enum(ATTENDANCE_CLASS_STATES),
+      /** When its sheet was first saved; null while there is none. */
+      takenAt: timestamp.nullable(),
+      /** The editing window, as on the sheet: from `opensAt`; a teacher until `locksAt`. */
+      opensAt: timestamp,
+      locksAt: timestamp,
     }),
   ),
 });
@@ -258,6 +293,15 @@ export const attendanceReportRoute = attendanceApi.route({
     401: unauthorized,
     403: error('NOT_SUBJECT_TEACHER'),
   },
+});
+
+export const attendanceClassesRoute = attendanceApi.route({
+  method: 'get',
+  path: '/api/v2/attendance/classes',
+  summary:
+    "Classes starting in the range (today by default) with their attendance state (taken, missing, not yet) and editing window, by start (admins: any teacher's or all; a teacher: their own)",
+  request: { query: AttendanceClassesQuery },
+  responses: { 200: jsonContent(AttendanceClassesResponse, 'The classes, by start'), 400: error(rangeErrors), 401: unauthorized, 403: error('NOT_OWN_EMPLOYEE_ID') },
 });
 
 export const missingAttendanceRoute = attendanceApi.route({
