@@ -35,6 +35,15 @@ export function saveDeviceToken(em: EntityManager, userId: number, deviceId: str
   });
 }
 
+/** The user's devices, most recently seen first (without their tokens). */
+export function selectDeviceTokens(em: EntityManager, userId: number): Promise<DeviceTokenRow[]> {
+  return em.execute<DeviceTokenRow[]>(
+    `select device_id, platform, created_at, updated_at, last_seen_at from device_tokens where user_id = ? order by last_seen_at desc, device_id`,
+    [userId],
+    'all',
+  );
+}
+
 /** Deletes the user's token of a device; whether there was one. */
 export async function deleteDeviceToken(em: EntityManager, userId: number, deviceId: string): Promise<boolean> {
   const result = await em.execute<{ affectedRows: number }>(`delete from device_tokens where user_id = ? and device_id = ?`, [userId, deviceId], 'run');

@@ -1,7 +1,7 @@
 import type { Actor } from '@academy/auth';
 import type { RegisterDeviceTokenBody } from '@academy/contracts';
 import type { NotificationsContext } from '../notifications-context.ts';
-import { saveDeviceToken } from './devices.store.ts';
+import { saveDeviceToken, type DeviceTokenRow } from './devices.store.ts';
 
 /**
  * Registers or updates the caller's token for a device (one row per user and device). A token held by
@@ -10,12 +10,14 @@ import { saveDeviceToken } from './devices.store.ts';
  */
 export async function registerDeviceToken(ctx: NotificationsContext, input: RegisterDeviceTokenBody, actor: Actor) {
   // The request's own EntityManager: inside a keyed write the save joins its transaction, so the key commits with the token.
-  const row = await saveDeviceToken(ctx.orm.em, actor.userId, input.deviceId, input.token, input.platform);
-  return {
-    deviceId: row.device_id,
-    platform: row.platform,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-    lastSeenAt: new Date(row.last_seen_at).toISOString(),
-  };
+  return deviceItem(await saveDeviceToken(ctx.orm.em, actor.userId, input.deviceId, input.token, input.platform));
 }
+
+/** A device as the routes answer it (never its token). */
+export const deviceItem = (row: DeviceTokenRow) => ({
+  deviceId: row.device_id,
+  platform: row.platform,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+  lastSeenAt: new Date(row.last_seen_at).toISOString(),
+});

@@ -40,6 +40,8 @@ export const DeviceToken = z
 
 export const DeviceTokenRegistered = z.object({ success: z.literal(true), message: z.string(), data: DeviceToken });
 export const DeviceTokenRemoved = z.object({ success: z.literal(true), message: z.string() });
+/** The caller's devices, most recently seen first (never the tokens themselves). */
+export const DeviceTokenList = z.object({ success: z.literal(true), data: z.array(DeviceToken) });
 export const DeviceIdParams = z.object({ deviceId: required(200) });
 
 export const PUSH_PRIORITIES = ['default', 'normal', 'high'] as const;
@@ -267,6 +269,13 @@ export const removeDeviceTokenRoute = notificationsApi.route({
   responses: { 200: jsonContent(DeviceTokenRemoved, 'Device token removed successfully'), ...errors({ 404: 'Device not found (another user’s device too)' }) },
 });
 
+export const listDeviceTokensRoute = notificationsApi.route({
+  method: 'get',
+  path: '/api/v2/notifications/token',
+  summary: "The caller's devices with a push token, most recently seen first (the tokens themselves are never answered)",
+  responses: { 200: jsonContent(DeviceTokenList, 'The devices'), ...errors() },
+});
+
 export const listDeliveriesRoute = notificationsApi.route({
   method: 'get',
   path: '/api/v2/notifications/deliveries',
@@ -403,7 +412,7 @@ export const confirmUnsubscribeRoute = notificationsUnsubscribeApi.route({
 });
 
 /** notifications' routes by feature and name: each `<feature>.routes.ts` implements its contract. */
-export const deviceTokensContract = contract({ register: registerDeviceTokenRoute, remove: removeDeviceTokenRoute });
+export const deviceTokensContract = contract({ register: registerDeviceTokenRoute, remove: removeDeviceTokenRoute, list: listDeviceTokensRoute });
 export const deliveriesContract = contract({ list: listDeliveriesRoute });
 export const preferencesContract = contract({ read: readPreferencesRoute, update: updatePreferencesRoute });
 export const pushSendContract = contract({ send: pushSendRoute });
