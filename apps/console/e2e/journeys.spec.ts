@@ -50,9 +50,14 @@ test("take today's attendance with one absence and the rest present, correct it,
   const { eventId, students } = await classToday(teacher);
   await page.goto('/');
   await logInThroughForm(page, teacher);
+  // Today lists the class (ended five minutes ago, no sheet yet) as not taken.
+  const todays = page.locator('li', { has: page.locator(`a[href="/attendance/${eventId}"]`) });
+  await expect(todays).toContainText('Sin pasar lista');
   await page.locator(`a[href="/attendance/${eventId}"]`).click();
   await expect(page.getByRole('heading', { name: /Asistencia/ })).toBeVisible();
   await expect(page.getByText('Aún sin tomar.')).toBeVisible();
+  // The editing window, from the sheet's answer: a teacher's week.
+  await expect(page.getByText(/^Puedes modificarla hasta el .+\.$/)).toBeVisible();
 
   const row = (name: string) => page.getByRole('group', { name: `Estado: ${name}` });
   await row(students[0]).getByLabel('Ausente').check();
@@ -70,6 +75,10 @@ test("take today's attendance with one absence and the rest present, correct it,
   await expect(history.getByText(`${students[0]}: Ausente → Retraso`)).toBeVisible();
   await expect(history.getByText(`${students[1]}: — → Presente`)).toBeVisible();
   await checkPage(page, testInfo, 'attendance-history');
+  // Back on Today, the class is taken.
+  await page.getByRole('link', { name: 'Hoy', exact: true }).click();
+  await expect(todays).toContainText(/Lista pasada a las \d\d:\d\d/);
+  await expect(todays.getByRole('link')).toHaveText('Ver la lista');
 });
 
 test('a page asked for before logging in comes back after the login; a payslip downloads as a PDF', async ({ page }, testInfo) => {

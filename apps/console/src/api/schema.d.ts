@@ -299,6 +299,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/attendance/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Classes starting in the range (today by default) with their attendance state (taken, missing, not yet) and editing window, by start (admins: any teacher's or all; a teacher: their own) */
+        get: {
+            parameters: {
+                query?: {
+                    employeeId?: string;
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The classes, by start */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                centerId: number;
+                                centerName: string;
+                                employeeId: number | null;
+                                /** @description ISO 8601 instant */
+                                endsAt: string;
+                                eventId: number;
+                                /** @description ISO 8601 instant */
+                                locksAt: string;
+                                /** @description ISO 8601 instant */
+                                opensAt: string;
+                                /** @description ISO 8601 instant */
+                                startsAt: string;
+                                /** @enum {string} */
+                                state: "taken" | "missing" | "notYet";
+                                studentCount: number;
+                                subjectId: number;
+                                subjectName: string;
+                                /** @description ISO 8601 instant */
+                                takenAt: string | null;
+                            }[];
+                            /** Format: date */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                        };
+                    };
+                };
+                /** @description VALIDATION_ERROR, INVALID_RANGE (from after to, or more than a year) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED: token missing or expired */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_OWN_EMPLOYEE_ID */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/attendance/events/{eventId}": {
         parameters: {
             query?: never;
@@ -355,6 +448,13 @@ export interface paths {
                                 at: string;
                                 byUserId: number;
                             } | null;
+                            window: {
+                                editable: boolean;
+                                /** @description ISO 8601 instant */
+                                locksAt: string;
+                                /** @description ISO 8601 instant */
+                                opensAt: string;
+                            };
                         };
                     };
                 };
@@ -452,6 +552,13 @@ export interface paths {
                                 at: string;
                                 byUserId: number;
                             } | null;
+                            window: {
+                                editable: boolean;
+                                /** @description ISO 8601 instant */
+                                locksAt: string;
+                                /** @description ISO 8601 instant */
+                                opensAt: string;
+                            };
                         };
                     };
                 };
@@ -5644,7 +5751,49 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The caller's devices with a push token, most recently seen first (the tokens themselves are never answered) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The devices */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["DeviceToken"][];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input (the failing fields in the message) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+                /** @description Token missing, invalid or expired (`Unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Register or update the push token of the user's device

@@ -69,6 +69,16 @@ export const teacherEs = {
     downloaded: 'Registro descargado.',
     fileName: 'registro-jornada',
   },
+  devices: {
+    heading: 'Mis dispositivos',
+    help: 'Los móviles donde recibes los avisos: la app registra el suyo al iniciar sesión. Quita los que ya no uses.',
+    none: 'Ningún móvil recibe tus avisos.',
+    platforms: { android: 'Android', ios: 'iPhone' },
+    seen: 'Último uso: {{when}} · registrado el {{since}}',
+    remove: 'Quitar',
+    removeOf: 'Quitar {{device}}',
+    removed: 'Dispositivo quitado: ya no recibirá tus avisos.',
+  },
   notifications: {
     heading: 'Avisos',
     help: 'Qué avisos recibes por correo y en el móvil.',
@@ -175,6 +185,16 @@ export const teacherEn: typeof teacherEs = {
     download: 'Download PDF',
     downloaded: 'Timesheet downloaded.',
     fileName: 'timesheet',
+  },
+  devices: {
+    heading: 'My devices',
+    help: 'The phones that get your notifications: the app registers its phone when you log in. Remove those you no longer use.',
+    none: 'No phone gets your notifications.',
+    platforms: { android: 'Android', ios: 'iPhone' },
+    seen: 'Last used: {{when}} · registered on {{since}}',
+    remove: 'Remove',
+    removeOf: 'Remove {{device}}',
+    removed: 'Device removed: it will no longer get your notifications.',
   },
   notifications: {
     heading: 'Notifications',

@@ -30,11 +30,23 @@ export default function AttendancePage() {
       setDraft({});
       void queryClient.invalidateQueries({ queryKey: ['sheet-history', eventId] });
       void queryClient.invalidateQueries({ queryKey: ['missing'] });
+      void queryClient.invalidateQueries({ queryKey: ['classes'] });
     },
   });
   if (sheet.isPending) return <Loading />;
   if (sheet.isError) return <Failure error={sheet.error} retry={() => void sheet.refetch()} />;
-  const locked = save.error instanceof ApiError && save.error.code === 'ATTENDANCE_LOCKED';
+  // The sheet tells its window (the API's `window`): read-only before it opens and, for a teacher, after it locks; a save refused as locked too.
+  const { window } = sheet.data;
+  const refused = save.error instanceof ApiError && save.error.code === 'ATTENDANCE_LOCKED';
+  const locked = refused || !window.editable;
+  const now = Date.now();
+  const windowText = !window.editable
+    ? now < Date.parse(window.opensAt)
+      ? t('attendance.opensAt', { when: formatDateTime(window.opensAt) })
+      : t('attendance.closedAt', { when: formatDateTime(window.locksAt) })
+    : now < Date.parse(window.locksAt)
+      ? t('attendance.until', { when: formatDateTime(window.locksAt) })
+      : t('attendance.adminAfter', { when: formatDateTime(window.locksAt) });
   const names = new Map(sheet.data.students.map((student) => [student.studentId, student.name]));
   const statusName = (code: string | null) => (code ? t(`attendance.statuses.${code}`, { defaultValue: code }) : t('attendance.none'));
 
@@ -44,10 +56,12 @@ export default function AttendancePage() {
         {t('attendance.heading')} · {formatDateTime(sheet.data.startsAt)}
       </h1>
       <p>{sheet.data.taken ? t('attendance.taken', { when: formatDateTime(sheet.data.taken.at) }) : t('attendance.notTaken')}</p>
-      {locked && (
+      {locked ? (
         <p role="alert" className="failure">
-          {t('attendance.locked', { reason: t('errors.ATTENDANCE_LOCKED') })}
+          {t('attendance.locked', { reason: refused ? t('errors.ATTENDANCE_LOCKED') : windowText })}
         </p>
+      ) : (
+        <p className="window">{windowText}</p>
       )}
       <form
         onSubmit={(event) => {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
 import { getSession, setSession } from '../api/session';
 import { errorText } from '../i18n';
+import { DeviceSettings } from './teacher/devices';
 import { NotificationSettings } from './teacher/notification-settings';
 
 export default function SettingsPage() {
@@ -32,6 +33,7 @@ export default function SettingsPage() {
         </p>
       )}
       <NotificationSettings />
+      <DeviceSettings />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { getSession } from '../api/session';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
 import { academyToday, formatTime } from '../format';
@@ -11,7 +12,9 @@ export function TodayPage() {
   const queryClient = useQueryClient();
   const today = academyToday();
   const open = useQuery({ queryKey: ['open-record'], queryFn: async () => data(await api.GET('/api/v2/timerecord/open')) });
-  const classes = useQuery({ queryKey: ['missing', today], queryFn: async () => data(await api.GET('/api/v2/attendance/missing', { params: { query: { from: today, to: today } } })) });
+  // Today's classes of the teacher with their attendance state (taken, missing, not yet); none for a user who is no employee.
+  const employee = getSession()?.user.employeeId != null;
+  const classes = useQuery({ queryKey: ['classes', today], enabled: employee, queryFn: async () => data(await api.GET('/api/v2/attendance/classes', { params: { query: { from: today, to: today } } })) });
   const incidents = useQuery({ queryKey: ['incidents', 'today'], queryFn: async () => data(await api.GET('/api/v2/incident/my', { params: { query: {} } })) });
   const clock = useMutation({
     mutationFn: async (direction: 'in' | 'out') =>
@@ -46,7 +49,9 @@ export function TodayPage() {
       </section>
       <section aria-labelledby="classes">
         <h2 id="classes">{t('today.classes')}</h2>
-        {classes.isPending ? (
+        {!employee ? (
+          <p>{t('errors.NOT_AN_EMPLOYEE')}</p>
+        ) : classes.isPending ? (
           <Loading />
         ) : classes.isError ? (
           <Failure error={classes.error} retry={() => void classes.refetch()} />
@@ -55,9 +60,14 @@ export function TodayPage() {
         ) : (
           <ul className="cards">
             {classes.data.data.map((event) => (
-              <li key={event.eventId}>
-                <strong>{event.subjectName}</strong> · {formatTime(event.startsAt)}–{formatTime(event.endsAt)} · {event.centerName} · {t('today.students', { count: event.studentCount })}{' '}
-                <Link to={`/attendance/${event.eventId}`}>{t('today.take')}</Link>
+              <li key={event.eventId} className="class">
+                <span>
+                  <strong>{event.subjectName}</strong> · {formatTime(event.startsAt)}–{formatTime(event.endsAt)} · {event.centerName} · {t('today.students', { count: event.studentCount })}
+                </span>{' '}
+                <span className={`class-state ${event.state}`}>{event.takenAt ? t('today.states.takenAt', { time: formatTime(event.takenAt) }) : t(`today.states.${event.state}`)}</span>{' '}
+                <Link to={`/attendance/${event.eventId}`} aria-label={`${t(event.state === 'taken' ? 'today.view' : 'today.take')}: ${event.subjectName} ${formatTime(event.startsAt)}`}>
+                  {t(event.state === 'taken' ? 'today.view' : 'today.take')}
+                </Link>
               </li>
             ))}
           </ul>

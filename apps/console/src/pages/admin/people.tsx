@@ -191,10 +191,10 @@ function Employees() {
                   {employee.name} {employee.lastname}
                   {!employee.active && <span className="state"> {t('people.inactive')}</span>}
                 </th>
-                <td>{t(`people.employee.kinds.${employee.kind}`)}</td>
-                <td>{employee.taxId ?? '—'}</td>
-                <td>{employee.payrollCode ?? '—'}</td>
-                <td className="wrap">{employee.email ?? '—'}</td>
+                <td data-label={t('people.employee.kind')}>{t(`people.employee.kinds.${employee.kind}`)}</td>
+                <td data-label={t('people.employee.taxId')}>{employee.taxId ?? '—'}</td>
+                <td data-label={t('people.employee.payrollCode')}>{employee.payrollCode ?? '—'}</td>
+                <td className="wrap" data-label={t('people.email')}>{employee.email ?? '—'}</td>
                 <td>
                   <div className="row-actions">
                     <button type="button" className="secondary" onClick={() => (setEditing(employee), setNotice(null))} aria-label={t('people.editOf', { name: `${employee.name} ${employee.lastname}` })}>
@@ -343,9 +343,9 @@ function Students() {
                 <th scope="row">
                   {student.name} {student.lastname}
                 </th>
-                <td>{t(`people.student.statuses.${student.status}`)}</td>
-                <td>{guardianName(student.guardianId)}</td>
-                <td className="wrap">{student.email ?? '—'}</td>
+                <td data-label={t('people.student.status')}>{t(`people.student.statuses.${student.status}`)}</td>
+                <td data-label={t('people.student.guardian')}>{guardianName(student.guardianId)}</td>
+                <td className="wrap" data-label={t('people.email')}>{student.email ?? '—'}</td>
                 <td>
                   <div className="row-actions">
                     <button type="button" className="secondary" onClick={() => (setEditing(student), setNotice(null))} aria-label={t('people.editOf', { name: `${student.name} ${student.lastname}` })}>
@@ -472,8 +472,8 @@ function Guardians() {
                   {`${guardian.name} ${guardian.lastname}`.trim()}
                   {!guardian.active && <span className="state"> {t('people.inactive')}</span>}
                 </th>
-                <td className="wrap">{guardian.email}</td>
-                <td>{guardian.phone ?? '—'}</td>
+                <td className="wrap" data-label={t('people.email')}>{guardian.email}</td>
+                <td data-label={t('people.guardian.phone')}>{guardian.phone ?? '—'}</td>
                 <td>
                   <button type="button" className="secondary" onClick={() => (setEditing(guardian), setNotice(null))} aria-label={t('people.editOf', { name: `${guardian.name} ${guardian.lastname}`.trim() })}>
                     {t('people.edit')}
