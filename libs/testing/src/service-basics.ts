@@ -1,6 +1,7 @@
 // Component tests every service passes: readiness of its own dependencies, its first migration,
 // fail-fast configuration and a clean SIGTERM (the last two, `describeProcessBasics`, the gateway too). A separate entry point (`@academy/testing/service-basics`)
 // because it imports Jest, which scripts that use `@academy/testing` must not load.
+import { createHook } from 'node:async_hooks';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, test } from '@jest/globals';
 import request from 'supertest';
@@ -19,12 +20,54 @@ export interface ServiceBasics<C extends BaseConfig> {
   readiness: string[];
 }
 
+/** A timer (`setTimeout` or `setInterval`, ref'd or unref'd) and where it was started. */
+interface StartedTimer {
+  resource: { _destroyed?: boolean };
+  where: string;
+}
+
+/**
+ * The timers `work` starts and leaves running, each named with the stack that started it. Seen through
+ * async_hooks: `process.getActiveResourcesInfo()` lists only what keeps the event loop alive, so an
+ * `unref()`'d interval (the usual background timer) would pass unseen. A `setImmediate` is not one: it
+ * runs once on the next turn (nodemailer's pool schedules one as it is made).
+ */
+export function timersLeftBy<T>(work: () => T): { result: T; timers: string[] } {
+  const started: StartedTimer[] = [];
+  const hook = createHook({
+    init(_asyncId, type, _triggerAsyncId, resource) {
+      if (type !== 'Timeout') return;
+      const frames = (new Error().stack ?? '').split('\n').map((line) => line.trim());
+      const where = frames.filter((line) => /\/(apps|libs)\//.test(line) && !line.includes('service-basics')).slice(0, 3).join(' <- ');
+      started.push({ resource: resource as StartedTimer['resource'], where: `a timer ${where || 'started outside apps/ and libs/'}` });
+    },
+  });
+  hook.enable();
+  try {
+    const result = work();
+    return { result, timers: started.filter((timer) => !timer.resource._destroyed).map((timer) => timer.where) };
+  } finally {
+    hook.disable();
+  }
+}
+
 export function describeServiceBasics<C extends BaseConfig>({ definition, readConfig, main, readiness }: ServiceBasics<C>): void {
   const name = definition.name;
   describe(`${name} service`, () => {
+    // What `setup` (the service's context factory) left running when it returned: it should start nothing,
+    // its timers start from `listening` (a context built in a test, a script or a failed start leaks none).
+    const timersOfSetup: string[] = [];
+    const watched: ServiceDefinition<C> = {
+      ...definition,
+      setup: (ctx) => {
+        const { result, timers } = timersLeftBy(() => definition.setup(ctx));
+        timersOfSetup.push(...timers);
+        return result;
+      },
+    };
     // Stopped without stopTestService's clean-up: the service's default queue names and files folder are not the test's own.
     const service = useService(
-      async () => startTestService(definition, { ...readConfig(), ...(await testConfig(name)) }),
+      async () => startTestService(watched, { ...readConfig(), ...(await testConfig(name)) }),
       async (running) => {
         await running.stop();
         await dropTestDatabase(running.ctx.config.DATABASE_URL);
@@ -35,6 +78,11 @@ export function describeServiceBasics<C extends BaseConfig>({ definition, readCo
       const res = await request(service().url).get('/readyz');
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.checks).sort()).toEqual(readiness);
+    });
+
+    test('building its context (setup) starts no timer: they start once it listens, and stop with it', () => {
+      service(); // started: its setup ran
+      expect(timersOfSetup).toEqual([]);
     });
 
     test('the initial migration created the outbox and inbox tables', async () => {
