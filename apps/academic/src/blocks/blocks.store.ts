@@ -6,7 +6,7 @@ import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql'
 import type { Pool } from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { CompletedBlocksQuery, EventData, Locale, PendingBlocksQuery, PendingCountQuery, PendingCursor, PendingRejectedQuery, StudentBlockStatus } from '@academy/contracts';
-import { numberedPlaceholders } from '@academy/db';
+import { numberedPlaceholders, Sql } from '@academy/db';
 import { outboxInsertSql } from '@academy/messaging';
 import type { KeyColumns, StatementKey } from '@academy/service';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
@@ -27,6 +27,15 @@ const registrationTeacherSql = (studentColumn: string, subjectColumn: string) =>
   `(select r.employee_id from registrations r join school_courses c on c.id = r.school_course_id
      where r.student_id = ${studentColumn} and r.subject_id = ${subjectColumn} and r.status <> 'cancelled' and r.employee_id is not null
      order by c.start_date desc, c.id desc limit 1)`;
+
+/**
+ * A statement run as a named prepared statement on MikroORM's own `pg` pool (`Sql`: planned once per
+ * connection, not on every request), or in the transaction `em` carries. For the statements a request
+ * runs most: the pending page and the review. Their texts vary only with the filters given.
+ */
+function prepared<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  return new Sql(em).query<T>(numberedPlaceholders(sql), params);
+}
 
 // ---------------------------------------------------------------- listings
 /** `and <condition>` for each filter given, with its parameters in order. */
@@ -54,12 +63,12 @@ function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCur
   const params: unknown[] = [];
   const from = `select id, closed_at from student_blocks where status = 'pending'${where.sql}`;
   if (after?.closedAtMicros !== null) {
-    branches.push(`(${from} and closed_at is not null${after ? ` and (closed_at, id) > (${CURSOR_TIME_SQL}, ?)` : ''} order by closed_at, id limit ${take})`);
-    params.push(...where.params, ...(after ? [after.closedAtMicros, after.id] : []));
+    branches.push(`(${from} and closed_at is not null${after ? ` and (closed_at, id) > (${CURSOR_TIME_SQL}, ?)` : ''} order by closed_at, id limit ?::int)`);
+    params.push(...where.params, ...(after ? [after.closedAtMicros, after.id] : []), take);
   }
   const amongNone = after?.closedAtMicros === null;
-  branches.push(`(${from} and closed_at is null${amongNone ? ' and id > ?' : ''} order by closed_at, id limit ${take})`);
-  params.push(...where.params, ...(amongNone ? [after.id] : []));
+  branches.push(`(${from} and closed_at is null${amongNone ? ' and id > ?' : ''} order by closed_at, id limit ?::int)`);
+  params.push(...where.params, ...(amongNone ? [after.id] : []), take);
   return { sql: branches.join(' union all '), params };
 }
 
@@ -74,17 +83,17 @@ export type PendingPageQuery = PendingBlocksQuery & { limit: number };
 function pendingPage(query: PendingPageQuery): { sql: string; params: unknown[] } {
   const skip = query.after === undefined ? query.limit * ((query.page ?? 1) - 1) : 0;
   const take = skip + query.limit;
-  const page = `order by closed_at asc nulls last, id asc limit ${query.limit} offset ${skip}`;
+  const page = { sql: 'order by closed_at asc nulls last, id asc limit ?::int offset ?::int', params: [query.limit, skip] };
   if (query.subjectId !== undefined && query.studentId === undefined) {
     const run = pendingRun({ sql: ' and block_id = b.id', params: [] }, query.after, take);
-    return { sql: `select r.id, r.closed_at from blocks b cross join lateral (${run.sql}) r where b.subject_id = ? ${page}`, params: [...run.params, query.subjectId] };
+    return { sql: `select r.id, r.closed_at from blocks b cross join lateral (${run.sql}) r where b.subject_id = ? ${page.sql}`, params: [...run.params, query.subjectId, ...page.params] };
   }
   const where = filters([
     ['student_id = ?', query.studentId],
     ['block_id in (select id from blocks where subject_id = ?)', query.subjectId],
   ]);
   const run = pendingRun(where, query.after, take);
-  return { sql: `select id, closed_at from (${run.sql}) r ${page}`, params: run.params };
+  return { sql: `select id, closed_at from (${run.sql}) r ${page.sql}`, params: [...run.params, ...page.params] };
 }
 
 /** SQL: a pending listing's block (`PendingBlock`) as JSON, of `sb` joined to `b`, `sub` and `e`. */
@@ -103,7 +112,7 @@ const PENDING_BLOCK_JOINS = `join blocks b on b.id = sb.block_id
  */
 export async function selectPendingPageJson(em: EntityManager, query: PendingPageQuery): Promise<string> {
   const { sql, params } = pendingPageJsonSql(query);
-  const [row] = await em.execute<{ body: string }[]>(sql, params);
+  const [row] = await prepared<{ body: string }>(em, sql, params);
   return row!.body;
 }
 
@@ -122,7 +131,7 @@ export function pendingPageJsonSql(query: PendingPageQuery): { sql: string; para
        select min(n) as first, json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block order by n)) as "group"
          from listed group by student_id)
      select json_build_object('ok', true, 'total', (select count(*) from listed), 'byStudent', coalesce((select json_agg("group" order by first) from groups), '[]'),
-                              'nextCursor', (select cursor from listed where n = ?))::text as body`,
+                              'nextCursor', (select cursor from listed where n = ?::int))::text as body`,
     params: [...page.params, query.limit],
   };
 }
@@ -453,7 +462,7 @@ const KEYED_APPROVE_SQL = keyedReview(approveSteps(WHEN_KEY_FREE));
 const KEYED_REJECT_SQL = keyedReview(rejectSteps(WHEN_KEY_FREE));
 
 export async function findReviewTarget(em: EntityManager, studentBlockId: number): Promise<ReviewTarget | undefined> {
-  const [target] = await em.execute<ReviewTarget[]>(REVIEW_TARGET_SQL, [studentBlockId]);
+  const [target] = await prepared<ReviewTarget>(em, REVIEW_TARGET_SQL, [studentBlockId]);
   return target;
 }
 
@@ -472,12 +481,12 @@ export interface ReviewWritten<Answer> {
 /** The review's statement, with the key's work when keyed. */
 async function writeReview<Answer>(em: EntityManager, sql: { plain: string; keyed: string }, values: unknown[], keyed: KeyedReview<Answer> | null): Promise<ReviewWritten<Answer>> {
   if (!keyed) {
-    const [written] = await em.execute<{ reviewed: number }[]>(sql.plain, values);
+    const [written] = await prepared<{ reviewed: number }>(em, sql.plain, values);
     return { changed: Boolean(written?.reviewed) };
   }
   const { key } = keyed;
   const row = await key.record(async () => {
-    const [written] = await em.execute<({ reviewed: number; answer: Answer } & KeyColumns)[]>(sql.keyed, [
+    const [written] = await prepared<{ reviewed: number; answer: Answer } & KeyColumns>(em, sql.keyed, [
       key.lock,
       key.scope,
       key.key,
