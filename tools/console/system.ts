@@ -35,10 +35,12 @@ process.on('SIGINT', () => void stop());
 /** Last month's payslip for each demo teacher, uploaded and published by the admin as a combined PDF (the test system runs academic's seed only). */
 async function publishPayslips(system: TestSystem): Promise<void> {
   const admin = await login(system.gateway, DEMO.admin);
-  const employees = await eventually('the six teachers in the payslips replica', async () => {
-    const rows = await system.sql<{ id: number; name: string; taxId: string }>('payslips', 'select id, name, tax_id as "taxId" from employees where id <= 6 and tax_id is not null order by id');
+  // The replica keeps only the tax id's digest (employee.upserted version 3): the ids come from academic, the wait is for the replica.
+  await eventually('the six teachers in the payslips replica', async () => {
+    const rows = await system.sql<{ id: number }>('payslips', 'select id from employees where id <= 6 and tax_id_digest is not null');
     return rows.length === 6 ? rows : undefined;
   }, 60_000);
+  const employees = await system.sql<{ id: number; name: string; taxId: string }>('academic', `select id, name || ' ' || lastname as name, tax_id as "taxId" from employees where id <= 6 order by id`);
   const period = { periodStart: '2026-01-01', periodEnd: '2026-01-31', label: 'Nómina enero 2026' };
   const form = new FormData();
   for (const [name, value] of Object.entries({ ...period, matchBy: 'taxId' })) form.set(name, value);
