@@ -20,7 +20,7 @@ async function classOf(teacher: { email: string; password: string }, startsAt: D
     );
     const students = registered.body.data.students.filter((s) => s.registrationStatus === 'active').slice(0, 2);
     if (students.length < 2) continue;
-    const created = await call<{ id: number }>('POST', '/api/v2/calendar-events', admin, { title: 'Console journey', ...place, employeeId: user.employeeId, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() });
+    const created = await call<{ id: number }>('POST', '/api/v2/calendar-events', admin, { title: 'Console journey', subjectId: place.subjectId, centerId: place.centerId, employeeId: user.employeeId, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() });
     expect(created.status).toBe(201);
     const assigned = await call('PUT', '/api/v2/registration/assign-students-to-event', admin, { eventId: created.body.id, idsStudents: students.map((s) => s.studentId) });
     expect(assigned.status).toBe(200);
