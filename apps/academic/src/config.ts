@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { DEV_TAX_ID_DIGEST_KEY } from '@academy/contracts';
+import { DEV_TAX_ID_DIGEST_KEY, Locale } from '@academy/contracts';
 import { env, loadConfig } from '@academy/kit';
+import { privacySettings } from '@academy/privacy';
 import { baseConfigSchema, type BaseConfig } from '@academy/service';
 
 /** Token lifetimes of the logins served here; tokens are signed with the first of JWT_KEY_IDS. */
@@ -61,12 +62,46 @@ export const EmployeeEventSettingsSchema = z.object({
 });
 export type EmployeeEventSettings = z.infer<typeof EmployeeEventSettingsSchema>;
 
+/** Personal data requests (`privacy-requests/`, libs/privacy): academic's own part, where the others' parts are read, what academic records are kept. */
+export const PrivacyRequestSettingsSchema = privacySettings('academic').extend({
+  /** The queue of the services' answers (`privacy.part.answered`). */
+  PRIVACY_REQUESTS_QUEUE: z.string().min(1).default('academic.privacy-requests'),
+  /** Where each service's internal part route is, `service=url` separated by commas (academic reads its own part locally). */
+  PRIVACY_PART_URLS: z
+    .string()
+    .default('hours-bank=http://127.0.0.1:3002,incidents=http://127.0.0.1:3003,notifications=http://127.0.0.1:3004,payslips=http://127.0.0.1:3005')
+    .transform((text, ctx) => {
+      const urls: Record<string, string> = {};
+      for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+        const [service, url] = [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)];
+        if (!service || !URL.canParse(url)) {
+          ctx.addIssue({ code: 'custom', message: `"${entry}" is not service=url` });
+          return z.NEVER;
+        }
+        urls[service] = url;
+      }
+      return urls;
+    }),
+  /** The services that must answer, comma-separated; empty (the default): every app consuming privacy.request.opened in the contracts' topology. */
+  PRIVACY_SERVICES: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)),
+  /** The language of a person whose login chose none (the export's README); notifications' ACADEMY_LOCALE. */
+  ACADEMY_LOCALE: Locale.default('es'),
+  /** What the academy declares as the legal basis of the academic records it keeps after an erasure (marks, attendance). */
+  ACADEMIC_RECORDS_LEGAL_BASIS: z.string().min(1).max(500).default('Expediente académico (Ley Orgánica 2/2006 de Educación, disposición adicional 23.ª)'),
+  /** …and how many years after the erasure they are removed. */
+  ACADEMIC_RECORDS_RETENTION_YEARS: z.coerce.number().int().min(0).max(100).default(5),
+});
+export type PrivacyRequestSettings = z.infer<typeof PrivacyRequestSettingsSchema>;
+
 /** The service's own settings (what tests give `testConfig` for their defaults). */
-export const SettingsSchema = AuthSettingsSchema.extend(AttendanceSettingsSchema.shape).extend(DigestSettingsSchema.shape).extend(EmployeeEventSettingsSchema.shape);
+export const SettingsSchema = AuthSettingsSchema.extend(AttendanceSettingsSchema.shape).extend(DigestSettingsSchema.shape).extend(EmployeeEventSettingsSchema.shape).extend(PrivacyRequestSettingsSchema.shape);
 
 export const ConfigSchema = baseConfigSchema({ port: 3001, database: 'academic' }).extend(SettingsSchema.shape);
 
-export type Config = BaseConfig & AuthSettings & AttendanceSettings & DigestSettings & EmployeeEventSettings;
+export type Config = BaseConfig & AuthSettings & AttendanceSettings & DigestSettings & EmployeeEventSettings & PrivacyRequestSettings;
 
 /** The only reader of process.env in this service. */
 export const readConfig = (): Config => loadConfig(ConfigSchema);

@@ -4,6 +4,7 @@ import { CalendarEvent, EmployeeSubject, EventStudent, Registration, SchoolCours
 import { RefreshToken } from './shared/entities/refresh-token.entity.ts';
 import { blockEntities } from './blocks/student-block.entities.ts';
 import { attendanceEntities } from './attendance/attendance.entities.ts';
+import { privacyEntities } from '@academy/privacy';
 
 /**
  * Every MikroORM entity of this service (the outbox and inbox come from @academy/messaging).
@@ -25,4 +26,5 @@ export const entities = [
   EmployeeSubject,
   ...blockEntities,
   ...attendanceEntities,
+  ...privacyEntities,
 ];

@@ -6,6 +6,7 @@ import { registerRoutes } from './routes.ts';
 import { createAcademicContext, type AcademicContext } from './shared/academic-context.ts';
 import { startAttendanceReminders } from './attendance/attendance-reminders.ts';
 import { startPendingDigests } from './blocks/pending-digests.ts';
+import { subscriptions } from './subscriptions.ts';
 
 export const academicService: ServiceDefinition<Config, AcademicContext> = {
   name: 'academic',
@@ -16,9 +17,13 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
     const deps = createAcademicContext(ctx);
     let stopReminders = async () => {};
     let stopDigests = async () => {};
+    let stopPrivacy = async () => {};
     return {
       deps,
       routes: (app) => registerRoutes(app, deps),
+      subscriptions: async () => {
+        stopPrivacy = (await subscriptions(deps)).stop;
+      },
       listening: () => {
         stopReminders = startAttendanceReminders(deps);
         stopDigests = startPendingDigests(deps);
@@ -26,6 +31,7 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
       stop: async () => {
         await stopReminders();
         await stopDigests();
+        await stopPrivacy();
         deps.loginProtection.close();
       },
     };

@@ -6,6 +6,7 @@ import { incidentsApi, timeRecordsApi } from './http/incidents.ts';
 import { hoursBankApi } from './http/hours-bank.ts';
 import { notificationsApi, notificationsUnsubscribeApi, pushSendApi } from './http/notifications.ts';
 import { payslipsApi } from './http/payslips.ts';
+import { privacyRequestsApi } from './http/privacy.ts';
 import { gatewayRules, routeFamily, type DeclaredFamily, type RouteFamily, type RouteRule } from './routes.ts';
 
 export { SERVICES, type ServiceName, type RouteRule } from './routes.ts';
@@ -25,6 +26,7 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
   ...directoryApis.map((api) => api.family),
   registrationV1Api,
   administrativeListingApi,
+  privacyRequestsApi,
   hoursBankApi,
   incidentsApi,
   timeRecordsApi,

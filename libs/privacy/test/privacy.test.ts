@@ -14,7 +14,7 @@ import { diskStorage, encryptedStorage, type FileStorage } from '@academy/files'
 import { createLogger, fixedClock } from '@academy/kit';
 import { createBroker, messagingEntities, type Broker } from '@academy/messaging';
 import { createTestDatabase, deleteTestQueues, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
-import { personalFieldNames, privacyEntities, privacyPartRoutes, readRemotePart, subscribePrivacy, sweepExpiredParts, type PrivacyProvider, type PrivacySubscription } from '../src/index.ts';
+import { PART_PATH, personalFieldNames, privacyEntities, privacyPartRoutes, readRemotePart, subscribePrivacy, sweepExpiredParts, type PrivacyProvider, type PrivacySubscription } from '../src/index.ts';
 
 const API_KEY = 'test-privacy-api-key-0123456789';
 const clock = fixedClock('2026-11-27T10:00:00Z');
@@ -110,7 +110,7 @@ beforeAll(async () => {
     { service: 'incidents', queue, providers: [notes, marks, audit], storage, sweepEveryMs: 0, consume: { retryDelaysMs: [100] } },
   );
   const app = express();
-  app.use(privacyPartRoutes({ orm, storage, apiKey: API_KEY, clock }));
+  app.use(PART_PATH, privacyPartRoutes({ orm, storage, apiKey: API_KEY, clock }));
   server = app.listen(0);
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

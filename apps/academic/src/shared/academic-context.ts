@@ -1,3 +1,5 @@
+import type { FileStorage } from '@academy/files';
+import { privacyStorage } from '@academy/privacy';
 import { implementFor, type ServiceContext } from '@academy/service';
 import type { Config } from '../config.ts';
 import { AttendanceReportCache } from './attendance-report-cache.ts';
@@ -18,6 +20,8 @@ export interface AcademicContext extends ServiceContext<Config> {
   attendanceReports: AttendanceReportCache;
   /** Administrative listing answers in this process's memory, under the listing's version. */
   listings: ListingCache;
+  /** Academic's parts of personal data exports, encrypted at rest (`PRIVACY_FILES_DIR`, `PRIVACY_FILE_KEYS`). */
+  privacyStorage: FileStorage;
 }
 
 export function createAcademicContext(ctx: ServiceContext<Config>): AcademicContext {
@@ -28,6 +32,7 @@ export function createAcademicContext(ctx: ServiceContext<Config>): AcademicCont
     loginProtection: createLoginProtection(ctx.config, ctx.logger),
     attendanceReports: new AttendanceReportCache(ctx.redis, { logger: ctx.logger }),
     listings: new ListingCache(),
+    privacyStorage: privacyStorage(ctx.config),
   };
 }
 
