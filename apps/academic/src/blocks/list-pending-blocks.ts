@@ -23,19 +23,27 @@ export async function listPendingBlocks(ctx: AcademicContext, input: PendingBloc
   return body;
 }
 
+/** Bytes of JSON gathered before they are written: a write (and a chunk through the gateway) per 64 KiB, not per student. */
+const CHUNK = 64 * 1024;
+
 /** The groups' rows (`{ group, total }`, each group's JSON) as the answer's JSON; `answered` once the first row, or the end, has come. */
 function listingJson(answered: () => void): Transform {
   let first = true;
+  let gathered = '';
   return new Transform({
     writableObjectMode: true,
     transform(row: { group: string; total: number }, _encoding, done) {
       if (first) answered();
-      done(null, `${first ? `{"ok":true,"total":${row.total},"byStudent":[` : ','}${row.group}`);
+      gathered += `${first ? `{"ok":true,"total":${row.total},"byStudent":[` : ','}${row.group}`;
       first = false;
+      if (gathered.length < CHUNK) return done();
+      const chunk = gathered;
+      gathered = '';
+      done(null, chunk);
     },
     flush(done) {
       answered();
-      done(null, first ? '{"ok":true,"total":0,"byStudent":[]}' : ']}');
+      done(null, first ? '{"ok":true,"total":0,"byStudent":[]}' : `${gathered}]}`);
     },
   });
 }

@@ -145,6 +145,24 @@ describe('GET /api/v2/blocks/pending: pages by cursor, the whole listing streame
     }
   });
 
+  test('a whole listing longer than one write (400 students, over 64 KiB) is one JSON answer with every block once, in order', async () => {
+    const { math } = await queue();
+    // 400 more students straight in the database, each with the subject's first block pending.
+    await f.query(
+      `with s as (insert into students (name, lastname, status, created_at, updated_at)
+                  select 'Many', 'Student ' || g, 'active', now(), now() from generate_series(1, 400) g returning id)
+       insert into student_blocks (student_id, block_id, status, grade, closed_at, created_at, updated_at)
+       select s.id, ?, 'pending', 5, timestamptz '2026-11-21 08:00:00+00' + s.id * interval '1 second', now(), now() from s`,
+      [math.blockIds[0]],
+    );
+    const rows = await expected('b.subject_id = ?', [math.subjectId]);
+    const whole = await get(`subjectId=${math.subjectId}`);
+    expect(whole.status).toBe(200);
+    expect(Number(whole.headers['content-length'] ?? 0) || whole.text.length).toBeGreaterThan(64 * 1024);
+    expect(whole.body.total).toBe(rows.length);
+    expect(groupsOf(whole.body)).toEqual(grouped(rows));
+  });
+
   test('a cursor that is not one of the listing (or with page, or without limit) is a 400 naming after, and nothing is listed', async () => {
     for (const after of ['abc', '1', '1.0', '.5', 'n.0', '1.', '01.5', '12345678901234567.1', '9007199254740993.1', '1.2147483648', '1.12345678901', 'n.1.2', '1e3.4', ' 1.2']) {
       const refused = await get(`limit=2&after=${encodeURIComponent(after)}`);
