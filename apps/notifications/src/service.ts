@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
+import { startBackgroundWork } from './background.ts';
 import { subscriptions } from './subscriptions.ts';
 import { createNotificationsContext, type NotificationsContext, type NotificationsOverrides } from './notifications-context.ts';
 
@@ -16,6 +17,7 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
     readinessNeedsRedis: true,
     setup: (ctx) => {
       const deps = createNotificationsContext(ctx, overrides);
+      let stopBackgroundWork = async () => {};
       return {
         deps,
         routes: (app) => registerRoutes(app, deps),
@@ -23,10 +25,13 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
         // Its timers start once the service listens, and stop with it.
         listening: (server) => {
           deps.realtime.attach(server);
-          deps.start();
+          stopBackgroundWork = startBackgroundWork(deps);
         },
         beforeClose: () => deps.realtime.closeTransports(),
-        stop: () => deps.close(),
+        stop: async () => {
+          await stopBackgroundWork();
+          await deps.close();
+        },
       };
     },
   };

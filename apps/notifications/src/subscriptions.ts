@@ -6,7 +6,9 @@ import { onPendingDigest } from './email/pending-digest.handler.ts';
 import type { GuardianLink } from './email/recipients.ts';
 import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from './email/unsubscribe-links.ts';
 import type { NotificationsContext } from './notifications-context.ts';
+import { sendPush } from './push/send-push.ts';
 import { onIncidentChanged } from './realtime/incident-changed.handler.ts';
+import type { SendPush } from './shared/push-message.ts';
 
 /**
  * Every queue of the service: `notifications.email` (the e-mails: block approvals, and the
@@ -17,18 +19,20 @@ import { onIncidentChanged } from './realtime/incident-changed.handler.ts';
  */
 export async function subscriptions(ctx: NotificationsContext): Promise<void> {
   const academy = { locale: ctx.config.ACADEMY_LOCALE, timeZone: ctx.config.ACADEMY_TIME_ZONE };
+  // The one way a push goes out, on this context, for the handlers whose events push (they import no sibling feature).
+  const push: SendPush = (input) => sendPush(ctx, input);
   const unsubscribeLink: GuardianLink = (type, address) => unsubscribeLinkFor(unsubscribeSettings(ctx.config), type, address, ctx.clock.now());
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.EMAIL_QUEUE,
     handlers: {
       'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy, unsubscribeLink),
-      ...payslipHandlers({ sendPush: ctx.sendPush, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
-      ...attendanceHandlers({ sendPush: ctx.sendPush, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy, unsubscribeLink }),
+      ...payslipHandlers({ sendPush: push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
+      ...attendanceHandlers({ sendPush: push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy, unsubscribeLink }),
       'blocks.pending-digest': onPendingDigest({ wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
     },
   });
-  const incidents = onIncidentChanged({ realtime: ctx.realtime, sendPush: ctx.sendPush, academy });
+  const incidents = onIncidentChanged({ realtime: ctx.realtime, sendPush: push, academy });
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.REALTIME_QUEUE,

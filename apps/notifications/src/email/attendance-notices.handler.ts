@@ -1,14 +1,14 @@
 import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
-import type { NotificationsContext } from '../notifications-context.ts';
+import type { SendPush } from '../shared/push-message.ts';
 import { queueMails, type QueuedMail } from './email.store.ts';
 import { attendanceMissingPush, attendanceMissingTemplate, attendanceWarningTemplate } from './attendance-mail.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import type { GuardianLink } from './recipients.ts';
 
 export interface AttendanceNoticeDeps {
-  /** The one way a push goes out (the context's, on the handler's transaction; quiet hours at the service's clock). */
-  sendPush: NotificationsContext['sendPush'];
+  /** The one way a push goes out (bound to the context by subscriptions.ts; on the handler's transaction; quiet hours at the service's clock). */
+  sendPush: SendPush;
   /** Wakes the mail worker after a mail was queued. */
   wake: () => void;
   /** The app's address; the reminder links to `<appUrl>/attendance`. */

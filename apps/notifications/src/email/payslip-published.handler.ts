@@ -1,13 +1,13 @@
 import { deliverableEmail, type EventData } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
-import type { NotificationsContext } from '../notifications-context.ts';
+import type { SendPush } from '../shared/push-message.ts';
 import { languageOf, type Language } from '../shared/i18n.ts';
 import { queueMails } from './email.store.ts';
 import { payslipPush, payslipTemplate } from './payslip-mail.ts';
 
 export interface PayslipNoticeDeps {
-  /** The one way a push goes out (the context's, on the handler's transaction). */
-  sendPush: NotificationsContext['sendPush'];
+  /** The one way a push goes out (bound to the context by subscriptions.ts; on the handler's transaction). */
+  sendPush: SendPush;
   /** Wakes the mail worker after a mail was queued. */
   wake: () => void;
   /** The app's address; the mail links to `<appUrl>/payslips`. */

@@ -4,6 +4,7 @@ import { inSpan, SpanKind } from '@academy/kit';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { idempotencyKeyInProgress, idempotencyKeyReused } from '../notifications.errors.ts';
 import { isOptional, notificationTypeOf } from '../shared/notification-types.ts';
+import type { SendPushInput } from '../shared/push-message.ts';
 import { DEAD_TOKEN_CODES } from './push-provider.ts';
 import {
   SENT,
@@ -21,15 +22,6 @@ import {
   tokensOf,
   type PushDelivery,
 } from './push.store.ts';
-
-export interface SendPushInput {
-  /** What to send to whom (the push send route's body; an event's push builds the same). */
-  message: PushSendBody;
-  /** Recorded on the deliveries rows: `push.send` for the API, the event type when an event caused it. With an optional type, preferences and quiet hours apply. */
-  eventType?: string;
-  /** The held-push sender's own send (the quiet hours are over): not held again. */
-  quietHoursChecked?: boolean;
-}
 
 /**
  * The one way a push goes out (spec, Events 4): the stored tokens of `userIds` (of `platform`), one

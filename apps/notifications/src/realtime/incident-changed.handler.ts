@@ -1,6 +1,6 @@
 import type { EventHandler } from '@academy/messaging';
 import { say, type Language } from '../shared/i18n.ts';
-import type { NotificationsContext } from '../notifications-context.ts';
+import type { SendPush } from '../shared/push-message.ts';
 import type { Realtime } from './realtime.ts';
 
 const PUSH_PREVIEW_CHARS = 150;
@@ -16,7 +16,7 @@ const optional = <T extends Record<string, unknown>>(fields: T): Partial<T> => O
  * event's inbox row, on the handler's one connection. The push is in the academy's
  * language (`academy`): incident events name no login's choice.
  */
-export function onIncidentChanged(deps: { realtime: Realtime; sendPush: NotificationsContext['sendPush']; academy: Language }): EventHandler<'incident.created' | 'incident.updated'> {
+export function onIncidentChanged(deps: { realtime: Realtime; sendPush: SendPush; academy: Language }): EventHandler<'incident.created' | 'incident.updated'> {
   return async (_em, event) => {
     const data = event.data;
     deps.realtime.notifyIncident(
