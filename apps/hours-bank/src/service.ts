@@ -1,8 +1,10 @@
+import { personalFieldNames } from '@academy/privacy';
 import type { ServiceDefinition } from '@academy/service';
 import type { Config } from './config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
+import { hoursBankProviders } from './privacy/hours-bank.privacy.ts';
 import { subscriptions } from './subscriptions.ts';
 
 export const hoursBankService: ServiceDefinition<Config> = {
@@ -10,9 +12,16 @@ export const hoursBankService: ServiceDefinition<Config> = {
   entities,
   migrations,
   readinessNeedsRedis: false,
+  personalFields: personalFieldNames(hoursBankProviders),
   // One feature and nothing per instance beyond the service's context: its use cases take that context.
-  setup: (ctx) => ({
-    routes: (app) => registerRoutes(app, ctx),
-    subscriptions: () => subscriptions(ctx),
-  }),
+  setup: (ctx) => {
+    let stopPrivacy = async () => {};
+    return {
+      routes: (app) => registerRoutes(app, ctx),
+      subscriptions: async () => {
+        stopPrivacy = (await subscriptions(ctx)).stop;
+      },
+      stop: () => stopPrivacy(),
+    };
+  },
 };

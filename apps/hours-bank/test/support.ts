@@ -1,12 +1,21 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { RunningService, StartOptions } from '@academy/service';
 import { testConfig, uniqueQueueName } from '@academy/testing';
 import { startTestService, stopTestService, useService } from '@academy/testing/harness';
-import type { Config } from '../src/config.ts';
+import { ConfigSchema, type Config } from '../src/config.ts';
 import { hoursBankService } from '../src/service.ts';
 
-/** The service on a fresh database, its own exchange and its own replicas queue (test files run at once); `options.clock` pins its clock. */
+/** The service on a fresh database, its own exchange, replicas and privacy queues and export folder (test files run at once); `options.clock` pins its clock. */
 export async function startHoursBank(options: StartOptions = {}): Promise<RunningService<Config>> {
-  const config: Config = { ...(await testConfig('hours_bank')), REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas') };
+  const config: Config = {
+    ...ConfigSchema.parse({}),
+    ...(await testConfig('hours_bank')),
+    REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas'),
+    PRIVACY_QUEUE: uniqueQueueName('hours-bank.privacy'),
+    PRIVACY_FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'hours-bank-privacy-')),
+  };
   return startTestService(hoursBankService, config, options);
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEV_TAX_ID_DIGEST_KEY } from '@academy/contracts';
 import { env, loadConfig } from '@academy/kit';
 import { parseFileKeys } from '@academy/files';
+import { privacySettings } from '@academy/privacy';
 import { baseConfigSchema } from '@academy/service';
 
 const megabytes = (fallback: number) => z.coerce.number().positive().max(2000).default(fallback);
@@ -63,7 +64,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3005, database: 'payslips' 
   HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** A batch still `reading` this long after its read started (its instance stopped) is read again. */
   BATCH_READ_TIMEOUT_MS: z.coerce.number().int().positive().default(5 * 60_000),
-});
+}).extend(privacySettings('payslips').shape);
 
 export type Config = z.infer<typeof ConfigSchema>;
 

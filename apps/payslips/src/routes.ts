@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { payslipsApi } from '@academy/contracts';
+import { PART_PATH, privacyPartRoutes, privacyStorage } from '@academy/privacy';
 import { mountImplementations } from '@academy/service';
 import { batchRoutes } from './batches/batches.routes.ts';
 import { payslipRoutes } from './payslips/payslips.routes.ts';
@@ -11,4 +12,6 @@ import type { PayslipsContext } from './shared/payslips-context.ts';
  */
 export function registerRoutes(app: Express, ctx: PayslipsContext): void {
   mountImplementations(app, ctx, [batchRoutes, payslipRoutes], { families: [payslipsApi] });
+  // The service's export part of a personal data request, read by academic (internal, x-api-key; not behind the gateway).
+  app.use(PART_PATH, privacyPartRoutes({ orm: ctx.orm, storage: privacyStorage(ctx.config), apiKey: ctx.config.PRIVACY_API_KEY, clock: ctx.clock }));
 }

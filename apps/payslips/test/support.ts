@@ -21,7 +21,9 @@ export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promi
     ...ConfigSchema.parse({}),
     ...(await testConfig('payslips')),
     REPLICAS_QUEUE: uniqueQueueName('payslips.replicas'),
+    PRIVACY_QUEUE: uniqueQueueName('payslips.privacy'),
     FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'payslips-files-')),
+    PRIVACY_FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'payslips-privacy-')),
     HOUSEKEEPING_INTERVAL_MS: 0,
     // A worker's first start (its PDF libraries loaded) takes seconds on a busy test machine: above the service's 8 s.
     PDF_CHECK_TIMEOUT_MS: 60_000,

@@ -12,3 +12,4 @@ export {
 } from './timetable.ts';
 export { subscribeReplicas, type ReplicaHost } from './subscribe.ts';
 export { CHOSEN_SCHOOL_COURSE_SQL, chosenSchoolCourseId } from './school-course.ts';
+export { employeeReplicaPrivacy } from './privacy.ts';

@@ -31,9 +31,19 @@ function quotedTypes(app: string, only: (file: string) => boolean = () => true, 
 
 const consumed = (app: (typeof APPS)[number]) => new Set(APP_EVENTS[app].consumes.flatMap((queue) => queue.types));
 
+/** The code of an app's subscriptions.ts files. */
+const subscriptionsOf = (app: string) =>
+  sources(path.join(repoRoot, 'apps', app, 'src'))
+    .filter((file) => file.endsWith('subscriptions.ts'))
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+/** `subscribePrivacy` (@academy/privacy) consumes `privacy.request.opened` and records `privacy.part.answered` for the app. */
+const answersPrivacy = (app: string) => subscriptionsOf(app).includes('subscribePrivacy(');
+
 describe('APP_EVENTS matches the code', () => {
   test.each(APPS.filter((app) => app !== 'notifications'))('%s publishes exactly the types its code records', (app) => {
-    expect([...quotedTypes(app)].sort()).toEqual([...APP_EVENTS[app].publishes].sort());
+    const recorded = new Set([...quotedTypes(app), ...(answersPrivacy(app) ? ['privacy.part.answered'] : [])]);
+    expect([...recorded].sort()).toEqual([...APP_EVENTS[app].publishes].sort());
   });
 
   test('notifications publishes nothing and consumes exactly the types its handlers are keyed by', () => {
@@ -43,13 +53,10 @@ describe('APP_EVENTS matches the code', () => {
     expect([...consumed('notifications')].sort()).toEqual([...handlerKeys].sort());
   });
 
-  test.each(['hours-bank', 'incidents', 'payslips'] as const)('%s consumes what its subscribeReplicas binds', (app) => {
-    const subscriptions = sources(path.join(repoRoot, 'apps', app, 'src'))
-      .filter((file) => file.endsWith('subscriptions.ts'))
-      .map((file) => readFileSync(file, 'utf8'))
-      .join('\n');
+  test.each(['hours-bank', 'incidents', 'payslips'] as const)('%s consumes what its subscribeReplicas (and subscribePrivacy) binds', (app) => {
+    const subscriptions = subscriptionsOf(app);
     expect(subscriptions).toContain('subscribeReplicas(');
     const handlers = /timetable:\s*true/.test(subscriptions) ? timetableReplicaHandlers : replicaHandlers;
-    expect([...consumed(app)].sort()).toEqual(Object.keys(handlers).sort());
+    expect([...consumed(app)].sort()).toEqual([...Object.keys(handlers), ...(answersPrivacy(app) ? ['privacy.request.opened'] : [])].sort());
   });
 });

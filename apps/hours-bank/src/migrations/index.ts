@@ -6,5 +6,6 @@ import { Migration20261125144537_replica_employee_tax_id } from './Migration2026
 import { Migration20261125150000_idempotency_keys } from './Migration20261125150000_idempotency_keys.ts';
 import { Migration20261127120000_outbox_trace_context } from './Migration20261127120000_outbox_trace_context.ts';
 import { Migration20261127180000_replica_employee_tax_id_digest } from './Migration20261127180000_replica_employee_tax_id_digest.ts';
+import { Migration20261127190500_privacy_answers } from './Migration20261127190500_privacy_answers.ts';
 
-export const migrations = [Migration20261122053240_initial, Migration20261122054252_hours_bank, Migration20261122062532_one_side_check, Migration20261125144537_replica_employee_tax_id, Migration20261125150000_idempotency_keys, Migration20261127120000_outbox_trace_context, Migration20261127180000_replica_employee_tax_id_digest];
+export const migrations = [Migration20261122053240_initial, Migration20261122054252_hours_bank, Migration20261122062532_one_side_check, Migration20261125144537_replica_employee_tax_id, Migration20261125150000_idempotency_keys, Migration20261127120000_outbox_trace_context, Migration20261127180000_replica_employee_tax_id_digest, Migration20261127190500_privacy_answers];

@@ -3,5 +3,7 @@ import { Migration20261125145140_initial } from './Migration20261125145140_initi
 import { Migration20261127120000_outbox_trace_context } from './Migration20261127120000_outbox_trace_context.ts';
 import { Migration20261127130000_duplicate_files } from './Migration20261127130000_duplicate_files.ts';
 import { Migration20261127180000_replica_employee_tax_id_digest } from './Migration20261127180000_replica_employee_tax_id_digest.ts';
+import { Migration20261127190500_privacy_answers } from './Migration20261127190500_privacy_answers.ts';
+import { Migration20261127191000_payslips_restricted } from './Migration20261127191000_payslips_restricted.ts';
 
-export const migrations = [Migration20261125145140_initial, Migration20261127120000_outbox_trace_context, Migration20261127130000_duplicate_files, Migration20261127180000_replica_employee_tax_id_digest];
+export const migrations = [Migration20261125145140_initial, Migration20261127120000_outbox_trace_context, Migration20261127130000_duplicate_files, Migration20261127180000_replica_employee_tax_id_digest, Migration20261127190500_privacy_answers, Migration20261127191000_payslips_restricted];

@@ -31,6 +31,8 @@ export const Payslip = defineEntity({
     deletedAt: p.datetime().nullable(),
     deletedByUserId: p.integer().nullable(),
     deleteReason: p.text().nullable(),
+    /** Set when its employee's data was erased on request: kept for the law only, shown nowhere, purged with the hidden ones. */
+    restrictedAt: p.datetime().nullable(),
   },
   indexes: [{ properties: ['employeeId', 'periodStart'] }, { properties: ['periodStart'] }, { properties: ['batchId'] }],
   uniques: [

@@ -11,13 +11,15 @@ const ADMIN_COLUMNS = `p.id, p.label, ${daySql('p.period_start')} as "periodStar
   p.batch_id as "batchId", ${isoSql('p.deleted_at')} as "deletedAt", p.deleted_by_user_id as "deletedByUserId", p.delete_reason as "deleteReason"`;
 const MY_COLUMNS = `p.id, p.label, ${daySql('p.period_start')} as "periodStart", ${daySql('p.period_end')} as "periodEnd", ${daySql('p.issued_on')} as "issuedOn",
   p.size_bytes as "sizeBytes", p.supersedes_id is not null as correction, ${isoSql('p.created_at')} as "publishedAt"`;
-/** Shown to its employee: neither deleted nor corrected. */
-const VISIBLE = `p.deleted_at is null and p.superseded_by_id is null`;
+/** Shown to its employee: neither deleted nor corrected, nor restricted (its employee's data erased on request). */
+const VISIBLE = `p.deleted_at is null and p.superseded_by_id is null and p.restricted_at is null`;
+/** Restricted payslips are kept for the law only: no list, read, download or correction shows them (the privacy export has them). */
+const UNRESTRICTED = `p.restricted_at is null`;
 /** Newest first: by period, then issue date. */
 const NEWEST_FIRST = `p.period_start desc, p.issued_on desc, p.id desc`;
 
 export async function readAdminPayslip(query: Query, id: number): Promise<AdminPayslip | null> {
-  const [row] = await query<AdminPayslip>(`select ${ADMIN_COLUMNS} from payslips p left join employees e on e.id = p.employee_id where p.id = $1`, [id]);
+  const [row] = await query<AdminPayslip>(`select ${ADMIN_COLUMNS} from payslips p left join employees e on e.id = p.employee_id where p.id = $1 and ${UNRESTRICTED}`, [id]);
   return row ?? null;
 }
 
@@ -31,7 +33,7 @@ export async function listMine(query: Query, employeeId: number, year: number | 
 export async function listForAdmin(query: Query, filter: AdminPayslipsQuery) {
   const matching = `from payslips p left join employees e on e.id = p.employee_id
      where ($1::int is null or p.employee_id = $1) and ($2::int is null or extract(year from p.period_start) = $2)
-       and ($3::int is null or extract(month from p.period_start) = $3) and ($4 or (${VISIBLE}))`;
+       and ($3::int is null or extract(month from p.period_start) = $3) and ($4 or (${VISIBLE})) and ${UNRESTRICTED}`;
   const filters = [filter.employeeId ?? null, filter.year ?? null, filter.month ?? null, filter.include === 'deleted'];
   const rows = await query<AdminPayslip & { total: string }>(
     `select ${ADMIN_COLUMNS}, count(*) over () as total ${matching} order by ${NEWEST_FIRST} limit $5 offset $6`,
@@ -60,7 +62,7 @@ export async function lockPayslip(query: Query, id: number): Promise<LockedPaysl
   const [row] = await query<LockedPayslip>(
     `select id, employee_id as "employeeId", label, ${daySql('period_start')} as "periodStart", ${daySql('period_end')} as "periodEnd", storage_key as "storageKey",
        deleted_at is not null as deleted, superseded_by_id is not null as superseded
-     from payslips where id = $1 for update`,
+     from payslips p where id = $1 and ${UNRESTRICTED} for update`,
     [id],
   );
   return row ?? null;
@@ -87,7 +89,7 @@ export interface DownloadablePayslip {
 export async function findDownloadable(query: Query, id: number, reader: { admin: boolean; employeeId: number | null }): Promise<DownloadablePayslip | null> {
   const [row] = await query<DownloadablePayslip>(
     `select employee_id as "employeeId", storage_key as "storageKey", to_char(period_start, 'YYYY-MM') as month
-     from payslips p where id = $1 and ($2 or (employee_id = $3 and ${VISIBLE}))`,
+     from payslips p where id = $1 and ${UNRESTRICTED} and ($2 or (employee_id = $3 and ${VISIBLE}))`,
     [id, reader.admin, reader.employeeId],
   );
   return row ?? null;
@@ -98,10 +100,10 @@ export async function markFirstViewed(query: Query, id: number, at: Date): Promi
   await query(`update payslips set first_viewed_at = $2 where id = $1 and first_viewed_at is null`, [id, at]);
 }
 
-/** Removes deleted and corrected payslips whose period ended before `cutoff` (`YYYY-MM-DD`); answers their files' keys. */
+/** Removes deleted, corrected and restricted payslips whose period ended before `cutoff` (`YYYY-MM-DD`); answers their files' keys. */
 export async function deleteHiddenEndedBefore(query: Query, cutoff: string): Promise<string[]> {
   const rows = await query<{ storageKey: string }>(
-    `delete from payslips where (deleted_at is not null or superseded_by_id is not null) and period_end < $1::date returning storage_key as "storageKey"`,
+    `delete from payslips where (deleted_at is not null or superseded_by_id is not null or restricted_at is not null) and period_end < $1::date returning storage_key as "storageKey"`,
     [cutoff],
   );
   return rows.map((row) => row.storageKey);

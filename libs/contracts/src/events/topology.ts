@@ -56,8 +56,11 @@ export const APP_EVENTS: Record<AppName, AppEvents> = {
     ],
   },
   'hours-bank': {
-    publishes: ['hours-bank.transaction.recorded', 'hours-bank.transaction.reverted'],
-    consumes: [{ queue: 'hours-bank.replicas', types: REPLICAS }],
+    publishes: ['hours-bank.transaction.recorded', 'hours-bank.transaction.reverted', 'privacy.part.answered'],
+    consumes: [
+      { queue: 'hours-bank.replicas', types: REPLICAS },
+      { queue: 'hours-bank.privacy', types: ['privacy.request.opened'] },
+    ],
   },
   incidents: {
     publishes: ['incident.created', 'incident.updated'],
@@ -74,8 +77,11 @@ export const APP_EVENTS: Record<AppName, AppEvents> = {
     ],
   },
   payslips: {
-    publishes: ['payslip.published', 'payslip.corrected'],
-    consumes: [{ queue: 'payslips.replicas', types: REPLICAS }],
+    publishes: ['payslip.published', 'payslip.corrected', 'privacy.part.answered'],
+    consumes: [
+      { queue: 'payslips.replicas', types: REPLICAS },
+      { queue: 'payslips.privacy', types: ['privacy.request.opened'] },
+    ],
   },
 };
 
