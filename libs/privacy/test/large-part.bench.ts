@@ -1,6 +1,6 @@
 // How a large export part travels: through the internal route (stored encrypted, streamed into the
 // ZIP) or inside an event (one AMQP message). Prints times and the process's peak RSS growth.
-// Run against the test servers: `node libs/privacy/bench/large-part.ts [megabytes, default 50]`.
+// Run against the test servers: `node libs/privacy/test/large-part.bench.ts [megabytes, default 50]`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
