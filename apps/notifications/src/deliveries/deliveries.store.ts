@@ -94,3 +94,24 @@ export async function requeueParkedMail(databaseUrl: string, ids: string[]): Pro
     await client.end();
   }
 }
+
+/** A person's deliveries: by their login (`user_id`, `user:<id>`) or their address. */
+const personCondition = `(user_id = ? or recipient = ? or recipient = lower(?))`;
+const personParams = (person: { userId: number | null; email: string | null }) => [person.userId ?? -1, `user:${person.userId ?? -1}`, person.email ?? ''];
+
+/** What was sent to the person on every channel, oldest first (the mail's text, not its HTML). */
+export function deliveriesOfPerson(em: EntityManager, person: { userId: number | null; email: string | null }) {
+  return em.execute<Record<string, unknown>[]>(
+    `select id, event_type as "eventType", channel, recipient, template, subject, status, attempts, last_error as "lastError", payload->>'text' as text,
+            sent_at as "sentAt", created_at as "createdAt"
+       from deliveries where ${personCondition} order by id`,
+    personParams(person),
+    'all',
+  );
+}
+
+/** Deletes the person's deliveries (an erasure: the record of what was sent, the mail's text among it); how many. */
+export async function deleteDeliveriesOfPerson(em: EntityManager, person: { userId: number | null; email: string | null }): Promise<number> {
+  const result = await em.execute<{ affectedRows: number }>(`delete from deliveries where ${personCondition}`, personParams(person), 'run');
+  return result.affectedRows;
+}

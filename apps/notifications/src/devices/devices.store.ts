@@ -57,3 +57,18 @@ export async function pruneStaleTokens(em: EntityManager, now: Date, retentionDa
     .execute<{ affectedRows: number }>(`delete from device_tokens where last_seen_at < ?::timestamptz - make_interval(days => ?)`, [now.toISOString(), retentionDays], 'run');
   return result.affectedRows;
 }
+
+/** The user's devices for a personal data export (the tokens too: they are the person's data). */
+export function devicesOfUser(em: EntityManager, userId: number) {
+  return em.execute<{ deviceId: string; platform: string; token: string; createdAt: Date; updatedAt: Date; lastSeenAt: Date }[]>(
+    `select device_id as "deviceId", platform, token, created_at as "createdAt", updated_at as "updatedAt", last_seen_at as "lastSeenAt" from device_tokens where user_id = ? order by id`,
+    [userId],
+    'all',
+  );
+}
+
+/** Deletes every token of the user (an erasure); how many. */
+export async function deleteDevicesOfUser(em: EntityManager, userId: number): Promise<number> {
+  const result = await em.execute<{ affectedRows: number }>(`delete from device_tokens where user_id = ?`, [userId], 'run');
+  return result.affectedRows;
+}

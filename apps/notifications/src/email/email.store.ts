@@ -174,3 +174,14 @@ export async function deleteOptOut(em: EntityManager, key: OptOutKey): Promise<O
     .execute<Omit<OptOutRow, 'total'>[]>(`delete from email_unsubscribes where recipient = ? and type = ? returning recipient, type, created_at`, [key.recipient.trim().toLowerCase(), key.type], 'all', em.getTransactionContext());
   return removed ? optOut(removed) : undefined;
 }
+
+/** The address's opt-outs, for a personal data export. */
+export function optOutsOfAddress(em: EntityManager, address: string) {
+  return em.execute<{ type: NotificationType; createdAt: Date }[]>(`select type, created_at as "createdAt" from email_unsubscribes where recipient = lower(?) order by created_at`, [address], 'all');
+}
+
+/** Deletes the address's opt-outs (an erasure); how many. */
+export async function deleteOptOutsOfAddress(em: EntityManager, address: string): Promise<number> {
+  const result = await em.execute<{ affectedRows: number }>(`delete from email_unsubscribes where recipient = lower(?)`, [address], 'run');
+  return result.affectedRows;
+}

@@ -54,3 +54,10 @@ export async function writeQuietHours(em: EntityManager, userId: number, quietHo
     em.getTransactionContext(),
   );
 }
+
+/** Deletes the user's settings and quiet hours (an erasure: every type back to its default); how many rows of each. */
+export async function deletePreferencesOfUser(em: EntityManager, userId: number): Promise<{ settings: number; quietHours: number }> {
+  const settings = await em.execute<{ affectedRows: number }>(`delete from notification_preferences where user_id = ?`, [userId], 'run');
+  const quietHours = await em.execute<{ affectedRows: number }>(`delete from quiet_hours where user_id = ?`, [userId], 'run');
+  return { settings: settings.affectedRows, quietHours: quietHours.affectedRows };
+}

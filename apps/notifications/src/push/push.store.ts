@@ -215,3 +215,19 @@ export function recordedPushes(databaseUrl: string): { record(message: object, c
     close: () => own.end(),
   };
 }
+
+/** The pushes held for the user's quiet hours (sent or not), for a personal data export. */
+export function heldPushesOfUser(em: EntityManager, userId: number) {
+  return em.execute<{ eventType: string; title: string | null; body: string; data: Record<string, string> | null; releaseAt: Date; sentAt: Date | null }[]>(
+    `select event_type as "eventType", message->>'title' as title, message->>'body' as body, message->'data' as data, release_at as "releaseAt", sent_at as "sentAt"
+       from held_pushes where user_id = ? order by id`,
+    [userId],
+    'all',
+  );
+}
+
+/** Deletes the user's held pushes (an erasure: an unsent one is never sent); how many. */
+export async function deleteHeldPushesOfUser(em: EntityManager, userId: number): Promise<number> {
+  const result = await em.execute<{ affectedRows: number }>(`delete from held_pushes where user_id = ?`, [userId], 'run');
+  return result.affectedRows;
+}
