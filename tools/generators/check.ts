@@ -73,8 +73,8 @@ try {
   // One program over the six apps (each app's tsconfig is the base one over its src/ and test/): the libraries are checked once.
   writeFileSync(path.join(dir, 'tsconfig.generators.json'), JSON.stringify({ extends: './tsconfig.base.json', include: apps.flatMap((app) => [`${app}/src/**/*.ts`, `${app}/test/**/*.ts`]) }));
   await step('typecheck (the services)', path.join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.generators.json', '--noEmit'], dir);
-  // The generated tests start a service each (migrations included): by default one, notifications (a service not yet
-  // converted, whose routes.ts gets a mountImplementations line of its own and its context an `implement`); `--all` runs all seven.
+  // The generated tests start a service each (migrations included): by default one, notifications (whose mountImplementations
+  // call carries options over several lines, so the feature gets a call of its own in routes.ts); `--all` runs all six.
   const tested = all ? [...SERVICES, FRESH] : ['notifications'];
   const projects = tested.flatMap((service) => ['--projects', `apps/${service}/jest.config.js`]);
   await step(`the generated tests (${tested.join(', ')})`, process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', ...projects, '--testPathPatterns', '/test/[a-z-]+-sample/'], dir);
