@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, loadConfig } from '@academy/kit';
+import { privacySettings } from '@academy/privacy';
 import { baseConfigSchema } from '@academy/service';
 
 export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents' }).extend({
@@ -37,7 +38,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents'
   FILES_DIR: z.string().min(1).default('.local/dev/incidents/files'),
   /** An upload whose body sends nothing for this long is answered 408 and its connection closed. */
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-});
+}).extend(privacySettings('incidents').shape);
 
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -5,6 +5,7 @@ import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
 import { createIncidentsContext, type IncidentsContext } from './shared/incidents-context.ts';
 import { scheduleChecks } from './checks/schedule-checks.ts';
+import { INCIDENTS_PERSONAL_FIELDS } from './privacy/incidents.privacy.ts';
 import { subscriptions } from './subscriptions.ts';
 
 export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
@@ -12,18 +13,23 @@ export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
   entities,
   migrations,
   readinessNeedsRedis: true,
+  personalFields: INCIDENTS_PERSONAL_FIELDS,
   setup: (serviceContext) => {
     const ctx = createIncidentsContext(serviceContext);
     let stopChecks = async () => {};
+    let stopPrivacy = async () => {};
     return {
       deps: ctx,
       routes: (app) => registerRoutes(app, ctx),
-      subscriptions: () => subscriptions(ctx),
+      subscriptions: async () => {
+        stopPrivacy = (await subscriptions(ctx)).stop;
+      },
       listening: () => {
         stopChecks = scheduleChecks(ctx, ctx.config.CHECK_INTERVAL_MS);
       },
       stop: async () => {
         await stopChecks();
+        await stopPrivacy();
         ctx.cache.stop();
       },
     };

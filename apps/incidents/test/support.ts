@@ -16,8 +16,10 @@ export async function incidentsTestConfig(overrides: Partial<Config> = {}): Prom
     ...ConfigSchema.parse({}),
     ...(await testConfig('incidents')),
     REPLICAS_QUEUE: uniqueQueueName('incidents.replicas'),
+    PRIVACY_QUEUE: uniqueQueueName('incidents.privacy'),
     CACHE_KEY_PREFIX: uniqueName('incidents_test'),
     FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'incidents-files-')),
+    PRIVACY_FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'incidents-privacy-')),
     CHECK_INTERVAL_MS: 0,
     ...overrides,
   };

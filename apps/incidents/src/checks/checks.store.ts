@@ -14,7 +14,7 @@ const OPEN_TOO_LONG = `
 select r.id, r.employee_id as "employeeId", ${EMPLOYEE_USER_ID_OF_RECORD_SQL} as "employeeUserId", ${isoSql('r.clock_in_at')} as "clockInAt",
   ${isoSql('least(r.clock_in_at + $3 * interval \'1 hour\', $1::timestamptz)')} as "proposedEndAt", ${nextIncidentIdSql} as "incidentId"
 from time_records r
-where r.clock_out_at is null and r.clock_in_at < $1::timestamptz - $2 * interval '1 hour'
+where r.clock_out_at is null and r.restricted_at is null and r.clock_in_at < $1::timestamptz - $2 * interval '1 hour'
   and not exists (select 1 from incidents i where i.time_record_id = r.id and i.kind = 'RECORD_OPEN_TOO_LONG')
 order by r.clock_in_at limit $4`;
 

@@ -19,6 +19,8 @@ export const TimeRecord = defineEntity({
     clockOutSource: p.enum(CLOCK_SOURCES).nullable(),
     clockOutDeviceId: p.string().length(128).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Set when its employee's data was erased on request: kept 4 years for the law only, shown nowhere. */
+    restrictedAt: p.datetime().nullable(),
   },
   indexes: [{ properties: ['employeeId', 'clockInAt'] }],
   checks: [{ name: 'time_records_order_check', expression: 'clock_out_at is null or clock_out_at >= clock_in_at' }],

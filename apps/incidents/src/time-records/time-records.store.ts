@@ -96,7 +96,7 @@ const DAYS = `
 with bounds as (select ($2::date::timestamp at time zone $4) as lo, (($3::date + 1)::timestamp at time zone $4) as hi),
 r as (
   select r.id, r.clock_in_at, coalesce(r.clock_out_at, $7::timestamptz) as end_at from time_records r, bounds b
-  where r.employee_id = $1 and r.clock_in_at < b.hi and coalesce(r.clock_out_at, $7::timestamptz) > b.lo
+  where r.employee_id = $1 and r.restricted_at is null and r.clock_in_at < b.hi and coalesce(r.clock_out_at, $7::timestamptz) > b.lo
 ),
 seg as (
   select r.id, d::date as day,
@@ -160,7 +160,7 @@ const REPORT_LINES = `
 with bounds as (select ($2::date::timestamp at time zone $4) as lo, (($3::date + 1)::timestamp at time zone $4) as hi),
 r as (
   select r.id, r.clock_in_at, r.clock_out_at is null as open, coalesce(r.clock_out_at, $5::timestamptz) as end_at from time_records r, bounds b
-  where r.employee_id = $1 and r.clock_in_at < b.hi and coalesce(r.clock_out_at, $5::timestamptz) > b.lo
+  where r.employee_id = $1 and r.restricted_at is null and r.clock_in_at < b.hi and coalesce(r.clock_out_at, $5::timestamptz) > b.lo
 ),
 seg as (
   select r.id, r.open, r.clock_in_at, r.end_at, d::date as day,

@@ -63,8 +63,11 @@ export const APP_EVENTS: Record<AppName, AppEvents> = {
     ],
   },
   incidents: {
-    publishes: ['incident.created', 'incident.updated'],
-    consumes: [{ queue: 'incidents.replicas', types: TIMETABLE }],
+    publishes: ['incident.created', 'incident.updated', 'privacy.part.answered'],
+    consumes: [
+      { queue: 'incidents.replicas', types: TIMETABLE },
+      { queue: 'incidents.privacy', types: ['privacy.request.opened'] },
+    ],
   },
   notifications: {
     publishes: [],

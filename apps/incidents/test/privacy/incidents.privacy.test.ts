@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, test } from '@jest/globals';
+import type { PrivacySubject } from '@academy/contracts';
+import { personalFieldNames, type ProviderContext } from '@academy/privacy';
+import { INCIDENTS_PERSONAL_FIELDS, incidentsPrivacy } from '../../src/privacy/incidents.privacy.ts';
+import { incidentsService } from '../../src/service.ts';
+import { insertRecord, seedEmployee, sql, useIncidents } from '../support.ts';
+
+const NOW = new Date('2026-11-27T10:00:00Z');
+
+describe("incidents' part of a personal data request", () => {
+  const service = useIncidents();
+  const providers = () => incidentsPrivacy({ storage: service().deps.storage, timeZone: service().ctx.config.ACADEMY_TIME_ZONE });
+  const inTransaction = <T>(run: (ctx: ProviderContext) => Promise<T>, subject: PrivacySubject) =>
+    service().ctx.orm.em.fork().transactional((em) => run({ em, subject, requestId: randomUUID(), now: NOW, locale: 'es' }));
+
+  /** An employee with two time records (one clocked with a device) and an absence incident with one message. */
+  async function employeeWithRecords() {
+    const employee = await seedEmployee(service());
+    const id = employee.employeeId as number;
+    await insertRecord(service(), id, '2026-03-09T08:00:00Z', '2026-03-09T15:00:00Z');
+    await insertRecord(service(), id, '2026-03-10T08:00:00Z', '2026-03-10T14:00:00Z');
+    await sql(service(), `update time_records set clock_in_device_id = 'phone-1' where employee_id = $1 and clock_in_at = '2026-03-10T08:00:00Z'`, [id]);
+    const [incident] = await sql<{ id: number }>(
+      service(),
+      `insert into incidents (employee_id, employee_user_id, kind, severity, status, description, day, created_at, updated_at)
+       values ($1, null, 'ABSENCE', 'medium', 'open', $2, '2026-03-11', '2026-03-11T10:00:00Z', '2026-03-11T10:00:00Z') returning id`,
+      [id, `No clock-in of ${id}`],
+    );
+    await sql(service(), `insert into incident_messages (incident_id, author_role, author_user_id, body, created_at) values ($1, 'employee', null, $2, '2026-03-11T11:00:00Z')`, [incident!.id, `I was ill (${id})`]);
+    const subject: PrivacySubject = { kind: 'employee', id, userId: null, email: null };
+    return { id, incidentId: incident!.id, subject };
+  }
+
+  test('the export holds the incidents with their thread and every daily time record, field by field', async () => {
+    const { id, incidentId, subject } = await employeeWithRecords();
+    await employeeWithRecords();
+    const [incidents, timeRecords] = await inTransaction((ctx) => Promise.all(providers().slice(0, 2).map((provider) => provider.export(ctx))), subject);
+    expect(incidents?.data).toEqual({
+      incidents: [
+        expect.objectContaining({
+          id: incidentId,
+          kind: 'ABSENCE',
+          status: 'open',
+          description: `No clock-in of ${id}`,
+          day: '2026-03-11',
+          createdAt: '2026-03-11T10:00:00.000Z',
+          messages: [expect.objectContaining({ authorRole: 'employee', text: `I was ill (${id})`, createdAt: '2026-03-11T11:00:00.000Z' })],
+          files: [],
+        }),
+      ],
+    });
+    expect(timeRecords?.data).toEqual({
+      timeRecords: [
+        expect.objectContaining({ clockInAt: '2026-03-09T08:00:00.000Z', clockOutAt: '2026-03-09T15:00:00.000Z', clockInDeviceId: null, restrictedAt: null }),
+        expect.objectContaining({ clockInAt: '2026-03-10T08:00:00.000Z', clockOutAt: '2026-03-10T14:00:00.000Z', clockInDeviceId: 'phone-1', restrictedAt: null }),
+      ],
+    });
+  });
+
+  test('erasure deletes the incidents and their threads, keeps the time records restricted 4 years after the last day (devices forgotten), blanks the replica; a second erasure erases nothing more', async () => {
+    const { id, subject } = await employeeWithRecords();
+    const other = await employeeWithRecords();
+    const erase = () => inTransaction((ctx) => Promise.all(providers().map((provider) => provider.erase(ctx))), subject);
+    const kept = { what: 'daily time records (2)', legalBasis: expect.stringContaining('34.9'), until: '2030-03-11' };
+    expect(await erase()).toEqual([
+      { erased: [{ what: 'incidents', count: 1 }, { what: 'incident messages', count: 1 }, { what: 'incident files', count: 0 }], kept: [] },
+      { erased: [{ what: 'devices of the daily time records', count: 1 }], kept: [kept] },
+      { erased: [{ what: 'employee record (replica)', count: 1 }], kept: [] },
+    ]);
+    expect(await sql(service(), `select id from incidents where employee_id = $1`, [id])).toEqual([]);
+    expect(await sql(service(), `select id from incident_messages where body like $1`, [`%(${id})`])).toEqual([]);
+    expect(await sql(service(), `select clock_in_device_id, restricted_at is not null as restricted from time_records where employee_id = $1`, [id])).toEqual([
+      { clock_in_device_id: null, restricted: true },
+      { clock_in_device_id: null, restricted: true },
+    ]);
+    expect(await sql(service(), `select name, deleted from employees where id = $1`, [id])).toEqual([{ name: null, deleted: true }]);
+    expect(await sql(service(), `select count(*)::int as n from incidents where employee_id = $1`, [other.id])).toEqual([{ n: 1 }]);
+    expect(await erase()).toEqual([{ erased: [], kept: [] }, { erased: [], kept: [kept] }, { erased: [], kept: [] }]);
+  });
+
+  test('the service logger redacts every field its providers declare personal', () => {
+    expect(incidentsService.personalFields).toEqual(personalFieldNames(providers()));
+    expect(INCIDENTS_PERSONAL_FIELDS).toEqual(expect.arrayContaining(['clockInAt', 'text', 'description', 'email']));
+  });
+});
