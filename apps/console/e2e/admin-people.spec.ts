@@ -119,12 +119,12 @@ test('a guardian and their student; a school course created and deleted; the stu
   await page.getByRole('button', { name: 'Nuevo alumno' }).click();
   const studentForm = page.getByRole('form', { name: 'Nuevo alumno' });
   await studentForm.getByLabel('Nombre').fill('Hugo');
-  await studentForm.getByLabel('Apellidos').fill(`Alumno ${tag}`);
+  await studentForm.getByLabel('Apellidos').fill(`Lector ${tag}`);
   await studentForm.getByLabel('Tutor').selectOption({ label: `Lucía Tutora ${tag} · lucia.${tag}@example.org` });
   await studentForm.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('status')).toHaveText(`Guardado: Hugo Alumno ${tag}.`);
+  await expect(page.getByRole('status')).toHaveText(`Guardado: Hugo Lector ${tag}.`);
   await page.getByLabel('Buscar').fill(tag);
-  const student = page.getByRole('row', { name: new RegExp(`Hugo Alumno ${tag}`) });
+  const student = page.getByRole('row', { name: new RegExp(`Hugo Lector ${tag}`) });
   await expect(student).toContainText(`Lucía Tutora ${tag}`);
   await checkPage(page, testInfo, 'admin-people-students');
 
