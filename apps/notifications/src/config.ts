@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { env, loadConfig } from '@academy/kit';
 import { baseConfigSchema } from '@academy/service';
 import { Locale } from '@academy/contracts';
+import { privacySettings } from '@academy/privacy';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -49,7 +50,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3004, database: 'notificati
   SOCKET_STREAM_BLOCK_MS: positive(1_000),
   /** How often connected sockets' sessions are checked against revocations (logout ends them). */
   SOCKET_SESSION_CHECK_MS: positive(30_000),
-});
+}).extend(privacySettings('notifications').shape);
 
 export type Config = z.infer<typeof ConfigSchema>;
 

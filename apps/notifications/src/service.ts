@@ -1,9 +1,11 @@
+import { personalFieldNames } from '@academy/privacy';
 import type { ServiceDefinition } from '@academy/service';
 import type { Config } from './config.ts';
 import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
 import { startBackgroundWork } from './background.ts';
+import { notificationsProviders } from './privacy.ts';
 import { subscriptions } from './subscriptions.ts';
 import { createNotificationsContext, type NotificationsContext, type NotificationsOverrides } from './notifications-context.ts';
 
@@ -15,13 +17,17 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
     migrations,
     // Redis carries Socket.IO between instances: /readyz checks it.
     readinessNeedsRedis: true,
+    personalFields: personalFieldNames(notificationsProviders),
     setup: (ctx) => {
       const deps = createNotificationsContext(ctx, overrides);
       let stopBackgroundWork = async () => {};
+      let stopPrivacy = async () => {};
       return {
         deps,
         routes: (app) => registerRoutes(app, deps),
-        subscriptions: () => subscriptions(deps),
+        subscriptions: async () => {
+          stopPrivacy = (await subscriptions(deps)).stop;
+        },
         // Its timers start once the service listens, and stop with it.
         listening: (server) => {
           deps.realtime.attach(server);
@@ -30,6 +36,7 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
         beforeClose: () => deps.realtime.closeTransports(),
         stop: async () => {
           await stopBackgroundWork();
+          await stopPrivacy();
           await deps.close();
         },
       };

@@ -1,4 +1,5 @@
 import { consume } from '@academy/messaging';
+import { privacyStorage, subscribePrivacy, type PrivacySubscription } from '@academy/privacy';
 import { onBlockApproved } from './email/block-approved.handler.ts';
 import { payslipHandlers } from './email/payslip-published.handler.ts';
 import { attendanceHandlers } from './email/attendance-notices.handler.ts';
@@ -6,6 +7,7 @@ import { onPendingDigest } from './email/pending-digest.handler.ts';
 import type { GuardianLink } from './email/recipients.ts';
 import { unsubscribeLink as unsubscribeLinkFor, unsubscribeSettings } from './email/unsubscribe-links.ts';
 import type { NotificationsContext } from './notifications-context.ts';
+import { notificationsProviders } from './privacy.ts';
 import { sendPush } from './push/send-push.ts';
 import { onIncidentChanged } from './realtime/incident-changed.handler.ts';
 import type { SendPush } from './shared/push-message.ts';
@@ -16,8 +18,10 @@ import type { SendPush } from './shared/push-message.ts';
  * warnings; the admins' approval digest) and
  * `notifications.incidents` (the real-time `incident_notification` and the push on an admin reply).
  * Instances compete on each queue; the Redis adapter carries a socket emit to every instance.
+ * `notifications.privacy` answers the service's part of a personal data request (@academy/privacy);
+ * its sweep timer is what the service's stop ends.
  */
-export async function subscriptions(ctx: NotificationsContext): Promise<void> {
+export async function subscriptions(ctx: NotificationsContext): Promise<PrivacySubscription> {
   const academy = { locale: ctx.config.ACADEMY_LOCALE, timeZone: ctx.config.ACADEMY_TIME_ZONE };
   // The one way a push goes out, on this context, for the handlers whose events push (they import no sibling feature).
   const push: SendPush = (input) => sendPush(ctx, input);
@@ -38,4 +42,5 @@ export async function subscriptions(ctx: NotificationsContext): Promise<void> {
     queue: ctx.config.REALTIME_QUEUE,
     handlers: { 'incident.created': incidents, 'incident.updated': incidents },
   });
+  return subscribePrivacy(ctx, { service: 'notifications', queue: ctx.config.PRIVACY_QUEUE, providers: notificationsProviders, storage: privacyStorage(ctx.config) });
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { createEnvelope, type EventData, type EventEnvelope, type EventType, type TypedEnvelope } from '@academy/contracts';
 import type { RunningService, StartOptions } from '@academy/service';
@@ -24,6 +27,8 @@ export async function notificationsConfig(overrides: Partial<Config> = {}): Prom
     PUSH_NOTIFICATIONS_API_KEY: API_KEY,
     EMAIL_QUEUE: uniqueQueueName('notifications.email'),
     REALTIME_QUEUE: uniqueQueueName('notifications.incidents'),
+    PRIVACY_QUEUE: uniqueQueueName('notifications.privacy'),
+    PRIVACY_FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'notifications-privacy-')),
     SOCKET_STREAM: uniqueName('notifications:socket.io'),
     SOCKET_STREAM_BLOCK_MS: 300,
     SOCKET_SESSION_CHECK_MS: 300,

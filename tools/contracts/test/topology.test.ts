@@ -46,11 +46,12 @@ describe('APP_EVENTS matches the code', () => {
     expect([...recorded].sort()).toEqual([...APP_EVENTS[app].publishes].sort());
   });
 
-  test('notifications publishes nothing and consumes exactly the types its handlers are keyed by', () => {
-    expect(APP_EVENTS.notifications.publishes).toEqual([]);
+  test('notifications publishes only its privacy answers and consumes exactly the types its handlers are keyed by (and subscribePrivacy binds)', () => {
+    expect(answersPrivacy('notifications')).toBe(true);
+    expect(APP_EVENTS.notifications.publishes).toEqual(['privacy.part.answered']);
     // The keys of the handler maps: subscriptions.ts and the *.handler.ts files it spreads in.
     const handlerKeys = quotedTypes('notifications', (file) => /(subscriptions|\.handler)\.ts$/.test(file), /'([a-z][a-z.-]+)':/g);
-    expect([...consumed('notifications')].sort()).toEqual([...handlerKeys].sort());
+    expect([...consumed('notifications')].sort()).toEqual([...handlerKeys, 'privacy.request.opened'].sort());
   });
 
   test.each(['hours-bank', 'incidents', 'payslips'] as const)('%s consumes what its subscribeReplicas (and subscribePrivacy) binds', (app) => {

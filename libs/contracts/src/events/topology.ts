@@ -70,13 +70,14 @@ export const APP_EVENTS: Record<AppName, AppEvents> = {
     ],
   },
   notifications: {
-    publishes: [],
+    publishes: ['privacy.part.answered'],
     consumes: [
       {
         queue: 'notifications.email',
         types: ['block.approved', 'payslip.published', 'payslip.corrected', 'attendance.missing', 'attendance.threshold-crossed', 'blocks.pending-digest'],
       },
       { queue: 'notifications.incidents', types: ['incident.created', 'incident.updated'] },
+      { queue: 'notifications.privacy', types: ['privacy.request.opened'] },
     ],
   },
   payslips: {
