@@ -29,7 +29,7 @@ const TELEMETRY_VARIABLES = new Set(
 );
 
 /** Values that hold credentials: only ever from a Secret. */
-const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY', 'PAYSLIP_FILE_KEYS', 'UNSUBSCRIBE_SECRET', 'TAX_ID_DIGEST_KEY'];
+const SECRET_VARIABLES = ['DATABASE_URL', 'RABBITMQ_URL', 'REDIS_URL', 'SMTP_URL', 'PUSH_NOTIFICATIONS_API_KEY', 'PAYSLIP_FILE_KEYS', 'UNSUBSCRIBE_SECRET', 'TAX_ID_DIGEST_KEY', 'PRIVACY_API_KEY', 'PRIVACY_FILE_KEYS'];
 
 /** How long a service may take to stop after SIGTERM: closeServer's 10 s for in-flight requests, then consumers, relay, connections. */
 const SHUTDOWN_SECONDS = 15;

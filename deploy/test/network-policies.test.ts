@@ -112,12 +112,17 @@ describe('the checks refuse what they should', () => {
   });
 
   test('an app let out everywhere is refused: another service, a stranger pod, a dependency it has no URL for', () => {
-    const bad = policy('academic-anywhere', { podSelector: academic, policyTypes: ['Egress'], egress: [{}] });
+    const bad = policy('hours-bank-anywhere', { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'hours-bank' } }, policyTypes: ['Egress'], egress: [{}] });
     const problems = egressProblems(withPolicy(bad), baseCluster);
     expect(problems).toEqual(
-      expect.arrayContaining(['academic → hours-bank HTTP: allowed', 'academic → a stranger pod in the namespace: allowed', 'academic: SMTP:465 allowed, but it has no SMTP_URL']),
+      expect.arrayContaining(['hours-bank → incidents HTTP: allowed', 'hours-bank → a stranger pod in the namespace: allowed', 'hours-bank: SMTP:465 allowed, but it has no SMTP_URL']),
     );
-    expect(problems.filter((problem) => !problem.startsWith('academic'))).toEqual([]);
+    expect(problems.filter((problem) => !problem.startsWith('hours-bank'))).toEqual([]);
+  });
+
+  test('academic cut off from the services is refused: it reads their parts of a personal data request', () => {
+    const problems = egressProblems(without('academic-to-services'), baseCluster);
+    expect(problems).toEqual(expect.arrayContaining(['academic → hours-bank HTTP: refused (the parts of a personal data request)', 'academic → payslips HTTP: refused (the parts of a personal data request)']));
   });
 
   test('an app let out to the internet is refused, and notifications without FCM too', () => {
@@ -154,7 +159,7 @@ describe('the checks refuse what they should', () => {
 
   test('a new service without the label is refused: the gateway cannot reach it, nor it its database', () => {
     const objects = newService({ 'app.kubernetes.io/name': 'payslips' });
-    expect(serviceIngressProblems(objects, baseCluster)).toEqual(['payslips: HTTP port 3005 reached by [], expected [gateway, the metrics scraper]']);
+    expect(serviceIngressProblems(objects, baseCluster)).toEqual(['payslips: HTTP port 3005 reached by [], expected [gateway, academic, the metrics scraper]']);
     expect(egressProblems(objects, baseCluster)).toEqual(expect.arrayContaining(['gateway → payslips HTTP: refused', 'payslips: PostgreSQL:5432 refused, but its DATABASE_URL points there']));
   });
 });

@@ -166,6 +166,9 @@ export function defaultDenyProblems(objects: K8sObject[], cluster: Cluster): str
   return denies.length > 0 ? [] : [`no default-deny NetworkPolicy (podSelector {}, policyTypes Ingress and Egress, no rules) in ${cluster.namespace}`];
 }
 
+/** The one service that calls the others: academic reads their parts of a personal data request. */
+const PRIVACY_COORDINATOR = 'academic';
+
 /** Each service's HTTP port hears the gateway and the scraper only; its other ports, nobody. */
 export function serviceIngressProblems(objects: K8sObject[], cluster: Cluster): string[] {
   const { apps } = endpointsOf(objects, cluster);
@@ -174,7 +177,9 @@ export function serviceIngressProblems(objects: K8sObject[], cluster: Cluster): 
     .flatMap((service) => {
       const problems: string[] = [];
       const http = sourcesOf(objects, cluster, service, httpOf(service));
-      if (!same(http, [GATEWAY, cluster.scraper.name])) problems.push(`${service.name}: HTTP port ${httpOf(service).port} reached by [${http.join(', ')}], expected [${GATEWAY}, ${cluster.scraper.name}]`);
+      // academic reads the other services' parts of a personal data request (libs/privacy's internal route)
+      const expected = [GATEWAY, ...(service.name === PRIVACY_COORDINATOR ? [] : [PRIVACY_COORDINATOR]), cluster.scraper.name];
+      if (!same(http, expected)) problems.push(`${service.name}: HTTP port ${httpOf(service).port} reached by [${http.join(', ')}], expected [${expected.join(', ')}]`);
       const other = sourcesOf(objects, cluster, service, OTHER_PORT);
       if (other.length > 0) problems.push(`${service.name}: port ${OTHER_PORT.port} reached by [${other.join(', ')}], expected nobody`);
       return problems;
@@ -219,7 +224,8 @@ export function egressProblems(objects: K8sObject[], cluster: Cluster): string[]
     }
     for (const other of apps.filter((entry) => entry !== app && entry.name !== GATEWAY)) {
       if (app.name === GATEWAY && !allows(policies, app, other, httpOf(other))) problems.push(`${app.name} → ${other.name} HTTP: refused`);
-      if (app.name !== GATEWAY && letsOut(app, other, httpOf(other))) problems.push(`${app.name} → ${other.name} HTTP: allowed`);
+      if (app.name === PRIVACY_COORDINATOR && !allows(policies, app, other, httpOf(other))) problems.push(`${app.name} → ${other.name} HTTP: refused (the parts of a personal data request)`);
+      if (app.name !== GATEWAY && app.name !== PRIVACY_COORDINATOR && letsOut(app, other, httpOf(other))) problems.push(`${app.name} → ${other.name} HTTP: allowed`);
     }
     for (const outsider of [stranger, foreigner]) {
       if (letsOut(app, outsider, httpOf(outsider))) problems.push(`${app.name} → ${outsider.name}: allowed`);
