@@ -7110,6 +7110,570 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/privacy-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every request, the newest first, with each service state (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The requests */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                deadline: string;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "access" | "erasure";
+                                /** Format: date-time */
+                                openedAt: string;
+                                openedByUserId: number;
+                                parts: {
+                                    /** Format: date-time */
+                                    answeredAt: string | null;
+                                    attempts: number;
+                                    export: {
+                                        entries: number;
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        sizeBytes: number;
+                                    } | null;
+                                    features: {
+                                        entries: number;
+                                        erased: {
+                                            count: number;
+                                            what: string;
+                                        }[];
+                                        feature: string;
+                                        kept: {
+                                            legalBasis: string;
+                                            /** Format: date */
+                                            until: string;
+                                            what: string;
+                                        }[];
+                                        /** @enum {string} */
+                                        status: "done" | "nothing-held";
+                                    }[];
+                                    reason: string | null;
+                                    service: string;
+                                    /** @enum {string} */
+                                    status: "pending" | "done" | "nothing-held" | "failed";
+                                }[];
+                                /** Format: uuid */
+                                requestId: string;
+                                /** @enum {string} */
+                                status: "open" | "completed" | "failed";
+                                subject: {
+                                    id: number;
+                                    /** @enum {string} */
+                                    kind: "employee" | "student" | "guardian";
+                                };
+                                waitingFor: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Token missing, invalid or expired (`Unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Open an access or erasure request for an employee, a student or a guardian (admin); publishes privacy.request.opened
+         * @description A person already erased: 200 with that erasure request (its outcome) instead of a new one.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description A key of your choice (1 to 255 printable ASCII characters, e.g. a UUID) that makes a retried write happen once: the same key with the same request (method, path, body) answers the first outcome again, 2xx or 4xx, with `Idempotent-Replayed: true`, for 24 hours (`IDEMPOTENCY_TTL_HOURS`). Keys are per user and per route. A 5xx is not remembered, so its retry runs. A malformed key is a 400 `INVALID_IDEMPOTENCY_KEY`. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "access" | "erasure";
+                        subject: {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "employee" | "student" | "guardian";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The person was already erased: the erasure request that did it */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            audit: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                byUserId: number | null;
+                                detail: string | null;
+                            }[];
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            deadline: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "access" | "erasure";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openedByUserId: number;
+                            parts: {
+                                /** Format: date-time */
+                                answeredAt: string | null;
+                                attempts: number;
+                                export: {
+                                    entries: number;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    sizeBytes: number;
+                                } | null;
+                                features: {
+                                    entries: number;
+                                    erased: {
+                                        count: number;
+                                        what: string;
+                                    }[];
+                                    feature: string;
+                                    kept: {
+                                        legalBasis: string;
+                                        /** Format: date */
+                                        until: string;
+                                        what: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    status: "done" | "nothing-held";
+                                }[];
+                                reason: string | null;
+                                service: string;
+                                /** @enum {string} */
+                                status: "pending" | "done" | "nothing-held" | "failed";
+                            }[];
+                            /** Format: uuid */
+                            requestId: string;
+                            /** @enum {string} */
+                            status: "open" | "completed" | "failed";
+                            subject: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "employee" | "student" | "guardian";
+                            };
+                            waitingFor: string[];
+                        };
+                    };
+                };
+                /** @description Opened */
+                201: {
+                    headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            audit: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                byUserId: number | null;
+                                detail: string | null;
+                            }[];
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            deadline: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "access" | "erasure";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openedByUserId: number;
+                            parts: {
+                                /** Format: date-time */
+                                answeredAt: string | null;
+                                attempts: number;
+                                export: {
+                                    entries: number;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    sizeBytes: number;
+                                } | null;
+                                features: {
+                                    entries: number;
+                                    erased: {
+                                        count: number;
+                                        what: string;
+                                    }[];
+                                    feature: string;
+                                    kept: {
+                                        legalBasis: string;
+                                        /** Format: date */
+                                        until: string;
+                                        what: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    status: "done" | "nothing-held";
+                                }[];
+                                reason: string | null;
+                                service: string;
+                                /** @enum {string} */
+                                status: "pending" | "done" | "nothing-held" | "failed";
+                            }[];
+                            /** Format: uuid */
+                            requestId: string;
+                            /** @enum {string} */
+                            status: "open" | "completed" | "failed";
+                            subject: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "employee" | "student" | "guardian";
+                            };
+                            waitingFor: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Token missing, invalid or expired (`Unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such person */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request for this person is still running. Also `IDEMPOTENCY_KEY_IN_USE`: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                422: components["responses"]["IdempotencyKeyReused"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/privacy-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A request: its state per service, deadline, outcome and audit trail (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The request */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            audit: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                byUserId: number | null;
+                                detail: string | null;
+                            }[];
+                            /** Format: date-time */
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            deadline: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "access" | "erasure";
+                            /** Format: date-time */
+                            openedAt: string;
+                            openedByUserId: number;
+                            parts: {
+                                /** Format: date-time */
+                                answeredAt: string | null;
+                                attempts: number;
+                                export: {
+                                    entries: number;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    sizeBytes: number;
+                                } | null;
+                                features: {
+                                    entries: number;
+                                    erased: {
+                                        count: number;
+                                        what: string;
+                                    }[];
+                                    feature: string;
+                                    kept: {
+                                        legalBasis: string;
+                                        /** Format: date */
+                                        until: string;
+                                        what: string;
+                                    }[];
+                                    /** @enum {string} */
+                                    status: "done" | "nothing-held";
+                                }[];
+                                reason: string | null;
+                                service: string;
+                                /** @enum {string} */
+                                status: "pending" | "done" | "nothing-held" | "failed";
+                            }[];
+                            /** Format: uuid */
+                            requestId: string;
+                            /** @enum {string} */
+                            status: "open" | "completed" | "failed";
+                            subject: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "employee" | "student" | "guardian";
+                            };
+                            waitingFor: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Token missing, invalid or expired (`Unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such request */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/privacy-requests/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An access request's export: one ZIP, streamed, with a JSON file per service and feature, the files and a README in the person's language (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The ZIP (attachment, private, no-store) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Token missing, invalid or expired (`Unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such request */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an access request, or not every service has answered yet */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The export was removed (30 days after the answers) */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A service holding a part cannot be reached */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/push-notifications/send": {
         parameters: {
             query?: never;
