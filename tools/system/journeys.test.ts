@@ -9,6 +9,7 @@ import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { DEMO, PUSH_API_KEY, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, callUntilDone, eventually, login, type Session } from './client.ts';
+import { payslipEmployees } from './payslip-employees.ts';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
 import { absencesToCross, createClass, eventsOf, mailsSettled, mailsTo, pickStudent } from './attendance-world.ts';
 import { say } from '../../apps/notifications/src/shared/i18n.ts';
@@ -501,11 +502,8 @@ describe('push notifications', () => {
 describe('payslips', () => {
   test("an admin uploads the month's combined PDF, checks the matches and publishes; the teacher lists and downloads theirs and is told by e-mail", async () => {
     const employeeId = teacher.user.employeeId!;
-    // The teachers (with their tax ids) reach the payslips replica from academic's seed.
-    const [me] = await eventually('the teacher in the payslips replica', async () => {
-      const rows = await system.sql<{ id: number; name: string; taxId: string }>('payslips', 'select id, name, tax_id as "taxId" from employees where id = $1 and tax_id is not null', [employeeId]);
-      return rows.length ? rows : undefined;
-    });
+    // The teachers reach the payslips replica from academic's seed (their tax ids as digests; printed from academic's).
+    const [me] = await payslipEmployees(system, [employeeId]);
     const period = { periodStart: '2026-02-01', periodEnd: '2026-02-28', label: 'Nómina febrero 2026' };
     const pdf = await demoPdf([{ employee: me!, period }, { employee: null, period }]);
     const form = new FormData();

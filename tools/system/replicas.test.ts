@@ -12,6 +12,7 @@ import { createOrm } from '@academy/db';
 import { messagingEntities, recordEvent } from '@academy/messaging';
 import { DEMO, startTestSystem, type BackendName, type TestSystem } from './harness.ts';
 import { call, eventually, login, type Answer, type Session } from './client.ts';
+import { payslipEmployees } from './payslip-employees.ts';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
 import { absencesToCross, createClass, eventsOf, mailsSettled, mailsTo, pickStudent } from './attendance-world.ts';
 import { addressesOf, eventIds, mailsOfDeliveries, mailsOfEvents, type CaughtMail } from './mailbox.ts';
@@ -343,14 +344,7 @@ describe('login protection across instances', () => {
 describe('payslips on two instances', () => {
   test("a batch read by one instance is seen, published and downloaded through the other; concurrent publishes through both gateways make each payslip and its event once", async () => {
     const teachers = [await login(system.gateways[0]!, DEMO.teacher(1)), await login(system.gateways[1]!, DEMO.teacher(2))];
-    const employees = await eventually('the teachers in the payslips replica', async () => {
-      const rows = await system.sql<{ id: number; name: string; taxId: string }>(
-        'payslips',
-        'select id, name, tax_id as "taxId" from employees where id = any($1::int[]) and tax_id is not null order by id',
-        [teachers.map((t) => t.user.employeeId)],
-      );
-      return rows.length === 2 ? rows : undefined;
-    });
+    const employees = await payslipEmployees(system, teachers.map((t) => t.user.employeeId!));
     const period = { periodStart: '2026-01-01', periodEnd: '2026-01-31', label: 'Nómina enero 2026' };
     const form = new FormData();
     for (const [name, value] of Object.entries({ ...period, matchBy: 'taxId' })) form.set(name, value);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO, startTestSystem, type TestSystem } from './harness.ts';
 import { call, eventually, login, type Session } from './client.ts';
+import { payslipEmployees } from './payslip-employees.ts';
 import { demoPdf } from '../../apps/payslips/src/seed.ts';
 import { readSpans, startOtlpReceiver, type OtlpReceiver, type StoredSpan } from '../dev/otlp-receiver.ts';
 import { traceIdsFor } from '../trace.ts';
@@ -126,10 +127,7 @@ describe('one trace per request, gateway → service → outbox → broker → c
   test('a payslip publish: the payslip’s mail is sent in the trace of the publish, and its PDF was read in a worker task of the upload’s', async () => {
     const teacher = await login(gw, DEMO.teacher(1));
     const employeeId = teacher.user.employeeId!;
-    const [me] = await eventually('the teacher in the payslips replica', async () => {
-      const rows = await system.sql<{ id: number; name: string; taxId: string }>('payslips', 'select id, name, tax_id as "taxId" from employees where id = $1 and tax_id is not null', [employeeId]);
-      return rows.length ? rows : undefined;
-    });
+    const [me] = await payslipEmployees(system, [employeeId]);
     const period = { periodStart: '2026-03-01', periodEnd: '2026-03-31', label: 'Nómina marzo 2026' };
     const form = new FormData();
     for (const [name, value] of Object.entries({ ...period, matchBy: 'taxId' })) form.set(name, value);
