@@ -29,7 +29,7 @@ export const CONSOLE_CSP = {
  * The built console (`dist/apps/console`) at `/`: Vite's content-hashed files under `/assets/` are
  * cached for a year as `immutable`; `index.html` (also the answer for any other page path, the
  * router's) is revalidated every time, so a new release is seen at the next load. Paths under
- * `/api/` never reach it. Without a build, `/` says how to make one.
+ * `/api/` and `/internal/` never reach it. Without a build, `/` says how to make one.
  */
 export function consoleRouter(dir: string): Router {
   const router = Router();
@@ -39,8 +39,8 @@ export function consoleRouter(dir: string): Router {
   const indexFile = path.join(dir, 'index.html');
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
   router.use(express.static(dir, { index: false, cacheControl: false, setHeaders: (res) => res.setHeader('cache-control', 'no-cache') }));
-  // The router's pages: any GET of a path without an extension that is not the API's.
-  router.get(/^\/(?!api\/|api$|socket\.io)[^.]*$/, (_req, res) => {
+  // The router's pages: any GET of a path without an extension that is not the API's, nor the services' internal one (JSON 404).
+  router.get(/^\/(?!api\/|api$|socket\.io|internal\/|internal$)[^.]*$/, (_req, res) => {
     if (!existsSync(indexFile)) {
       res.status(404).type('text/plain').send('The console is not built: run `npx nx build console` (npm start builds it).\n');
       return;

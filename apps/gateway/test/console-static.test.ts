@@ -54,4 +54,11 @@ describe('the console served by the gateway at /', () => {
     expect([unknown.status, unknown.body.code]).toEqual([404, 'ROUTE_NOT_FOUND']);
     expect((await request(gateway.url).get('/api')).status).toBe(404);
   });
+
+  test("the services' internal paths (a privacy part) are a JSON 404, never the page", async () => {
+    for (const internal of ['/internal', '/internal/', '/internal/privacy/parts/0b7e4a4c-5a43-4c55-9d43-6f1f7a0e2a11', '/internal/privacy/parts/0b7e4a4c-5a43-4c55-9d43-6f1f7a0e2a11/entries/0']) {
+      const answer = await request(gateway.url).get(internal).set('x-api-key', 'dev-privacy-api-key-change-me');
+      expect([internal, answer.status, answer.type, answer.body.code]).toEqual([internal, 404, 'application/json', 'ROUTE_NOT_FOUND']);
+    }
+  });
 });
