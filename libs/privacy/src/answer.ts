@@ -4,7 +4,7 @@ import { removeFiles, type FileStorage } from '@academy/files';
 import { runEvery, type Clock, type Logger } from '@academy/kit';
 import { consume, recordEvent, type Broker, type ConsumeOptions, type Consumer, type HandledEvent } from '@academy/messaging';
 import type { StoredEntry } from './entities.ts';
-import { PART_RETENTION_DAYS, storeExport, sweepExpiredParts } from './parts.ts';
+import { PART_RETENTION_DAYS, dropPartsOfSubject, storeExport, sweepExpiredParts } from './parts.ts';
 import { checkProviders, type PrivacyProvider, type ProviderContext } from './provider.ts';
 
 type Answer = EventData<'privacy.part.answered'>;
@@ -92,8 +92,9 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
     const written: string[] = [];
     let features: FeatureAnswer[];
     let entries: StoredEntry[] = [];
+    let droppedParts: string[] = [];
     try {
-      ({ features, entries } = await em.transactional(async (attempt) => {
+      ({ features, entries, droppedParts } = await em.transactional(async (attempt) => {
         const ctx: ProviderContext = { em: attempt, subject, requestId, now, locale };
         const answered: FeatureAnswer[] = [];
         const stored: StoredEntry[] = [];
@@ -110,7 +111,9 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
             answered.push({ feature, status: held ? 'done' : 'nothing-held', erased: [...erasure.erased], kept: [...erasure.kept], entries: 0 });
           }
         }
-        return { features: answered, entries: stored };
+        // The person's earlier exports kept here go with the erasure (their files below, once no row names them).
+        const dropped = kind === 'erasure' ? await dropPartsOfSubject(attempt, subject, now) : [];
+        return { features: answered, entries: stored, droppedParts: dropped };
       }));
     } catch (error) {
       await removeFiles(storage, written);
@@ -153,6 +156,8 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
       em.getTransactionContext(),
     );
     recordEvent(em, 'privacy.part.answered', answer, meta);
+    // The rows no longer name them: a rolled-back commit leaves rows naming missing files, which the retry empties again.
+    await removeFiles(storage, droppedParts);
   };
 }
 

@@ -87,3 +87,19 @@ export async function sweepExpiredParts(orm: MikroORM, storage: FileStorage, now
   }
   return rows.length;
 }
+
+/**
+ * An erasure empties the parts this service still keeps of the person's earlier access requests (an
+ * export of an erased person must not outlive the erasure by 30 days): their rows lose their entries
+ * in the erasure's transaction; answers the storage keys, to remove once the rows no longer name them.
+ */
+export async function dropPartsOfSubject(em: EntityManager, subject: { kind: string; id: number }, now: Date): Promise<string[]> {
+  const rows = await em.getConnection().execute<{ entries: StoredEntry[] }[]>(
+    `with dropped as (select request_id, entries from privacy_answers where subject_kind = ? and subject_id = ? and entries is not null for update)
+     update privacy_answers p set entries = null, updated_at = ? from dropped where p.request_id = dropped.request_id returning dropped.entries`,
+    [subject.kind, subject.id, now],
+    'all',
+    em.getTransactionContext(),
+  );
+  return rows.flatMap((row) => row.entries.map((entry) => entry.storageKey));
+}

@@ -230,6 +230,20 @@ describe('an erasure request', () => {
     expect(await sql(`select restricted_at = '2026-11-27T10:00:00Z' as at_now from kept_records where employee_id = 21`)).toEqual([{ at_now: true }]);
   });
 
+  test("when the person has an earlier access request's part, then the erasure removes it and its files: no export of them outlives it", async () => {
+    const person: PrivacySubject = { kind: 'employee', id: 23, userId: null, email: null };
+    await sql(`insert into notes (employee_id, text) values (23, 'exported before the erasure')`);
+    const access = await answerTo(request('access', person));
+    const [row] = (await sql('select entries from privacy_answers where request_id = ?', [access.requestId])) as { entries: { storageKey: string }[] }[];
+    expect(row!.entries).toHaveLength(2);
+    expect(await readRemotePart(baseUrl, API_KEY, access.requestId)).not.toBeNull();
+
+    await answerTo(request('erasure', person));
+    expect(await readRemotePart(baseUrl, API_KEY, access.requestId)).toBeNull();
+    for (const { storageKey } of row!.entries) expect(await storage.open(storageKey)).toBeNull();
+    expect(await sql('select entries from privacy_answers where request_id = ?', [access.requestId])).toEqual([{ entries: null }]);
+  });
+
   test('when the same request comes again under another event id, then the recorded answer is published again and the providers do not run', async () => {
     const first = request('erasure', { kind: 'employee', id: 22, userId: null, email: null });
     const answer = await answerTo(first);
