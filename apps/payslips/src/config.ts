@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEV_TAX_ID_DIGEST_KEY } from '@academy/contracts';
 import { env, loadConfig } from '@academy/kit';
-import { parseFileKeys } from '@academy/files';
+import { fileKeysSetting } from '@academy/files';
 import { privacySettings } from '@academy/privacy';
 import { baseConfigSchema } from '@academy/service';
 
@@ -24,17 +24,7 @@ export const ConfigSchema = baseConfigSchema({ port: 3005, database: 'payslips' 
    * Keys of the files' encryption at rest, `id:base64(32 bytes)` separated by commas; the first
    * encrypts new files, every one listed can read the files that name it (rotation).
    */
-  PAYSLIP_FILE_KEYS: z
-    .string()
-    .default(DEV_FILE_KEY)
-    .transform((text, ctx) => {
-      try {
-        return parseFileKeys(text);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+  PAYSLIP_FILE_KEYS: fileKeysSetting(DEV_FILE_KEY),
   /**
    * The key of the tax id's digest (`taxIdDigest`), the same as academic's: the replica keeps each
    * employee's digest, and a batch's page is matched by the digest of each DNI or NIE it names.

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { diskStorage, encryptedStorage, parseFileKeys, type FileStorage } from '@academy/files';
+import { diskStorage, encryptedStorage, fileKeysSetting, type FileStorage } from '@academy/files';
 
 /** A dev-only key (as payslips' dev file key): a deployment sets PRIVACY_FILE_KEYS from a Secret. */
 const DEV_PRIVACY_FILE_KEY = 'dev-1:ZGV2LW9ubHktcHJpdmFjeS1rZXktbm90LWZvci11c2U=';
@@ -17,17 +17,7 @@ export function privacySettings(service: string) {
     PRIVACY_API_KEY: z.string().min(16).default(DEV_PRIVACY_API_KEY),
     PRIVACY_FILES_DIR: z.string().min(1).default(`.local/dev/${service}/privacy`),
     /** `id:base64(32 bytes)` separated by commas, the first encrypts (as PAYSLIP_FILE_KEYS). */
-    PRIVACY_FILE_KEYS: z
-      .string()
-      .default(DEV_PRIVACY_FILE_KEY)
-      .transform((text, ctx) => {
-        try {
-          return parseFileKeys(text);
-        } catch (error) {
-          ctx.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
+    PRIVACY_FILE_KEYS: fileKeysSetting(DEV_PRIVACY_FILE_KEY),
   });
 }
 export type PrivacySettings = z.infer<ReturnType<typeof privacySettings>>;
