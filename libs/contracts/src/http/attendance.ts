@@ -155,22 +155,22 @@ export const AttendanceReportResponse = z.object({
   thresholdPercent: z.number(),
   data: z.array(z.object({ studentId: Id, studentName: z.string(), ...summary, below: z.boolean() })),
 });
+/** A class as the missing sheets and a teacher's classes list it. */
+const attendanceClass = {
+  eventId: Id,
+  employeeId: Id.nullable(),
+  subjectId: Id,
+  subjectName: z.string(),
+  centerId: Id,
+  centerName: z.string(),
+  startsAt: timestamp,
+  endsAt: timestamp,
+  studentCount: z.number().int(),
+};
 export const MissingAttendanceResponse = z.object({
   from: Day,
   to: Day,
-  data: z.array(
-    z.object({
-      eventId: Id,
-      employeeId: Id.nullable(),
-      subjectId: Id,
-      subjectName: z.string(),
-      centerId: Id,
-      centerName: z.string(),
-      startsAt: timestamp,
-      endsAt: timestamp,
-      studentCount: z.number().int(),
-    }),
-  ),
+  data: z.array(z.object(attendanceClass)),
 });
 
 export const AttendanceClassesResponse = z.object({
@@ -178,15 +178,7 @@ export const AttendanceClassesResponse = z.object({
   to: Day,
   data: z.array(
     z.object({
-      eventId: Id,
-      employeeId: Id.nullable(),
-      subjectId: Id,
-      subjectName: z.string(),
-      centerId: Id,
-      centerName: z.string(),
-      startsAt: timestamp,
-      endsAt: timestamp,
-      studentCount: z.number().int(),
+      ...attendanceClass,
       state: z.enum(ATTENDANCE_CLASS_STATES),
       /** When its sheet was first saved; null while there is none. */
       takenAt: timestamp.nullable(),
