@@ -184,9 +184,12 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
       DATABASE_POOL_MAX: '8',
       ...options.env?.all,
     };
-    const backendEnv = (service: BackendName): Record<string, string> => ({
+    // Each service's export parts in the run's folder (shared by its instances, as a ReadWriteMany volume), never the dev stack's.
+    const backendEnv = (service: BackendName, partUrls: Record<string, string> = {}): Record<string, string> => ({
       ...common,
       DATABASE_URL: databaseUrls[service],
+      PRIVACY_FILES_DIR: path.join(dir, `${service}-privacy`),
+      ...(service === 'academic' ? { PRIVACY_PART_URLS: Object.entries(partUrls).map(([name, url]) => `${name}=${url}`).join(',') } : {}),
       ...(service === 'academic' ? { LOGIN_LIMIT_KEY_PREFIX: `${id}:login` } : {}),
       ...(service === 'incidents' ? { CACHE_KEY_PREFIX: `${id}:incidents`, FILES_DIR: path.join(dir, 'incidents-files') } : {}),
       ...(service === 'payslips' ? { FILES_DIR: path.join(dir, 'payslips-files') } : {}),
@@ -255,7 +258,11 @@ export async function startTestSystem(options: SystemOptions): Promise<TestSyste
     const sets: ReturnType<typeof makeProcess>[][] = [];
     for (let set = 0; set < instances; set++) {
       const started = [];
-      for (const service of backends) started.push(makeProcess(service, set, await nextPort(), backendEnv(service)));
+      // Ports first: academic reads each service's export part from its set's instance (PRIVACY_PART_URLS).
+      const ports = new Map<BackendName, number>();
+      for (const service of backends) ports.set(service, await nextPort());
+      const partUrls = Object.fromEntries(backends.filter((s) => s !== 'academic').map((s) => [s, `http://127.0.0.1:${ports.get(s)}`]));
+      for (const service of backends) started.push(makeProcess(service, set, ports.get(service)!, backendEnv(service, partUrls)));
       for (const p of started) p.supervisor.start();
       await waitAllReady(
         [
