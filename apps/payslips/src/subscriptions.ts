@@ -9,7 +9,7 @@ import type { PayslipsContext } from './shared/payslips-context.ts';
  * part of a personal data request (@academy/privacy), whose sweep timer the service's stop ends.
  */
 export async function subscriptions(ctx: PayslipsContext): Promise<PrivacySubscription> {
-  await subscribeReplicas(ctx, ctx.config.REPLICAS_QUEUE, { taxIdDigestKey: ctx.config.TAX_ID_DIGEST_KEY });
+  await subscribeReplicas(ctx, ctx.config.REPLICAS_QUEUE);
   const providers = payslipsProviders({ storage: ctx.storage, retentionYears: ctx.config.PAYSLIP_RETENTION_YEARS });
   return subscribePrivacy(ctx, { service: 'payslips', queue: ctx.config.PRIVACY_QUEUE, providers, storage: privacyStorage(ctx.config) });
 }

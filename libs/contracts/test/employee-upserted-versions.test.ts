@@ -13,11 +13,10 @@ describe('employee.upserted versions', () => {
     expect(parsed.ok && parsed.envelope.data).toMatchObject({ taxIdDigest: digest, payrollCode: null });
   });
 
-  test('its version 2 twin (the tax id itself) is stamped when asked and still read, until the next release', () => {
-    const envelope = createEnvelope('employee.upserted', { ...v1Data, taxId: '12345678Z', payrollCode: null }, { source: 'academic', version: 2 });
-    expect(envelope.version).toBe(2);
-    const parsed = parseEnvelope(JSON.stringify(envelope));
-    expect(parsed.ok && parsed.envelope.data).toMatchObject({ taxId: '12345678Z', payrollCode: null });
+  test('version 2 (the tax id itself, published beside 3 by academic@1.3.0 only) is neither stamped nor read any more: the consumer parks it', () => {
+    expect(() => createEnvelope('employee.upserted', { ...v1Data, payrollCode: null }, { source: 'academic', version: 2 })).toThrow(RangeError);
+    const twin = { ...createEnvelope('employee.upserted', { ...v1Data, payrollCode: null }, { source: 'academic' }), version: 2, data: { ...v1Data, taxId: '12345678Z', payrollCode: null } };
+    expect(parseEnvelope(JSON.stringify(twin))).toMatchObject({ ok: false, reason: 'unsupported_version', error: expect.stringContaining('reads versions 3, 1') });
   });
 
   test('a version the schema does not read is refused at the producer', () => {
@@ -34,10 +33,12 @@ describe('employee.upserted versions', () => {
     }
   });
 
-  test('a tax id with a wrong control letter, or a digest of another shape, is invalid data (parked, not retried)', () => {
+  test('a digest of another shape, or a tax id in a version 3 or 1, is invalid data (parked, not retried), and the producer cannot write one', () => {
     const envelope = createEnvelope('employee.upserted', v1Data, { source: 'academic' });
-    expect(parseEnvelope(JSON.stringify({ ...envelope, data: { ...v1Data, taxId: '12345678A', payrollCode: null } }))).toMatchObject({ ok: false, reason: 'invalid' });
     expect(parseEnvelope(JSON.stringify({ ...envelope, data: { ...v1Data, taxIdDigest: '12345678Z', payrollCode: null } }))).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(parseEnvelope(JSON.stringify({ ...envelope, data: { ...v1Data, taxId: '12345678Z', taxIdDigest: digest, payrollCode: null } }))).toMatchObject({ ok: false, reason: 'invalid', error: expect.stringContaining('taxId') });
+    expect(parseEnvelope(JSON.stringify({ ...envelope, version: 1, data: { ...v1Data, taxId: null } }))).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(() => createEnvelope('employee.upserted', { ...v1Data, taxId: '12345678Z', taxIdDigest: digest, payrollCode: null }, { source: 'academic' })).toThrow('taxId');
   });
 });
 

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { taxIdDigest } from '@academy/contracts';
 import type { EventHandler, EventHandlers } from '@academy/messaging';
 
 /**
@@ -13,39 +12,22 @@ export async function run(em: EntityManager, sql: string, params: unknown[]): Pr
 }
 
 /**
- * The digest of the tax id an `employee.upserted` carries: version 3's `taxIdDigest`; version 2's
- * `taxId` digested here when the service holds the key (payslips), so the tax id is never stored;
- * undefined (the row keeps what it has) for version 1, or a version 2 where the service has no key.
+ * Version 3 carries `taxIdDigest` and `payrollCode` (null: none); version 1 lacks both, and the row
+ * then keeps the ones it has.
  */
-function digestOf(data: { taxId?: string | null; taxIdDigest?: string | null }, taxIdDigestKey: string | undefined): string | null | undefined {
-  if (data.taxIdDigest !== undefined) return data.taxIdDigest;
-  if (data.taxId === undefined || taxIdDigestKey === undefined) return undefined;
-  return data.taxId === null ? null : taxIdDigest(data.taxId, taxIdDigestKey);
-}
-
-/**
- * Version 3 carries `taxIdDigest` and `payrollCode` (null: none); version 2 the tax id itself (see
- * `digestOf`); version 1 lacks both, and the row then keeps the ones it has.
- */
-export const employeeUpserted =
-  (taxIdDigestKey?: string): EventHandler<'employee.upserted'> =>
-  async (em, event) => {
-    const { id, userId, name, email, active, payrollCode } = event.data;
-    const digest = digestOf(event.data, taxIdDigestKey);
-    await run(
-      em,
-      `insert into employees (id, user_id, name, email, tax_id_digest, payroll_code, active, deleted, source_version) values (?, ?, ?, ?, ?, ?, ?, false, ?)
-       on conflict (id) do update set user_id = excluded.user_id, name = excluded.name, email = excluded.email, active = excluded.active,
-         tax_id_digest = case when ? then excluded.tax_id_digest else employees.tax_id_digest end,
-         payroll_code = case when ? then excluded.payroll_code else employees.payroll_code end,
-         deleted = false, source_version = excluded.source_version
-       where employees.source_version <= excluded.source_version`,
-      [id, userId, name, email, digest ?? null, payrollCode ?? null, active, event.occurredAt, digest !== undefined, payrollCode !== undefined],
-    );
-  };
-
-/** The upsert of a service without the tax id's key (hours-bank, incidents). */
-export const onEmployeeUpserted = employeeUpserted();
+export const onEmployeeUpserted: EventHandler<'employee.upserted'> = async (em, event) => {
+  const { id, userId, name, email, active, taxIdDigest, payrollCode } = event.data;
+  await run(
+    em,
+    `insert into employees (id, user_id, name, email, tax_id_digest, payroll_code, active, deleted, source_version) values (?, ?, ?, ?, ?, ?, ?, false, ?)
+     on conflict (id) do update set user_id = excluded.user_id, name = excluded.name, email = excluded.email, active = excluded.active,
+       tax_id_digest = case when ? then excluded.tax_id_digest else employees.tax_id_digest end,
+       payroll_code = case when ? then excluded.payroll_code else employees.payroll_code end,
+       deleted = false, source_version = excluded.source_version
+     where employees.source_version <= excluded.source_version`,
+    [id, userId, name, email, taxIdDigest ?? null, payrollCode ?? null, active, event.occurredAt, taxIdDigest !== undefined, payrollCode !== undefined],
+  );
+};
 
 export const onEmployeeDeleted: EventHandler<'employee.deleted'> = async (em, event) => {
   await run(

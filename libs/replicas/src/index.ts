@@ -1,6 +1,6 @@
 // Replicas of academic's employees and school courses, for every service that needs them. See README.md.
 export { EmployeeReplica, SchoolCourseReplica, replicaEntities } from './entities.ts';
-export { replicaHandlers, employeeUpserted, onEmployeeUpserted, onEmployeeDeleted, onSchoolCourseCreated, onSchoolCourseDeleted } from './handlers.ts';
+export { replicaHandlers, onEmployeeUpserted, onEmployeeDeleted, onSchoolCourseCreated, onSchoolCourseDeleted } from './handlers.ts';
 export {
   CalendarEventReplica,
   EmployeeFirstSeen,

@@ -12,7 +12,7 @@ import { replicaEntities, subscribeReplicas, timetableReplicaEntities } from '..
 export const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt: Date | string = new Date()): EventEnvelope =>
   createEnvelope(type, data, { source: 'academic', occurredAt: new Date(occurredAt) });
 
-export function useReplicaConsumer(name: string, options: { timetable?: boolean; taxIdDigestKey?: string } = {}) {
+export function useReplicaConsumer(name: string, options: { timetable?: boolean } = {}) {
   const exchange = uniqueName('academy.events.test');
   const queue = uniqueQueueName(`${name}.replicas`);
   let url: string;
@@ -26,7 +26,7 @@ export function useReplicaConsumer(name: string, options: { timetable?: boolean;
     await orm.schema.create();
     broker = createBroker({ url: testUrls.rabbitmq, service: name, logger: createLogger(name, 'silent'), exchange });
     await broker.start();
-    consumer = await subscribeReplicas({ broker, orm }, queue, { timetable: options.timetable, taxIdDigestKey: options.taxIdDigestKey });
+    consumer = await subscribeReplicas({ broker, orm }, queue, { timetable: options.timetable });
   });
   afterAll(async () => {
     await consumer.stop();
@@ -45,5 +45,5 @@ export function useReplicaConsumer(name: string, options: { timetable?: boolean;
     await broker.publish(events);
     for (const event of events) await waitFor(`event ${event.id} handled`, async () => (await rows('select 1 from inbox where event_id = ?', [event.id])).length > 0, 10_000, 50);
   };
-  return { orm: theOrm, rows, publish };
+  return { orm: theOrm, rows, publish, queue, broker: () => broker };
 }

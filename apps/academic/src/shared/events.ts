@@ -28,17 +28,10 @@ export const employeeUpsertedData = (employee: EmployeeRecord, taxIdDigestKey: s
   payrollCode: employee.payrollCode ?? null,
 });
 
-/**
- * Records `employee.upserted` version 3 and, until the next release, its version 2 twin with the tax
- * id itself for the released replicas (`alsoPublishes` in the contracts' topology): one `occurredAt`,
- * so a replica that reads both ends the same whichever comes first.
- */
+/** Records `employee.upserted` (version 3: the tax id's digest, never the tax id). */
 export function recordEmployeeUpserted(em: EntityManager, employee: EmployeeRecord, meta: EventMeta & { taxIdDigestKey: string }): void {
   const { taxIdDigestKey, ...eventMeta } = meta;
-  const occurredAt = eventMeta.occurredAt ?? new Date();
-  const { taxIdDigest: _digest, ...common } = employeeUpsertedData(employee, taxIdDigestKey);
-  recordEvent(em, 'employee.upserted', employeeUpsertedData(employee, taxIdDigestKey), { ...eventMeta, occurredAt });
-  recordEvent(em, 'employee.upserted', { ...common, taxId: employee.taxId ?? null }, { ...eventMeta, occurredAt, version: 2 });
+  recordEvent(em, 'employee.upserted', employeeUpsertedData(employee, taxIdDigestKey), eventMeta);
 }
 
 /** Payload of `school-course.created`: the course (each replica works out the current one itself). */

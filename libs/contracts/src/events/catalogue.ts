@@ -12,9 +12,8 @@ const isoDateTime = z.iso.datetime({ offset: true });
  * An employee was created or changed (also when linked to a login or reactivated). Version 3 carries
  * `taxIdDigest` (never the tax id: `taxIdDigest()` under the key only academic and payslips hold) and
  * `payrollCode` (null when the employee has none). Version 2 carried the tax id itself (`taxId`):
- * academic still records it beside each version 3 (the same `occurredAt`) while released consumers
- * read it, until the next release (the dated exception of `tools/contracts/test/no-tax-id-in-events.test.ts`).
- * Version 1 lacks both, and a replica then keeps what it had.
+ * academic@1.3.0 published it beside version 3 for one release, and it is gone (no app publishes or
+ * reads it). Version 1 lacks both, and a replica then keeps what it had.
  */
 export const EmployeeUpserted = z.object({
   id,
@@ -24,12 +23,18 @@ export const EmployeeUpserted = z.object({
   name: z.string().min(1),
   email: z.email().nullable(),
   active: z.boolean(),
-  /** Version 2 only (to be dropped with it): DNI or NIE, normalized (`normalizeTaxId`). */
-  taxId: z.string().refine(isValidSpanishTaxId, { error: 'must be a valid DNI or NIE' }).nullable().optional(),
+  /**
+   * Version 2 only (`onlyInVersions`), which no app publishes or reads any more: a version 1 or 3 that
+   * carries it is invalid. It stays in the schema because `contracts:check` compares one schema per
+   * type across versions and counts a field removed from a published payload as a break.
+   */
+  taxId: z.string().refine(isValidSpanishTaxId, { error: 'must be a valid DNI or NIE' }).nullable().optional().meta({ onlyInVersions: [2] }),
   /** Version 3: `taxIdDigest(taxId, TAX_ID_DIGEST_KEY)`, what payslips matches a page's DNI or NIE with. */
   taxIdDigest: z.string().regex(TAX_ID_DIGEST_PATTERN, { error: 'must be 64 lower-case hex digits' }).nullable().optional(),
   /** The payroll software's code for the employee. Absent only in version 1. */
   payrollCode: z.string().min(1).max(32).nullable().optional(),
+}).superRefine((employee, ctx) => {
+  if (employee.taxId !== undefined) ctx.addIssue({ code: 'custom', path: ['taxId'], message: 'version 2 only, which is read no more: no tax id travels' });
 });
 /** The employee was deactivated (academic keeps the row for history): treat as gone. */
 export const EmployeeDeleted = z.object({ id });
@@ -353,11 +358,11 @@ export type EventVersions = { [T in EventType]?: readonly number[] };
 /**
  * Older versions that the current schema still reads as they are, so every consumer accepts them
  * too: version 1 of the school-course events only had one more field (`latestSchoolCourseId`), which
- * the current schema drops; version 1 of `employee.upserted` lacks `taxId` and `payrollCode`, which
- * the current schema leaves undefined, and its version 2 carries `taxId` instead of `taxIdDigest`.
+ * the current schema drops; version 1 of `employee.upserted` lacks `taxIdDigest` and `payrollCode`, which
+ * the current schema leaves undefined (version 2, with the tax id, is read no more).
  */
 export const readableOlderVersions: EventVersions = {
-  'employee.upserted': [1, 2],
+  'employee.upserted': [1],
   'school-course.created': [1],
   'school-course.deleted': [1],
 };

@@ -48,8 +48,6 @@ export const APP_EVENTS: Record<AppName, AppEvents> = {
       'privacy.request.opened',
       'privacy.part.answered',
     ],
-    // Until the next release: version 2 (with the tax id) beside 3 for the released replicas (issue 35).
-    alsoPublishes: { 'employee.upserted': [2] },
     consumes: [
       { queue: 'academic.privacy', types: ['privacy.request.opened'] },
       { queue: 'academic.privacy-requests', types: ['privacy.part.answered'] },
