@@ -7,7 +7,8 @@
 // Issue 34: the review queue's time to interactive with 500 pending blocks (100 students × 5
 // subjects, one pending block each), as an administrator opening /admin/review cold: when the 500
 // blocks are listed (their checkboxes in the page), and when a click on the first one has been
-// answered (the selection's heading says 1).
+// answered (the selection's heading says 1), and how many of the 500 rows that click rendered again
+// (counted through React's DevTools hook, apps/console/e2e/renders.ts; 1 is the clicked row alone).
 import { chromium, type Page } from '@playwright/test';
 import { hashPassword } from '@academy/auth';
 import { ensureInfra, stopInfra } from '@academy/infra';
@@ -18,6 +19,7 @@ import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { User } from '../../apps/academic/src/shared/entities/user.entity.ts';
 import { buildConsole } from '../dev/console.ts';
 import { loadAverage, median, startInProcessGateway } from './support.ts';
+import { countRowRenders, resetRowRenders, rowRenders } from '../../apps/console/e2e/renders.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const KB = 1024;
@@ -68,6 +70,10 @@ interface QueueLoad {
   jsBytes: number;
   listedMs: number;
   interactiveMs: number;
+  rowsRendered: number;
+  /** CPU time of the page's main thread (CDP's ThreadTime): to the 500 listed, and for the click alone. */
+  listedCpuMs: number;
+  clickCpuMs: number;
 }
 
 /** One cold load of the review queue: the 500 blocks listed, then the first one selected by a click and the page's answer to it. */
@@ -75,9 +81,12 @@ async function queueLoad(before: (page: Page) => Promise<void>): Promise<QueueLo
   const context = await browser.newContext({ locale: 'es-ES', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await before(page);
+  await countRowRenders(page);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Performance.enable');
+  const threadMs = async () => 1000 * ((await cdp.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN);
   const scripts = new Set<string>();
   let jsBytes = 0;
   cdp.on('Network.responseReceived', (event) => {
@@ -90,11 +99,15 @@ async function queueLoad(before: (page: Page) => Promise<void>): Promise<QueueLo
   type Dom = { document: { querySelectorAll(selector: string): { length: number } } };
   await page.waitForFunction(() => (globalThis as unknown as Dom).document.querySelectorAll('input[type="checkbox"][aria-label^="Seleccionar: "]').length === 500, undefined, { polling: 'raf', timeout: 60_000 });
   const listedMs = await page.evaluate(() => performance.now());
+  const listedCpuMs = await threadMs();
+  await resetRowRenders(page);
   await page.getByRole('checkbox', { name: /^Seleccionar: / }).first().click();
   await page.getByRole('heading', { name: '1 seleccionados' }).waitFor();
   const interactiveMs = await page.evaluate(() => performance.now());
+  const clickCpuMs = (await threadMs()) - listedCpuMs;
+  const { rendered } = await rowRenders(page);
   await context.close();
-  return { jsBytes, listedMs, interactiveMs };
+  return { jsBytes, listedMs, interactiveMs, rowsRendered: rendered, listedCpuMs, clickCpuMs };
 }
 
 /** `students` students registered in `subjects` subjects of one course, each with the first of three blocks pending review. */
@@ -167,6 +180,10 @@ try {
       'p50 500 blocks listed ms': Math.round(median(queue.map((q) => q.listedMs))),
       'p50 first click answered ms': Math.round(median(queue.map((q) => q.interactiveMs))),
       'max first click answered ms': Math.round(Math.max(...queue.map((q) => q.interactiveMs))),
+      'p50 click answered after listing ms': Math.round(median(queue.map((q) => q.interactiveMs - q.listedMs))),
+      'p50 main-thread CPU to list ms': Math.round(median(queue.map((q) => q.listedCpuMs))),
+      'p50 main-thread CPU of the click ms': Math.round(median(queue.map((q) => q.clickCpuMs))),
+      'rows rendered by the click (max)': Math.max(...queue.map((q) => q.rowsRendered)),
     },
   ]);
 } finally {

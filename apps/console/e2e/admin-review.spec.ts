@@ -2,7 +2,8 @@
 // the mails; a rejection with its reason in the thread; the lists; a teacher refused.
 import { expect, test, type Page } from '@playwright/test';
 import { checkPage, logInThroughForm, system, teacherFor } from './world';
-import { ADMIN, ADMIN2, call, caughtMails, distinctPending, pendingCount, tokenOf } from './admin-world';
+import { ADMIN, ADMIN2, call, caughtMails, distinctPending, pendingBlocks, pendingCount, tokenOf } from './admin-world';
+import { countRowRenders, resetRowRenders, rowRenders } from './renders';
 
 test.use({ baseURL: system().gateway });
 // Long journeys (several pages, axe on each) on a machine shared with other work.
@@ -63,6 +64,27 @@ test('the badge follows approvals made elsewhere', async ({ page }) => {
   expect((await call('POST', `/api/v2/blocks/student-block/${one.studentBlockId}/review`, await tokenOf(ADMIN2), { action: 'approve' })).status).toBe(200);
   // No reload: the badge asks again every few seconds.
   await expect.poll(() => badgeCount(page), { timeout: 15_000 }).toBe(before - 1);
+});
+
+test('selecting a block renders its row again and no other: the queue is not rendered again row by row', async ({ page }) => {
+  expect((await pendingBlocks(await tokenOf(ADMIN))).length).toBeGreaterThan(2);
+  await countRowRenders(page);
+  await page.goto('/admin/review');
+  await logInThroughForm(page, ADMIN);
+  const boxes = page.getByRole('checkbox', { name: /^Seleccionar: / });
+  await expect(boxes.first()).toBeVisible();
+  expect(await boxes.count()).toBeGreaterThan(2);
+  expect((await rowRenders(page)).mounted).toBe(await boxes.count());
+
+  await resetRowRenders(page);
+  await boxes.nth(1).check();
+  await expect(page.getByRole('heading', { name: '1 seleccionados' })).toBeVisible();
+  expect(await rowRenders(page)).toEqual({ rendered: 1, mounted: 0 });
+  // Typing the bulk reason renders no row either; unselecting renders that row once more.
+  await page.getByLabel('Motivo del rechazo', { exact: true }).fill('Falta la firma');
+  await boxes.nth(1).uncheck();
+  await expect(page.getByRole('heading', { name: '0 seleccionados' })).toBeVisible();
+  expect(await rowRenders(page)).toEqual({ rendered: 2, mounted: 0 });
 });
 
 test('a rejection needs a reason; the reason is in the block’s thread and the block in the rejected list; the completed list', async ({ page }, testInfo) => {

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { memo, useCallback, useId, useMemo, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -158,13 +158,22 @@ function PendingList({ filters }: { filters: Filters }) {
     },
   });
 
-  const toggle = (id: number, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  // Stable callbacks, so that a row (memo) re-renders only when its own block, selection or the review's
+  // progress changes: selecting one of 500 blocks renders that row, not the list.
+  const toggle = useCallback(
+    (ids: readonly number[], on: boolean) =>
+      setSelected((current) => {
+        const next = new Set(current);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        return next;
+      }),
+    [],
+  );
+  const { mutate } = review;
+  const reviewOne = useCallback((item: ReviewItem) => mutate([item]), [mutate]);
   const bulk = (action: 'approve' | 'reject') => {
     if (action === 'reject' && reason.trim() === '') {
       setReasonMissing(true);
@@ -210,38 +219,47 @@ function PendingList({ filters }: { filters: Filters }) {
       <p>{t('review.shown', { count: shown })}</p>
       {groups.length === 0 && <p>{t('review.none')}</p>}
       {groups.map((group) => (
-        <section key={group.studentId} aria-labelledby={`student-${group.studentId}`}>
-          <h2 id={`student-${group.studentId}`}>{group.studentName}</h2>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={group.blocks.every((block) => selected.has(block.studentBlockId))}
-              onChange={(event) => {
-                for (const block of group.blocks) toggle(block.studentBlockId, event.target.checked);
-              }}
-            />
-            {t('review.selectAll', { student: group.studentName })}
-          </label>
-          <ul className="cards">
-            {group.blocks.map((block) => (
-              <PendingRow
-                key={block.studentBlockId}
-                student={group.studentName}
-                block={block}
-                selected={selected.has(block.studentBlockId)}
-                onSelect={(on) => toggle(block.studentBlockId, on)}
-                busy={review.isPending}
-                onReview={(item) => review.mutate([item])}
-              />
-            ))}
-          </ul>
-        </section>
+        <StudentGroup key={group.studentId} group={group} selected={selected} busy={review.isPending} onSelect={toggle} onReview={reviewOne} />
       ))}
     </>
   );
 }
 
-function PendingRow(props: { student: string; block: PendingBlock; selected: boolean; busy: boolean; onSelect: (on: boolean) => void; onReview: (item: ReviewItem) => void }) {
+type GroupProps = { group: PendingStudent; selected: ReadonlySet<number>; busy: boolean; onSelect: (ids: readonly number[], on: boolean) => void; onReview: (item: ReviewItem) => void };
+
+/** A student's pending blocks. Rendered again only when its blocks, their selection or the review's progress change: not when another student's block is selected. */
+const StudentGroup = memo(
+  function StudentGroup({ group, selected, busy, onSelect, onReview }: GroupProps) {
+    const { t } = useTranslation();
+    return (
+      <section aria-labelledby={`student-${group.studentId}`}>
+        <h2 id={`student-${group.studentId}`}>{group.studentName}</h2>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={group.blocks.every((block) => selected.has(block.studentBlockId))}
+            onChange={(event) => onSelect(group.blocks.map((block) => block.studentBlockId), event.target.checked)}
+          />
+          {t('review.selectAll', { student: group.studentName })}
+        </label>
+        <ul className="cards">
+          {group.blocks.map((block) => (
+            <PendingRow key={block.studentBlockId} student={group.studentName} block={block} selected={selected.has(block.studentBlockId)} onSelect={onSelect} busy={busy} onReview={onReview} />
+          ))}
+        </ul>
+      </section>
+    );
+  },
+  (before: GroupProps, after: GroupProps) =>
+    before.group === after.group &&
+    before.busy === after.busy &&
+    before.onSelect === after.onSelect &&
+    before.onReview === after.onReview &&
+    before.group.blocks.every((block) => before.selected.has(block.studentBlockId) === after.selected.has(block.studentBlockId)),
+);
+
+/** One pending block. Memoized: its props are its block (an object of the query's answer), its selection and stable callbacks. */
+const PendingRow = memo(function PendingRow(props: { student: string; block: PendingBlock; selected: boolean; busy: boolean; onSelect: (ids: readonly number[], on: boolean) => void; onReview: (item: ReviewItem) => void }) {
   const { t } = useTranslation();
   const { block, student } = props;
   const [rejecting, setRejecting] = useState(false);
@@ -252,7 +270,7 @@ function PendingRow(props: { student: string; block: PendingBlock; selected: boo
   return (
     <li className="row">
       <label className="check">
-        <input type="checkbox" checked={props.selected} onChange={(event) => props.onSelect(event.target.checked)} aria-label={t('review.select', { student, subject: block.subjectName, block: block.blockName })} />
+        <input type="checkbox" checked={props.selected} onChange={(event) => props.onSelect([block.studentBlockId], event.target.checked)} aria-label={t('review.select', { student, subject: block.subjectName, block: block.blockName })} />
         <span>
           <strong>{block.subjectName}</strong> · {block.blockName} · {block.grade === null ? t('review.ungraded') : t('review.grade', { grade: formatNumber(block.grade) })}
         </span>
@@ -299,7 +317,7 @@ function PendingRow(props: { student: string; block: PendingBlock; selected: boo
       {thread && <BlockThread studentBlockId={block.studentBlockId} title={t('review.threadOf', { student, block: block.blockName })} />}
     </li>
   );
-}
+});
 
 /** Each item of the last review with what became of it: applied, or not and why (another administrator got there first). */
 function Outcome({ answer, items, names }: { answer: ReviewAnswer; items: ReviewItem[]; names: Map<number, Named> }) {
