@@ -30,6 +30,8 @@ export const ConfigSchema = baseConfigSchema({ port: 3003, database: 'incidents'
   CLOCK_OUT_REPEAT_SECONDS: z.coerce.number().int().min(0).default(300),
   /** How often the scheduled check runs; 0 turns it off (tests run it by hand). */
   CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How often the time records an erasure kept are looked at for deletion (their day come); 0 turns it off. */
+  HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
   /** Incident reads (detail, threads, my-list) stay cached this long. */
   CACHE_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Prefix of every cache key (tests give each instance its own). */

@@ -5,6 +5,7 @@ import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
 import { createIncidentsContext, type IncidentsContext } from './shared/incidents-context.ts';
 import { scheduleChecks } from './checks/schedule-checks.ts';
+import { scheduleHousekeeping } from './housekeeping.ts';
 import { INCIDENTS_PERSONAL_FIELDS } from './privacy/incidents.privacy.ts';
 import { subscriptions } from './subscriptions.ts';
 
@@ -17,6 +18,7 @@ export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
   setup: (serviceContext) => {
     const ctx = createIncidentsContext(serviceContext);
     let stopChecks = async () => {};
+    let stopHousekeeping = async () => {};
     let stopPrivacy = async () => {};
     return {
       deps: ctx,
@@ -26,9 +28,11 @@ export const incidentsService: ServiceDefinition<Config, IncidentsContext> = {
       },
       listening: () => {
         stopChecks = scheduleChecks(ctx, ctx.config.CHECK_INTERVAL_MS);
+        stopHousekeeping = scheduleHousekeeping(ctx);
       },
       stop: async () => {
         await stopChecks();
+        await stopHousekeeping();
         await stopPrivacy();
         ctx.cache.stop();
       },

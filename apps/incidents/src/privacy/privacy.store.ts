@@ -79,3 +79,20 @@ export async function restrictEmployeeTimeRecords(em: EntityManager, employeeId:
   );
   return { count: kept!.count, devicesForgotten: devices!.n, lastDay: kept!.lastDay };
 }
+
+/**
+ * Deletes the restricted time records of each employee whose latest day (in `timeZone`) is more than
+ * `years` before `now`'s day: the day listed as `until` in the erasure's outcome has come. Answers how many went.
+ */
+export async function deleteExpiredTimeRecords(em: EntityManager, now: Date, timeZone: string, years: number): Promise<number> {
+  const deleted = await rows<{ id: number }>(
+    em,
+    `with due as (
+       select employee_id from time_records where restricted_at is not null group by employee_id
+       having max((clock_in_at at time zone ?)::date) + make_interval(years => ?) + interval '1 day' <= (?::timestamptz at time zone ?)::date
+     )
+     delete from time_records r using due where r.employee_id = due.employee_id and r.restricted_at is not null returning r.id`,
+    [timeZone, years, now, timeZone],
+  );
+  return deleted.length;
+}

@@ -3,8 +3,11 @@ import { describe, expect, test } from '@jest/globals';
 import type { PrivacySubject } from '@academy/contracts';
 import { personalFieldNames, type ProviderContext } from '@academy/privacy';
 import { INCIDENTS_PERSONAL_FIELDS, incidentsPrivacy } from '../../src/privacy/incidents.privacy.ts';
+import request from 'supertest';
+import { runScheduledCheck } from '../../src/checks/run-scheduled-check.ts';
+import { purgeKeptTimeRecords } from '../../src/privacy/purge-kept-time-records.ts';
 import { incidentsService } from '../../src/service.ts';
-import { insertRecord, seedEmployee, sql, useIncidents } from '../support.ts';
+import { adminAuth, insertRecord, seedEmployee, sql, useIncidents } from '../support.ts';
 
 const NOW = new Date('2026-11-27T10:00:00Z');
 
@@ -77,6 +80,32 @@ describe("incidents' part of a personal data request", () => {
     expect(await sql(service(), `select name, deleted from employees where id = $1`, [id])).toEqual([{ name: null, deleted: true }]);
     expect(await sql(service(), `select count(*)::int as n from incidents where employee_id = $1`, [other.id])).toEqual([{ n: 1 }]);
     expect(await erase()).toEqual([{ erased: [], kept: [] }, { erased: [], kept: [kept] }, { erased: [], kept: [] }]);
+  });
+
+  test('kept time records are restricted: an admin\'s history of the erased employee shows none, and the check flags no record of theirs left open', async () => {
+    const { id, subject } = await employeeWithRecords();
+    await insertRecord(service(), id, '2026-03-12T08:00:00Z', null);
+    const history = () => request(service().url).get('/api/v2/timerecord/history').query({ employeeId: id, from: '2026-03-01', to: '2026-03-31' }).set(adminAuth);
+    expect((await history()).body.data.length).toBeGreaterThan(0);
+    await inTransaction((ctx) => Promise.all(providers().map((provider) => provider.erase(ctx))), subject);
+    const restricted = await history();
+    expect(restricted.status).toBe(200);
+    expect(restricted.body.data).toEqual([]);
+    await runScheduledCheck(service().deps, { now: new Date('2026-03-14T10:00:00Z') });
+    expect(await sql(service(), `select kind from incidents where employee_id = $1`, [id])).toEqual([]);
+  });
+
+  test('kept time records are deleted by the housekeeping on the day the erasure listed as until, not a day before; records not kept stay', async () => {
+    const { id, subject } = await employeeWithRecords();
+    const other = await employeeWithRecords();
+    const [, outcome] = await inTransaction((ctx) => Promise.all(providers().map((provider) => provider.erase(ctx))), subject);
+    expect(outcome!.kept).toEqual([expect.objectContaining({ until: '2030-03-11' })]);
+    const count = async (employeeId: number) => (await sql<{ n: number }>(service(), `select count(*)::int as n from time_records where employee_id = $1`, [employeeId]))[0]!.n;
+    expect(await purgeKeptTimeRecords(service().deps, { now: new Date('2030-03-10T12:00:00Z') })).toEqual({ timeRecords: 0 });
+    expect(await count(id)).toBe(2);
+    expect(await purgeKeptTimeRecords(service().deps, { now: new Date('2030-03-11T12:00:00Z') })).toEqual({ timeRecords: 2 });
+    expect([await count(id), await count(other.id)]).toEqual([0, 2]);
+    expect(await purgeKeptTimeRecords(service().deps, { now: new Date('2030-03-11T12:00:00Z') })).toEqual({ timeRecords: 0 });
   });
 
   test('the service logger redacts every field its providers declare personal', () => {
