@@ -12,23 +12,32 @@ test.describe.configure({ timeout: 300_000 });
 test("an incident answered in its thread and closed by an administrator; the teacher sees the answer", async ({ page, browser }, testInfo) => {
   const teacher = teacherFor(testInfo, 'language');
   const teacherToken = await tokenOf(teacher);
-  // A clock-out with nothing open: the API records a CLOCK_OUT_WITHOUT_OPEN incident for the teacher.
-  const out = await call('POST', '/api/v2/timerecord/clock-out', teacherToken, { source: 'Web' });
-  expect(out.status).toBe(409);
   const token = await tokenOf(ADMIN);
   const me = (await employees(token)).find((e) => e.email === teacher.email)!;
   const name = `${me.name} ${me.lastname}`;
 
+  // The console's socket is connected once Socket.IO's CONNECT is answered ("40…"): a notice sent after it arrives.
+  const socketConnected = page.waitForEvent('websocket').then((socket) => socket.waitForEvent('framereceived', { predicate: (frame) => String(frame.payload).startsWith('40') }));
   await page.goto('/admin/incidents');
   await logInThroughForm(page, ADMIN);
   await expect(page.getByRole('heading', { name: 'Incidencias', level: 1 })).toBeVisible();
+  // A clock-out with nothing open: the API records a CLOCK_OUT_WITHOUT_OPEN incident for the teacher,
+  // and the administrator's console shows its notice, leading to the administrators' incident screen.
+  await socketConnected;
+  const out = await call('POST', '/api/v2/timerecord/clock-out', teacherToken, { source: 'Web' });
+  expect(out.status).toBe(409);
+  const notice = page.getByRole('status').filter({ hasText: 'Nueva incidencia: Salida sin entrada' });
+  await expect(notice.getByRole('link', { name: 'Ver la incidencia' })).toHaveAttribute('href', /^\/admin\/incidents\/\d+$/);
+  const noticeHref = await notice.getByRole('link', { name: 'Ver la incidencia' }).getAttribute('href');
   await page.getByLabel('Empleado').selectOption(String(me.id));
   await page.getByLabel('Tipo').selectOption('CLOCK_OUT_WITHOUT_OPEN');
   await checkPage(page, testInfo, 'admin-incidents');
-  await page.getByRole('link', { name: `${name} · Salida sin entrada` }).first().click();
+  await expect(page.getByRole('link', { name: `${name} · Salida sin entrada` }).first()).toBeVisible();
+  await notice.getByRole('link', { name: 'Ver la incidencia' }).click();
   await expect(page.getByRole('heading', { name: `Salida sin entrada · ${name}`, level: 1 })).toBeVisible();
   await expect(page.getByRole('heading', { name: /Fichajes del empleado el/ })).toBeVisible();
   const incidentUrl = page.url();
+  expect(new URL(incidentUrl).pathname).toBe(noticeHref);
   const answer = `Recuerda fichar la entrada (${testInfo.project.name})`;
   await page.getByLabel('Responder').fill(answer);
   await page.getByRole('button', { name: 'Enviar' }).click();

@@ -33,13 +33,17 @@ test('log in in Spanish; clock in; a second clock-in in another tab raises the i
 
   const notice = page.getByRole('status').filter({ hasText: 'Nueva incidencia' });
   await expect(notice).toBeVisible();
-  await expect(notice.getByRole('link', { name: 'Ver mis incidencias' })).toHaveAttribute('href', '/incidents');
+  // The teacher's own incident: the notice leads to their incident screen (an administrator's to theirs, admin-more.spec.ts).
+  await expect(notice.getByRole('link', { name: 'Ver la incidencia' })).toHaveAttribute('href', /^\/incidents\/\d+$/);
   await checkPage(page, testInfo, 'today-notice');
 
   await page.getByRole('button', { name: 'Fichar salida' }).click();
   await expect(page.getByText('No tienes ningún fichaje abierto.')).toBeVisible();
 
-  await notice.getByRole('link', { name: 'Ver mis incidencias' }).click();
+  await notice.getByRole('link', { name: 'Ver la incidencia' }).click();
+  await expect(page).toHaveURL(/\/incidents\/\d+$/);
+  await expect(page.getByRole('heading', { name: 'Entrada con un fichaje ya abierto', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Mis incidencias', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Mis incidencias' })).toBeVisible();
   await expect(page.getByText('Entrada con un fichaje ya abierto').first()).toBeVisible();
   await checkPage(page, testInfo, 'incidents');

@@ -3,10 +3,33 @@ import type { Socket } from 'socket.io-client';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
+import { getSession } from './api/session';
+import { isAdmin } from './admin';
 
 interface Notice {
   eventId: string;
   text: string;
+  href: string;
+}
+
+/** What the notification says happened: an incident's change, its kind when it tells it. */
+interface IncidentNotification {
+  eventId: string;
+  incidentId: number;
+  employeeId: number;
+  change: string;
+  kind?: string;
+}
+
+/**
+ * Where a notice leads: the user's own incident to their incident screen, anyone else's (only
+ * administrators are told of those) to the administrators' incident screen; a deleted one to the list.
+ */
+function linkOf(event: IncidentNotification): string {
+  const session = getSession();
+  const own = session?.user.employeeId === event.employeeId;
+  const base = !own && isAdmin(session) ? '/admin/incidents' : '/incidents';
+  return event.change === 'deleted' ? base : `${base}/${event.incidentId}`;
 }
 
 /**
@@ -24,9 +47,10 @@ export function IncidentNotices({ token }: { token: string }) {
     void import('socket.io-client').then(({ io }) => {
       if (closed) return;
       socket = io({ path: '/socket.io', auth: { token }, transports: ['websocket'] });
-      socket.on('incident_notification', (event: { eventId: string; change: string; description?: string; kind?: string }) => {
-      setNotices((list) => (list.some((n) => n.eventId === event.eventId) ? list : [...list, { eventId: event.eventId, text: event.kind ? t(`incidents.kinds.${event.kind}`, { defaultValue: event.kind }) : t('notice.changed') }]));
-      void queryClient.invalidateQueries({ queryKey: ['incidents'] });
+      socket.on('incident_notification', (event: IncidentNotification) => {
+        const text = event.kind ? t(`incidents.kinds.${event.kind}`, { defaultValue: event.kind }) : t('notice.changed');
+        setNotices((list) => (list.some((n) => n.eventId === event.eventId) ? list : [...list, { eventId: event.eventId, text, href: linkOf(event) }]));
+        void queryClient.invalidateQueries({ queryKey: ['incidents'] });
       });
     });
     return () => {
@@ -38,7 +62,7 @@ export function IncidentNotices({ token }: { token: string }) {
     <div aria-live="polite" className="notices">
       {notices.map((notice) => (
         <div key={notice.eventId} className="notice" role="status">
-          <span>{t('notice.incident', { text: notice.text })}</span> <Link to="/incidents">{t('notice.open')}</Link>{' '}
+          <span>{t('notice.incident', { text: notice.text })}</span> <Link to={notice.href}>{t('notice.open')}</Link>{' '}
           <button type="button" className="link" aria-label={t('notice.dismiss')} onClick={() => setNotices((list) => list.filter((n) => n !== notice))}>
             ×
           </button>

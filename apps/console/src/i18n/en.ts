@@ -54,7 +54,7 @@ export const en: Resources = {
       LATE_CLOCK_IN: 'Late clock-in',
     },
   },
-  notice: { incident: 'New incident: {{text}}', open: 'See my incidents', dismiss: 'Dismiss notice', changed: 'One of your incidents changed' },
+  notice: { incident: 'New incident: {{text}}', open: 'See the incident', dismiss: 'Dismiss notice', changed: 'An incident changed' },
   settings: { heading: 'Settings', language: 'Language of the console and of your notifications', academy: "The academy's", saved: 'Settings saved.' },
   errors: {
     generic: 'Something went wrong (error {{status}}). Please try again.',

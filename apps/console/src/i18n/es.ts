@@ -52,7 +52,7 @@ export const es = {
       LATE_CLOCK_IN: 'Entrada con retraso',
     },
   },
-  notice: { incident: 'Nueva incidencia: {{text}}', open: 'Ver mis incidencias', dismiss: 'Cerrar aviso', changed: 'Una incidencia tuya ha cambiado' },
+  notice: { incident: 'Nueva incidencia: {{text}}', open: 'Ver la incidencia', dismiss: 'Cerrar aviso', changed: 'Una incidencia ha cambiado' },
   settings: { heading: 'Ajustes', language: 'Idioma de la consola y de tus avisos', academy: 'El de la academia', saved: 'Ajustes guardados.' },
   errors: {
     generic: 'Algo ha fallado (error {{status}}). Inténtalo de nuevo.',
