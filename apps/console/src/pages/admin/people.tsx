@@ -1,9 +1,9 @@
 // People and courses (issue 34): employees (tax id, payroll code), students, guardians, school
 // courses, the students of each class (event assignment) and the hours bank of each employee per
 // school course. Every list and write is the academic directory's or the hours bank's own route.
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, data } from '../../api/client';
 import type { paths } from '../../api/schema';
@@ -15,6 +15,8 @@ import '../teacher/teacher.css';
 import './people.css';
 import './i18n';
 import './people-i18n';
+import { useView, ViewTabs } from './view-tabs';
+import { HoursBank, operationDay } from '../teacher/hours-bank';
 
 type Employee = paths['/api/v2/employees']['get']['responses'][200]['content']['application/json']['data'][number];
 type Student = paths['/api/v2/students']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -23,7 +25,6 @@ type CalendarEvent = paths['/api/v2/calendar-events']['get']['responses'][200]['
 type Assignment = paths['/api/v2/registration/assign-students-to-event']['put']['responses'][200]['content']['application/json']['data'];
 
 const VIEWS = ['employees', 'students', 'guardians', 'courses', 'classes'] as const;
-type View = (typeof VIEWS)[number];
 const PAGE_SIZE = '20';
 
 /** A write's failure in the user's language; a VALIDATION_ERROR names the fields the API refused (by their labels). */
@@ -40,29 +41,11 @@ const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
 export default function PeoplePage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const view: View = (VIEWS as readonly string[]).includes(params.get('view') ?? '') ? (params.get('view') as View) : 'employees';
+  const view = useView(VIEWS);
   return (
     <>
       <h1>{t('people.heading')}</h1>
-      <nav aria-label={t('people.views.label')} className="tabs">
-        <ul>
-          {VIEWS.map((name) => (
-            <li key={name}>
-              <a
-                href={`?view=${name}`}
-                aria-current={view === name ? 'page' : undefined}
-                onClick={(event) => {
-                  event.preventDefault();
-                  setParams({ view: name });
-                }}
-              >
-                {t(`people.views.${name}`)}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ViewTabs label={t('people.views.label')} views={VIEWS} current={view} text={(name) => t(`people.views.${name}`)} />
       {view === 'employees' ? <Employees /> : view === 'students' ? <Students /> : view === 'guardians' ? <Guardians /> : view === 'courses' ? <Courses /> : <Classes />}
     </>
   );
@@ -146,25 +129,43 @@ function Field({ label, children, id }: { label: string; children: ReactNode; id
   );
 }
 
-// ---------------------------------------------------------------- employees
+/** A column of a directory tab's table, after the name. */
+interface Column<Row> {
+  label: string;
+  cell: (row: Row) => ReactNode;
+  /** Long text (an e-mail) that may break anywhere. */
+  wrap?: boolean;
+}
 
-function Employees() {
+/**
+ * A tab of the directory (employees, students, guardians): search, a new one, a page of the list with
+ * its columns after the name (an inactive one marked), edit in place (the tab's form) and a link of
+ * the row's own, the pager.
+ */
+function DirectoryTab<Row extends { id: number; name: string; lastname: string; active?: boolean }>(props: {
+  resource: 'employees' | 'students' | 'guardians';
+  newLabel: string;
+  columns: Column<Row>[];
+  link?: (row: Row, name: string) => ReactNode;
+  form: (row: Row | null, onDone: (saved?: string) => void) => ReactNode;
+}) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<Employee | 'new' | null>(null);
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const list = usePaged<Employee>('employees', search, page);
+  const list = usePaged<Row>(props.resource, search, page);
+  const heading = `${props.resource}-heading`;
   return (
-    <section aria-labelledby="employees-heading">
-      <h2 id="employees-heading">{t('people.views.employees')}</h2>
+    <section aria-labelledby={heading}>
+      <h2 id={heading}>{t(`people.views.${props.resource}`)}</h2>
       <div className="inline">
         <SearchBox value={search} onChange={(value) => (setSearch(value), setPage(1))} />
         <button type="button" onClick={() => (setEditing('new'), setNotice(null))}>
-          {t('people.employee.new')}
+          {props.newLabel}
         </button>
       </div>
-      {editing && <EmployeeForm key={editing === 'new' ? 'new' : editing.id} employee={editing === 'new' ? null : editing} onDone={(saved) => (setEditing(null), setNotice(saved ?? null))} />}
+      {editing && <Fragment key={editing === 'new' ? 'new' : editing.id}>{props.form(editing === 'new' ? null : editing, (saved) => (setEditing(null), setNotice(saved ?? null)))}</Fragment>}
       {notice && <p role="status">{notice}</p>}
       {list.isPending ? (
         <Loading />
@@ -177,41 +178,68 @@ function Employees() {
           <thead>
             <tr>
               <th scope="col">{t('people.name')}</th>
-              <th scope="col">{t('people.employee.kind')}</th>
-              <th scope="col">{t('people.employee.taxId')}</th>
-              <th scope="col">{t('people.employee.payrollCode')}</th>
-              <th scope="col">{t('people.email')}</th>
+              {props.columns.map((column) => (
+                <th key={column.label} scope="col">
+                  {column.label}
+                </th>
+              ))}
               <th scope="col">{t('people.actions')}</th>
             </tr>
           </thead>
           <tbody>
-            {list.data.data.map((employee) => (
-              <tr key={employee.id} className={employee.active ? undefined : 'inactive-row'}>
-                <th scope="row">
-                  {employee.name} {employee.lastname}
-                  {!employee.active && <span className="state"> {t('people.inactive')}</span>}
-                </th>
-                <td data-label={t('people.employee.kind')}>{t(`people.employee.kinds.${employee.kind}`)}</td>
-                <td data-label={t('people.employee.taxId')}>{employee.taxId ?? '—'}</td>
-                <td data-label={t('people.employee.payrollCode')}>{employee.payrollCode ?? '—'}</td>
-                <td className="wrap" data-label={t('people.email')}>{employee.email ?? '—'}</td>
-                <td>
-                  <div className="row-actions">
-                    <button type="button" className="secondary" onClick={() => (setEditing(employee), setNotice(null))} aria-label={t('people.editOf', { name: `${employee.name} ${employee.lastname}` })}>
-                      {t('people.edit')}
-                    </button>
-                    <Link to={`/admin/people/employees/${employee.id}/hours`} aria-label={t('people.hoursOf', { name: `${employee.name} ${employee.lastname}` })}>
-                      {t('people.hours.link')}
-                    </Link>
-                  </div>
-                </td>
-              </tr>
-            ))}
+            {list.data.data.map((row) => {
+              const name = `${row.name} ${row.lastname}`.trim();
+              return (
+                <tr key={row.id} className={row.active === false ? 'inactive-row' : undefined}>
+                  <th scope="row">
+                    {name}
+                    {row.active === false && <span className="state"> {t('people.inactive')}</span>}
+                  </th>
+                  {props.columns.map((column) => (
+                    <td key={column.label} className={column.wrap ? 'wrap' : undefined} data-label={column.label}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                  <td>
+                    <div className="row-actions">
+                      <button type="button" className="secondary" onClick={() => (setEditing(row), setNotice(null))} aria-label={t('people.editOf', { name })}>
+                        {t('people.edit')}
+                      </button>
+                      {props.link?.(row, name)}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
       <Pager meta={list.data?.meta} onPage={setPage} />
     </section>
+  );
+}
+
+// ---------------------------------------------------------------- employees
+
+function Employees() {
+  const { t } = useTranslation();
+  return (
+    <DirectoryTab<Employee>
+      resource="employees"
+      newLabel={t('people.employee.new')}
+      columns={[
+        { label: t('people.employee.kind'), cell: (employee) => t(`people.employee.kinds.${employee.kind}`) },
+        { label: t('people.employee.taxId'), cell: (employee) => employee.taxId ?? '—' },
+        { label: t('people.employee.payrollCode'), cell: (employee) => employee.payrollCode ?? '—' },
+        { label: t('people.email'), cell: (employee) => employee.email ?? '—', wrap: true },
+      ]}
+      link={(employee, name) => (
+        <Link to={`/admin/people/employees/${employee.id}/hours`} aria-label={t('people.hoursOf', { name })}>
+          {t('people.hours.link')}
+        </Link>
+      )}
+      form={(employee, onDone) => <EmployeeForm employee={employee} onDone={onDone} />}
+    />
   );
 }
 
@@ -299,70 +327,27 @@ function useGuardians() {
 
 function Students() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<Student | 'new' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const list = usePaged<Student>('students', search, page);
   const guardians = useGuardians();
   const guardianName = (id: number | null) => {
     const guardian = id === null ? undefined : guardians.data?.find((g) => g.id === id);
     return id === null ? '—' : guardian ? `${guardian.name} ${guardian.lastname}`.trim() : `#${id}`;
   };
   return (
-    <section aria-labelledby="students-heading">
-      <h2 id="students-heading">{t('people.views.students')}</h2>
-      <div className="inline">
-        <SearchBox value={search} onChange={(value) => (setSearch(value), setPage(1))} />
-        <button type="button" onClick={() => (setEditing('new'), setNotice(null))}>
-          {t('people.student.new')}
-        </button>
-      </div>
-      {editing && <StudentForm key={editing === 'new' ? 'new' : editing.id} student={editing === 'new' ? null : editing} guardians={guardians.data ?? []} onDone={(saved) => (setEditing(null), setNotice(saved ?? null))} />}
-      {notice && <p role="status">{notice}</p>}
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <Failure error={list.error} retry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 ? (
-        <p>{t('people.none')}</p>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t('people.name')}</th>
-              <th scope="col">{t('people.student.status')}</th>
-              <th scope="col">{t('people.student.guardian')}</th>
-              <th scope="col">{t('people.email')}</th>
-              <th scope="col">{t('people.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((student) => (
-              <tr key={student.id}>
-                <th scope="row">
-                  {student.name} {student.lastname}
-                </th>
-                <td data-label={t('people.student.status')}>{t(`people.student.statuses.${student.status}`)}</td>
-                <td data-label={t('people.student.guardian')}>{guardianName(student.guardianId)}</td>
-                <td className="wrap" data-label={t('people.email')}>{student.email ?? '—'}</td>
-                <td>
-                  <div className="row-actions">
-                    <button type="button" className="secondary" onClick={() => (setEditing(student), setNotice(null))} aria-label={t('people.editOf', { name: `${student.name} ${student.lastname}` })}>
-                      {t('people.edit')}
-                    </button>
-                    <Link to={`/admin/attendance/students/${student.id}`} aria-label={t('people.student.attendanceOf', { name: `${student.name} ${student.lastname}` })}>
-                      {t('people.student.attendance')}
-                    </Link>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <DirectoryTab<Student>
+      resource="students"
+      newLabel={t('people.student.new')}
+      columns={[
+        { label: t('people.student.status'), cell: (student) => t(`people.student.statuses.${student.status}`) },
+        { label: t('people.student.guardian'), cell: (student) => guardianName(student.guardianId) },
+        { label: t('people.email'), cell: (student) => student.email ?? '—', wrap: true },
+      ]}
+      link={(student, name) => (
+        <Link to={`/admin/attendance/students/${student.id}`} aria-label={t('people.student.attendanceOf', { name })}>
+          {t('people.student.attendance')}
+        </Link>
       )}
-      <Pager meta={list.data?.meta} onPage={setPage} />
-    </section>
+      form={(student, onDone) => <StudentForm student={student} guardians={guardians.data ?? []} onDone={onDone} />}
+    />
   );
 }
 
@@ -433,59 +418,16 @@ function StudentForm({ student, guardians, onDone }: { student: Student | null; 
 
 function Guardians() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [editing, setEditing] = useState<Guardian | 'new' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const list = usePaged<Guardian>('guardians', search, page);
   return (
-    <section aria-labelledby="guardians-heading">
-      <h2 id="guardians-heading">{t('people.views.guardians')}</h2>
-      <div className="inline">
-        <SearchBox value={search} onChange={(value) => (setSearch(value), setPage(1))} />
-        <button type="button" onClick={() => (setEditing('new'), setNotice(null))}>
-          {t('people.guardian.new')}
-        </button>
-      </div>
-      {editing && <GuardianForm key={editing === 'new' ? 'new' : editing.id} guardian={editing === 'new' ? null : editing} onDone={(saved) => (setEditing(null), setNotice(saved ?? null))} />}
-      {notice && <p role="status">{notice}</p>}
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <Failure error={list.error} retry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 ? (
-        <p>{t('people.none')}</p>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t('people.name')}</th>
-              <th scope="col">{t('people.email')}</th>
-              <th scope="col">{t('people.guardian.phone')}</th>
-              <th scope="col">{t('people.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((guardian) => (
-              <tr key={guardian.id}>
-                <th scope="row">
-                  {`${guardian.name} ${guardian.lastname}`.trim()}
-                  {!guardian.active && <span className="state"> {t('people.inactive')}</span>}
-                </th>
-                <td className="wrap" data-label={t('people.email')}>{guardian.email}</td>
-                <td data-label={t('people.guardian.phone')}>{guardian.phone ?? '—'}</td>
-                <td>
-                  <button type="button" className="secondary" onClick={() => (setEditing(guardian), setNotice(null))} aria-label={t('people.editOf', { name: `${guardian.name} ${guardian.lastname}`.trim() })}>
-                    {t('people.edit')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager meta={list.data?.meta} onPage={setPage} />
-    </section>
+    <DirectoryTab<Guardian>
+      resource="guardians"
+      newLabel={t('people.guardian.new')}
+      columns={[
+        { label: t('people.email'), cell: (guardian) => guardian.email, wrap: true },
+        { label: t('people.guardian.phone'), cell: (guardian) => guardian.phone ?? '—' },
+      ]}
+      form={(guardian, onDone) => <GuardianForm guardian={guardian} onDone={onDone} />}
+    />
   );
 }
 
@@ -877,52 +819,18 @@ export function EmployeeHoursPage() {
         ) : bank.isError ? (
           <Failure error={bank.error} retry={() => void bank.refetch()} />
         ) : (
-          <>
-            <dl className="totals">
-              <div>
-                <dt>{t('hours.completed')}</dt>
-                <dd>{bank.data.data.totals.completedHours}</dd>
-              </div>
-              <div>
-                <dt>{t('hours.pending')}</dt>
-                <dd>{bank.data.data.totals.pendingHours}</dd>
-              </div>
-            </dl>
-            <h3>{t('hours.history')}</h3>
-            <table className="sheet">
-              <thead>
-                <tr>
-                  <th scope="col">{t('hours.date')}</th>
-                  <th scope="col">{t('hours.type')}</th>
-                  <th scope="col">{t('hours.time')}</th>
-                  <th scope="col">{t('hours.reason')}</th>
-                  <th scope="col">{t('people.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {bank.data.data.tracking.transactions.map((row) => (
-                  <tr key={row.id} className={row.isActive ? undefined : 'inactive'}>
-                    <th scope="row">{formatDate(`${row.date}T12:00:00Z`)}</th>
-                    <td>
-                      {t(`hours.types.${row.type}`)}
-                      {!row.isActive && row.type !== 'REVERSAL' && ` (${t('hours.undone')})`}
-                    </td>
-                    <td>
-                      {row.hours} <span className="help">({formatNumber(row.hoursDecimal)} h)</span>
-                    </td>
-                    <td>{row.reason ?? '—'}</td>
-                    <td>
-                      {row.isActive && (
-                        <button type="button" className="secondary" disabled={state.busy} onClick={() => undo(row.id)} aria-label={t('people.hours.undoOf', { time: row.hours, date: formatDate(`${row.date}T12:00:00Z`) })}>
-                          {t('people.hours.undo')}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
+          <HoursBank
+            bank={bank.data.data}
+            actions={{
+              heading: t('people.actions'),
+              of: (row) =>
+                row.isActive && (
+                  <button type="button" className="secondary" disabled={state.busy} onClick={() => undo(row.id)} aria-label={t('people.hours.undoOf', { time: row.hours, date: operationDay(row) })}>
+                    {t('people.hours.undo')}
+                  </button>
+                ),
+            }}
+          />
         )}
       </section>
       <section aria-labelledby="add-hours">

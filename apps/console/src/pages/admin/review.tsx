@@ -1,6 +1,5 @@
 import { memo, useCallback, useId, useMemo, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, data } from '../../api/client';
 import type { paths } from '../../api/schema';
@@ -9,6 +8,7 @@ import { formatDateTime, formatNumber } from '../../format';
 import { errorText } from '../../i18n';
 import { Failure, Loading } from '../../ui';
 import './i18n';
+import { useView, ViewTabs } from './view-tabs';
 
 type ReviewItem = paths['/api/v2/blocks/review']['post']['requestBody']['content']['application/json']['items'][number];
 type ReviewAnswer = paths['/api/v2/blocks/review']['post']['responses'][200]['content']['application/json'];
@@ -16,7 +16,6 @@ type PendingStudent = paths['/api/v2/blocks/pending']['get']['responses'][200]['
 type PendingBlock = PendingStudent['blocks'][number];
 
 const VIEWS = ['pending', 'rejected', 'completed'] as const;
-type View = (typeof VIEWS)[number];
 
 interface Filters {
   subjectId: string;
@@ -37,8 +36,7 @@ const matchesStudent = (name: string, text: string) => text.trim() === '' || nam
 
 export default function ReviewPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const view: View = (VIEWS as readonly string[]).includes(params.get('view') ?? '') ? (params.get('view') as View) : 'pending';
+  const view = useView(VIEWS);
   const [filters, setFilters] = useState<Filters>({ subjectId: '', employeeId: '', student: '', schoolCourseId: '' });
   const count = usePendingCount();
   const subjects = useQuery({ queryKey: ['subjects'], queryFn: async () => data(await api.GET('/api/v2/subjects', { params: { query: { limit: '100' } } })).data, staleTime: 300_000 });
@@ -50,24 +48,7 @@ export default function ReviewPage() {
     <>
       <h1>{t('review.heading')}</h1>
       {count.data !== undefined && <p>{t('review.pendingCount', { count: count.data, formatted: formatNumber(count.data) })}</p>}
-      <nav aria-label={t('review.views.label')} className="tabs">
-        <ul>
-          {VIEWS.map((name) => (
-            <li key={name}>
-              <a
-                href={`?view=${name}`}
-                aria-current={view === name ? 'page' : undefined}
-                onClick={(event) => {
-                  event.preventDefault();
-                  setParams({ view: name });
-                }}
-              >
-                {t(`review.views.${name}`)}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ViewTabs label={t('review.views.label')} views={VIEWS} current={view} text={(name) => t(`review.views.${name}`)} />
       <section aria-labelledby="review-filters" className="filters">
         <h2 id="review-filters">{t('review.filters.heading')}</h2>
         <div className="filter-grid">

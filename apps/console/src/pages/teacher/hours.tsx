@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, data } from '../../api/client';
 import { getSession } from '../../api/session';
-import { academyToday, formatDate, formatNumber } from '../../format';
+import { academyToday } from '../../format';
 import { errorText, i18next } from '../../i18n';
 import { Failure, Loading } from '../../ui';
 import '../../i18n/teacher';
 import './teacher.css';
 import { saveBlob } from './files';
+import { HoursBank } from './hours-bank';
 
 /** The month before the academy's current one, `YYYY-MM` (the timesheet one usually wants). */
 function lastMonth(): string {
@@ -56,48 +57,7 @@ export default function HoursPage() {
         ) : bank.isError ? (
           <Failure error={bank.error} retry={() => void bank.refetch()} />
         ) : (
-          <>
-            <dl className="totals">
-              <div>
-                <dt>{t('hours.completed')}</dt>
-                <dd>{bank.data.data.totals.completedHours}</dd>
-              </div>
-              <div>
-                <dt>{t('hours.pending')}</dt>
-                <dd>{bank.data.data.totals.pendingHours}</dd>
-              </div>
-            </dl>
-            <h3>{t('hours.history')}</h3>
-            {bank.data.data.tracking.transactions.length === 0 ? (
-              <p>{t('hours.none')}</p>
-            ) : (
-              <table className="sheet">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('hours.date')}</th>
-                    <th scope="col">{t('hours.type')}</th>
-                    <th scope="col">{t('hours.time')}</th>
-                    <th scope="col">{t('hours.reason')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {bank.data.data.tracking.transactions.map((row) => (
-                    <tr key={row.id} className={row.isActive ? undefined : 'inactive'}>
-                      <th scope="row">{formatDate(`${row.date}T12:00:00Z`)}</th>
-                      <td>
-                        {t(`hours.types.${row.type}`)}
-                        {!row.isActive && row.type !== 'REVERSAL' && ` (${t('hours.undone')})`}
-                      </td>
-                      <td>
-                        {row.hours} <span className="help">({formatNumber(row.hoursDecimal)} h)</span>
-                      </td>
-                      <td>{row.reason ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </>
+          <HoursBank bank={bank.data.data} />
         )}
       </section>
       <section aria-labelledby="timesheet">
