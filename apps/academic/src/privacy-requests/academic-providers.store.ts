@@ -3,36 +3,38 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 type Row = Record<string, unknown>;
+/** An instant as ISO 8601 in UTC with milliseconds (`…Z`), as the API and the other services' parts write it. */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const rows = (em: EntityManager, sql: string, params: unknown[]) => em.execute<Row[]>(sql, params);
 const count = async (em: EntityManager, sql: string, params: unknown[]) => (await em.execute<Row[]>(sql, params)).length;
 
 /** The login of a user: never its password hash. */
-const USER_COLUMNS = `id, email, role, locale, active, to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt"`;
+const USER_COLUMNS = `id, email, role, locale, active, ${iso('created_at')} as "createdAt", ${iso('updated_at')} as "updatedAt"`;
 
 export async function employeeRecords(em: EntityManager, employeeId: number) {
   const [employee] = await rows(
     em,
-    `select id, name, lastname, email, tax_id as "taxId", payroll_code as "payrollCode", kind, active, to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt" from employees where id = ? and erased_at is null`,
+    `select id, name, lastname, email, tax_id as "taxId", payroll_code as "payrollCode", kind, active, ${iso('created_at')} as "createdAt", ${iso('updated_at')} as "updatedAt" from employees where id = ? and erased_at is null`,
     [employeeId],
   );
   if (!employee) return null;
   return {
     employee,
     login: (await rows(em, `select ${USER_COLUMNS} from users where employee_id = ? and erased_at is null`, [employeeId]))[0] ?? null,
-    subjects: await rows(em, `select es.subject_id as "subjectId", s.name as "subjectName", to_json(es.created_at)#>>'{}' as "since" from employee_subjects es join subjects s on s.id = es.subject_id where es.employee_id = ? order by es.subject_id`, [employeeId]),
-    classes: await rows(em, `select id, subject_id as "subjectId", center_id as "centerId", to_json(starts_at)#>>'{}' as "startsAt", to_json(ends_at)#>>'{}' as "endsAt" from calendar_events where employee_id = ? order by starts_at, id`, [employeeId]),
+    subjects: await rows(em, `select es.subject_id as "subjectId", s.name as "subjectName", ${iso('es.created_at')} as "since" from employee_subjects es join subjects s on s.id = es.subject_id where es.employee_id = ? order by es.subject_id`, [employeeId]),
+    classes: await rows(em, `select id, subject_id as "subjectId", center_id as "centerId", ${iso('starts_at')} as "startsAt", ${iso('ends_at')} as "endsAt" from calendar_events where employee_id = ? order by starts_at, id`, [employeeId]),
   };
 }
 
 export async function studentRecords(em: EntityManager, studentId: number) {
-  const [student] = await rows(em, `select id, name, lastname, email, status, guardian_id as "guardianId", to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt" from students where id = ? and erased_at is null`, [studentId]);
+  const [student] = await rows(em, `select id, name, lastname, email, status, guardian_id as "guardianId", ${iso('created_at')} as "createdAt", ${iso('updated_at')} as "updatedAt" from students where id = ? and erased_at is null`, [studentId]);
   if (!student) return null;
   return {
     student,
     login: (await rows(em, `select ${USER_COLUMNS} from users where student_id = ? and erased_at is null`, [studentId]))[0] ?? null,
     registrations: await rows(
       em,
-      `select id, school_course_id as "schoolCourseId", subject_id as "subjectId", center_id as "centerId", employee_id as "employeeId", status, to_json(created_at)#>>'{}' as "createdAt" from registrations where student_id = ? order by id`,
+      `select id, school_course_id as "schoolCourseId", subject_id as "subjectId", center_id as "centerId", employee_id as "employeeId", status, ${iso('created_at')} as "createdAt" from registrations where student_id = ? order by id`,
       [studentId],
     ),
   };
@@ -42,13 +44,13 @@ export async function studentBlockRecords(em: EntityManager, studentId: number) 
   const blocks = await rows(
     em,
     `select sb.id, sb.block_id as "blockId", b.name as "blockName", b.subject_id as "subjectId", sb.status, sb.grade::float8 as grade, sb.employee_id as "employeeId",
-            to_json(sb.closed_at)#>>'{}' as "closedAt", to_json(sb.rejected_at)#>>'{}' as "rejectedAt", to_json(sb.approved_at)#>>'{}' as "approvedAt", to_json(sb.created_at)#>>'{}' as "createdAt"
+            ${iso('sb.closed_at')} as "closedAt", ${iso('sb.rejected_at')} as "rejectedAt", ${iso('sb.approved_at')} as "approvedAt", ${iso('sb.created_at')} as "createdAt"
      from student_blocks sb join blocks b on b.id = sb.block_id where sb.student_id = ? order by sb.id`,
     [studentId],
   );
   const messages = await rows(
     em,
-    `select m.id, m.student_block_id as "studentBlockId", m.author_role as "authorRole", m.kind, m.body, to_json(m.created_at)#>>'{}' as "createdAt"
+    `select m.id, m.student_block_id as "studentBlockId", m.author_role as "authorRole", m.kind, m.body, ${iso('m.created_at')} as "createdAt"
      from student_block_messages m join student_blocks sb on sb.id = m.student_block_id where sb.student_id = ? order by m.id`,
     [studentId],
   );
@@ -58,7 +60,7 @@ export async function studentBlockRecords(em: EntityManager, studentId: number) 
 export async function attendanceRecords(em: EntityManager, studentId: number) {
   const marks = await rows(
     em,
-    `select m.event_id as "eventId", e.subject_id as "subjectId", to_json(e.starts_at)#>>'{}' as "startsAt", m.status, m.minutes_late as "minutesLate", m.remark, to_json(m.marked_at)#>>'{}' as "markedAt"
+    `select m.event_id as "eventId", e.subject_id as "subjectId", ${iso('e.starts_at')} as "startsAt", m.status, m.minutes_late as "minutesLate", m.remark, ${iso('m.marked_at')} as "markedAt"
      from attendance_marks m join calendar_events e on e.id = m.event_id where m.student_id = ? order by e.starts_at, m.event_id`,
     [studentId],
   );
@@ -66,7 +68,7 @@ export async function attendanceRecords(em: EntityManager, studentId: number) {
 }
 
 export async function guardianRecords(em: EntityManager, guardianId: number) {
-  const [guardian] = await rows(em, `select id, name, lastname, email, phone, active, to_json(created_at)#>>'{}' as "createdAt", to_json(updated_at)#>>'{}' as "updatedAt" from guardians where id = ? and erased_at is null`, [guardianId]);
+  const [guardian] = await rows(em, `select id, name, lastname, email, phone, active, ${iso('created_at')} as "createdAt", ${iso('updated_at')} as "updatedAt" from guardians where id = ? and erased_at is null`, [guardianId]);
   if (!guardian) return null;
   return { guardian, studentIds: (await rows(em, `select id from students where guardian_id = ? order by id`, [guardianId])).map((row) => row.id) };
 }

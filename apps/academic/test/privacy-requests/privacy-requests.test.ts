@@ -141,7 +141,9 @@ describe('POST /api/v2/privacy-requests (academic answering alone)', () => {
     const students = JSON.parse(files.get('academic/students.json')!.toString());
     expect(students).toMatchObject({ student: { id: studentId, name: 'Lucía', lastname: 'Ruiz', email: 'lucia@example.com', guardianId }, login: null, registrations: [] });
     const blocks = JSON.parse(files.get('academic/blocks.json')!.toString());
-    expect(blocks.blocks).toEqual([expect.objectContaining({ id: studentBlockId, blockName: 'Block 1', status: 'closed', grade: 8.5, closedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/) })]);
+    expect(blocks.blocks).toEqual([expect.objectContaining({ id: studentBlockId, blockName: 'Block 1', status: 'closed', grade: 8.5, closedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) })]);
+    // Instants as the API and the other services' parts write them (UTC, `Z`).
+    expect(students.student.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(blocks.threadMessages).toEqual([expect.objectContaining({ studentBlockId, authorRole: 'teacher', body: 'Lucía did well' })]);
     const attendance = JSON.parse(files.get('academic/attendance.json')!.toString());
     expect(attendance.marks).toEqual([expect.objectContaining({ eventId, status: 'L', minutesLate: 10, remark: 'missed the bus' })]);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { DeliveriesQuery, Delivery } from '@academy/contracts';
+import { isoSql } from '../shared/sql.ts';
 
 // The deliveries feature's reads of `deliveries` (what every channel sent, recorded, failed, parked or
 // skipped, written by the email and push features' stores), and the parked mails put back in the queue.
@@ -103,7 +104,7 @@ const personParams = (person: { userId: number | null; email: string | null }) =
 export function deliveriesOfPerson(em: EntityManager, person: { userId: number | null; email: string | null }) {
   return em.execute<Record<string, unknown>[]>(
     `select id, event_type as "eventType", channel, recipient, template, subject, status, attempts, last_error as "lastError", payload->>'text' as text,
-            sent_at as "sentAt", created_at as "createdAt"
+            ${isoSql('sent_at')} as "sentAt", ${isoSql('created_at')} as "createdAt"
        from deliveries where ${personCondition} order by id`,
     personParams(person),
     'all',

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isoSql } from '../shared/sql.ts';
 
 // The only code of the devices feature that knows `device_tokens`.
 
@@ -60,8 +61,8 @@ export async function pruneStaleTokens(em: EntityManager, now: Date, retentionDa
 
 /** The user's devices for a personal data export (the tokens too: they are the person's data). */
 export function devicesOfUser(em: EntityManager, userId: number) {
-  return em.execute<{ deviceId: string; platform: string; token: string; createdAt: Date; updatedAt: Date; lastSeenAt: Date }[]>(
-    `select device_id as "deviceId", platform, token, created_at as "createdAt", updated_at as "updatedAt", last_seen_at as "lastSeenAt" from device_tokens where user_id = ? order by id`,
+  return em.execute<{ deviceId: string; platform: string; token: string; createdAt: string; updatedAt: string; lastSeenAt: string }[]>(
+    `select device_id as "deviceId", platform, token, ${isoSql('created_at')} as "createdAt", ${isoSql('updated_at')} as "updatedAt", ${isoSql('last_seen_at')} as "lastSeenAt" from device_tokens where user_id = ? order by id`,
     [userId],
     'all',
   );

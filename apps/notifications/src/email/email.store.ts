@@ -3,6 +3,7 @@ import { eventSchemas, type NotificationType, type OptOut, type OptOutKey, type 
 import { pgArray } from '@academy/db';
 import { currentTraceCarrier, pageMeta, type TraceCarrier } from '@academy/kit';
 import { isOptional, notificationTypeOf } from '../shared/notification-types.ts';
+import { isoSql } from '../shared/sql.ts';
 
 // The e-mail feature's SQL: the mails an event queues (`deliveries` rows of channel `email`), the mail
 // worker's claims and outcomes on them, and the guardians' opt-outs (`email_unsubscribes`, one row per
@@ -177,7 +178,7 @@ export async function deleteOptOut(em: EntityManager, key: OptOutKey): Promise<O
 
 /** The address's opt-outs, for a personal data export. */
 export function optOutsOfAddress(em: EntityManager, address: string) {
-  return em.execute<{ type: NotificationType; createdAt: Date }[]>(`select type, created_at as "createdAt" from email_unsubscribes where recipient = lower(?) order by created_at`, [address], 'all');
+  return em.execute<{ type: NotificationType; createdAt: string }[]>(`select type, ${isoSql('created_at')} as "createdAt" from email_unsubscribes where recipient = lower(?) order by created_at`, [address], 'all');
 }
 
 /** Deletes the address's opt-outs (an erasure); how many. */

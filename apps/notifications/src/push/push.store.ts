@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { NotificationType, PushSendBody } from '@academy/contracts';
 import { pgArray } from '@academy/db';
+import { isoSql } from '../shared/sql.ts';
 
 // The push feature's SQL: the tokens a send goes to (and what FCM said of them), its `deliveries`
 // rows, its idempotency key, the pushes held for quiet hours, and what the recording provider stores.
@@ -218,8 +219,8 @@ export function recordedPushes(databaseUrl: string): { record(message: object, c
 
 /** The pushes held for the user's quiet hours (sent or not), for a personal data export. */
 export function heldPushesOfUser(em: EntityManager, userId: number) {
-  return em.execute<{ eventType: string; title: string | null; body: string; data: Record<string, string> | null; releaseAt: Date; sentAt: Date | null }[]>(
-    `select event_type as "eventType", message->>'title' as title, message->>'body' as body, message->'data' as data, release_at as "releaseAt", sent_at as "sentAt"
+  return em.execute<{ eventType: string; title: string | null; body: string; data: Record<string, string> | null; releaseAt: string; sentAt: string | null }[]>(
+    `select event_type as "eventType", message->>'title' as title, message->>'body' as body, message->'data' as data, ${isoSql('release_at')} as "releaseAt", ${isoSql('sent_at')} as "sentAt"
        from held_pushes where user_id = ? order by id`,
     [userId],
     'all',

@@ -58,6 +58,10 @@ describe("notifications' privacy providers (devices, preferences, deliveries, e-
       push: { heldPushes: [{ eventType: 'attendance.missing', title: 'Register ana', body: 'Take it' }] },
     });
     expect(JSON.stringify(parts)).not.toMatch(/other/);
+    // Instants as JSON dates are written (ISO 8601 in UTC), never PostgreSQL's text form ("2026-11-27 10:00:00.123+00").
+    const instants = JSON.stringify(parts).match(/"(createdAt|updatedAt|lastSeenAt|sentAt|releaseAt)":"[^"]*"/g) ?? [];
+    expect(instants.length).toBeGreaterThanOrEqual(5);
+    for (const instant of instants) expect(instant).toMatch(/:"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"$/);
     // A guardian has no login: only what their address received and the opt-outs it recorded.
     expect(asked(GUARDIAN).map((provider) => provider.feature)).toEqual(['deliveries', 'email']);
     const guardian = await Promise.all(asked(GUARDIAN).map((provider) => exportOf(provider, GUARDIAN)));
