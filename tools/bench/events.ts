@@ -1,21 +1,25 @@
 // `npm run bench:events`: the event pipeline end to end (outbox row committed → relay → RabbitMQ →
 // consumer → handler done, inbox row written) against the naive baseline measured in the same run:
 // raw amqplib publishing the same messages, waiting for each confirm; the consumer with its default
-// (one transaction per event) and with batchSize 50. Then commit-to-handler latency at a steady
+// (waiting events share a transaction), with batchSize 1 and with batchSize 50. Then commit-to-handler latency at a steady
 // 500 events/s: rows written by `recordEvent` (MikroORM), and rows written by raw SQL as hours-bank
 // writes them, with the relay woken by LISTEN/NOTIFY and, for comparison, by its poll alone. Last,
 // how long events of a type no queue is bound for take to leave the outbox. Starts the test
 // servers if needed and stops what it started. BENCH_EVENTS (20000) and BENCH_STEADY_SECONDS (10)
-// shorten it; BENCH_LATENCY_ONLY=1 runs the latency phases alone.
+// shorten it; BENCH_LATENCY_ONLY=1 runs the latency phases alone, BENCH_STEADY=orm,orm1,orm50,sql,poll
+// only the latency phases named. Each latency phase also prints the CPU spent per event by this
+// process (writer, relay and consumer: the pipeline) and by the database's PostgreSQL backends, the
+// figure a loaded machine moves least; `node --cpu-prof tools/bench/events.ts` profiles the pipeline.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import amqp from 'amqplib';
+import pg from 'pg';
 import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
 import { ensureInfra, stopInfra, urls } from '@academy/infra';
 import { createLogger } from '@academy/kit';
 import { createEnvelope } from '@academy/contracts';
-import { consume, createBroker, dlqName, messagingEntities, outboxInsertSql, outboxRow, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
-import { percentile } from './support.ts';
+import { consume, createBroker, DEFAULT_BATCH_SIZE, dlqName, messagingEntities, outboxInsertSql, outboxRow, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
+import { percentile, postgresCpu, postgresCpuDelta } from './support.ts';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 20_000);
 const STEADY_RATE = 500;
@@ -37,6 +41,8 @@ await ensureDatabase(databaseUrl);
 const orm = await createOrm({ clientUrl: databaseUrl, entities: messagingEntities, migrations: [], poolMax: 20 });
 await orm.schema.create();
 await orm.em.getConnection().execute(`create table bench_effects (event_id uuid primary key, employee_id int not null)`);
+/** A connection of its own to read the PostgreSQL backends' CPU (its own backend excluded). */
+const cpuDb = new pg.Pool({ connectionString: databaseUrl, max: 1 });
 
 // Same bodies for both runs: envelopes as the relay publishes them.
 const envelopes = Array.from({ length: TOTAL }, (_, i) => createEnvelope('employee.deleted', { id: i + 1 }, { source: 'bench' }));
@@ -68,12 +74,27 @@ async function baseline(): Promise<number> {
 }
 
 const handledAt = new Map<string, number>();
+/** When each event's handler started (its transaction begun, its inbox row written). */
+const handlerStartedAt = new Map<string, number>();
+/** When the relay handed each event to the broker (claimed), and when the broker confirmed it. */
+const claimedAt = new Map<string, number>();
+const confirmedAt = new Map<string, number>();
 const broker = createBroker({ url: rabbitmq, service: 'bench-events', logger, exchange });
 await broker.start();
+// The relay's publishes, timed: the stages of an event's way show apart (claimed, confirmed).
+const publishEach = broker.publishEach.bind(broker);
+broker.publishEach = async (envelopes, routing) => {
+  const now = performance.now();
+  for (const envelope of envelopes) claimedAt.set(envelope.id, now);
+  const outcomes = await publishEach(envelopes, routing);
+  const confirmed = performance.now();
+  for (const envelope of envelopes) confirmedAt.set(envelope.id, confirmed);
+  return outcomes;
+};
 const queues: string[] = [];
 
 /** A consumer on its own queue (one per phase, so each event is consumed once). */
-async function startConsumer(name: string, batchSize: number): Promise<{ queue: string; consumer: Consumer }> {
+async function startConsumer(name: string, batchSize: number | undefined): Promise<{ queue: string; consumer: Consumer }> {
   const queue = `${queuePrefix}.${name}`;
   queues.push(queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay)));
   const consumer = await consume(broker, {
@@ -83,6 +104,7 @@ async function startConsumer(name: string, batchSize: number): Promise<{ queue: 
     batchSize,
     handlers: {
       'employee.deleted': async (em, event) => {
+        handlerStartedAt.set(event.id, performance.now());
         await em.getConnection().execute(`insert into bench_effects (event_id, employee_id) values (?, ?)`, [event.id, event.data.id], 'run', em.getTransactionContext());
         handledAt.set(event.id, performance.now());
       },
@@ -132,7 +154,7 @@ async function writeEvents(count: number, perTransaction: number): Promise<Map<s
  * runs from the relay's start until the last handler's inbox row is committed: the relay claims,
  * publishes and marks sent, the consumer handles and writes its inbox rows.
  */
-async function pipeline(name: string, batchSize: number): Promise<{ writeMs: number; pipelineMs: number }> {
+async function pipeline(name: string, batchSize: number | undefined): Promise<{ writeMs: number; pipelineMs: number }> {
   const writeStarted = performance.now();
   await writeEvents(TOTAL, 100);
   const writeMs = performance.now() - writeStarted;
@@ -164,8 +186,8 @@ async function writeEventsSql(count: number): Promise<Map<string, number>> {
 type Writer = 'orm' | 'sql';
 
 /** One transaction every 10 ms carrying the events due (500/s); latency = commit → handler done. */
-async function steady(batchSize: number, writer: Writer = 'orm', listen = true): Promise<{ handler: number[]; relay: number[] }> {
-  const phase = await startConsumer(`steady${batchSize}${writer}${listen ? '' : 'poll'}`, batchSize);
+async function steady(batchSize: number | undefined, writer: Writer = 'orm', listen = true): Promise<{ handler: number[]; relay: number[]; stages: Record<string, number[]>; cpu: { process: number; postgres: number } }> {
+  const phase = await startConsumer(`steady${batchSize ?? 'default'}${writer}${listen ? '' : 'poll'}`, batchSize);
   // A tap: a plain exclusive queue read with no acks and no database work, so the relay's share (commit → delivered by the broker) shows apart from the consumer's.
   const tapConnection = await amqp.connect(rabbitmq);
   const tap = await tapConnection.createChannel();
@@ -174,8 +196,11 @@ async function steady(batchSize: number, writer: Writer = 'orm', listen = true):
   const deliveredAt = new Map<string, number>();
   await tap.consume(tapQueue, (message) => message && deliveredAt.set(String(message.properties.messageId), performance.now()), { noAck: true });
   const relay = startOutboxRelay({ orm, broker, listen });
+  await relay.listening;
   const committedAt = new Map<string, number>();
   const total = STEADY_RATE * STEADY_SECONDS;
+  const cpuBefore = process.cpuUsage();
+  const postgresBefore = await postgresCpu(cpuDb, true);
   const started = performance.now();
   let written = 0;
   while (written < total) {
@@ -187,11 +212,15 @@ async function steady(batchSize: number, writer: Writer = 'orm', listen = true):
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await waitForInbox(phase.queue, total, 60_000);
+  const used = process.cpuUsage(cpuBefore);
+  const postgresUsed = postgresCpuDelta(postgresBefore, await postgresCpu(cpuDb, true));
   await relay.stop();
   await stopConsumer(phase);
   await tapConnection.close();
   const since = (at: Map<string, number>) => [...committedAt].map(([id, committed]) => (at.get(id) ?? Infinity) - committed).sort((a, b) => a - b);
-  return { handler: since(handledAt), relay: since(deliveredAt) };
+  const cpu = { process: (used.user + used.system) / 1000 / total, postgres: postgresUsed / total };
+  const stages = { claimed: since(claimedAt), confirmed: since(confirmedAt), 'handler started': since(handlerStartedAt) };
+  return { handler: since(handledAt), relay: since(deliveredAt), stages, cpu };
 }
 
 /**
@@ -238,8 +267,9 @@ try {
     const baselineRate = rate(TOTAL, baselineMs);
     console.log(`baseline  raw amqplib, one confirm per message: ${baselineRate} msg/s (${Math.round(baselineMs)} ms)`);
     for (const [name, batchSize, label] of [
-      ['single', 1, 'consumer default (one transaction per event)'],
-      ['batched', 50, 'consumer batchSize 50 (waiting events share a transaction)'],
+      ['default', undefined, `consumer default (batchSize ${DEFAULT_BATCH_SIZE}: waiting events share a transaction)`],
+      ['single', 1, 'consumer batchSize 1 (one transaction per event)'],
+      ['batched', 50, 'consumer batchSize 50'],
     ] as const) {
       const { writeMs, pipelineMs } = await pipeline(name, batchSize);
       const pipelineRate = rate(TOTAL, pipelineMs);
@@ -251,21 +281,26 @@ try {
     }
   }
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-  for (const [batchSize, writer, listen, label] of [
-    [1, 'orm', true, 'recordEvent, consumer batchSize 1'],
-    [50, 'orm', true, 'recordEvent, consumer batchSize 50'],
-    [50, 'sql', true, 'raw SQL as hours-bank, consumer batchSize 50, relay woken by LISTEN/NOTIFY'],
-    [50, 'sql', false, 'raw SQL as hours-bank, consumer batchSize 50, relay poll only (250 ms)'],
+  const only = process.env.BENCH_STEADY?.split(',');
+  for (const [name, batchSize, writer, listen, label] of [
+    ['orm', undefined, 'orm', true, `recordEvent, consumer default (batchSize ${DEFAULT_BATCH_SIZE})`],
+    ['orm1', 1, 'orm', true, 'recordEvent, consumer batchSize 1'],
+    ['orm50', 50, 'orm', true, 'recordEvent, consumer batchSize 50'],
+    ['sql', undefined, 'sql', true, 'raw SQL as hours-bank, consumer default, relay woken by LISTEN/NOTIFY'],
+    ['poll', undefined, 'sql', false, 'raw SQL as hours-bank, consumer default, relay poll only (250 ms)'],
   ] as const) {
-    const { handler, relay } = await steady(batchSize, writer, listen);
+    if (only && !only.includes(name)) continue;
+    const { handler, relay, stages, cpu } = await steady(batchSize, writer, listen);
     console.log(
       `latency   at a steady ${STEADY_RATE} events/s for ${STEADY_SECONDS} s (${handler.length} events, ${label}), commit → handler done: ` +
         `p50 ${fmt(percentile(handler, 50))}, p99 ${fmt(percentile(handler, 99))}, max ${fmt(handler[handler.length - 1])} (target p50 < 15 ms, p99 < 60 ms); ` +
-        `of which commit → delivered by the broker (a raw tap): p50 ${fmt(percentile(relay, 50))}, p99 ${fmt(percentile(relay, 99))}`,
+        `of which commit → delivered by the broker (a raw tap): p50 ${fmt(percentile(relay, 50))}, p99 ${fmt(percentile(relay, 99))}; ` +
+        `CPU per event: pipeline process ${cpu.process.toFixed(3)} ms, PostgreSQL ${cpu.postgres.toFixed(3)} ms (load ${loadavg()[0].toFixed(1)})`,
     );
+    console.log(`          stages from the commit, p50 / p99: ${Object.entries(stages).map(([stage, times]) => `${stage} ${fmt(percentile(times, 50))} / ${fmt(percentile(times, 99))}`).join(', ')}`);
   }
-  const { drainedMs, unsent, unroutedDepth } = await unrouted();
-  console.log(
+  const { drainedMs, unsent, unroutedDepth } = only ? { drainedMs: null, unsent: 0, unroutedDepth: null } : await unrouted();
+  if (!only) console.log(
     `unrouted  1000 events of a type no queue is bound for: ` +
       (drainedMs === null ? `${unsent} still unsent after 5 s` : `all left the outbox in ${Math.round(drainedMs)} ms`) +
       (unroutedDepth === null ? ', no catch-all queue' : `, ${unroutedDepth} kept in the catch-all queue ${unroutedQueue}`),
@@ -279,6 +314,7 @@ try {
   await channel.deleteExchange(`${exchange}.unrouted`).catch(() => undefined);
   await connection.close().catch(() => undefined);
   await broker.close();
+  await cpuDb.end();
   await orm.close();
   await dropDatabase(databaseUrl);
   if (infra.started.length) await stopInfra('test', infra.started);

@@ -1,7 +1,7 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { parseEnvelope, type EventData, type EventType, type EventVersions } from '@academy/contracts';
-import { contextFromCarrier, inSpan, linkFromCarrier, markSpanError, SpanKind, type Span, type SpanOptions } from '@academy/kit';
+import { contextFromCarrier, inSpan, linkFromCarrier, markSpanError, SpanKind, type SpanOptions } from '@academy/kit';
 import type { Broker } from './broker.ts';
 import { keepConsuming } from './consumer-channel.ts';
 import { createDispatcher } from './consumer-dispatch.ts';
@@ -46,9 +46,11 @@ export interface ConsumeOptions {
   /** How long `stop()` waits for in-flight handlers before closing the channel (they are redelivered). */
   stopTimeoutMs?: number;
   /**
-   * Up to this many deliveries already waiting are handled in one transaction (handlers one after the
-   * other, one commit), for cheap database-only handlers such as replicas. A failure rolls the batch
-   * back and its events are handled one by one. Default 1: each event in its own transaction.
+   * Up to this many first deliveries already waiting (none is waited for) are handled in one
+   * transaction: one inbox insert, the handlers one after the other, one commit. A failure rolls the
+   * batch back and its events are handled one by one; a redelivered or retried message is always
+   * handled alone. Default 10; 1: each event in its own transaction (handlers that make slow calls
+   * outside, which a batch would run one after the other).
    */
   batchSize?: number;
 }
@@ -60,6 +62,9 @@ export interface Consumer {
   /** Stops taking deliveries, lets in-flight handlers finish and settle, closes the channel. */
   stop(): Promise<void>;
 }
+
+/** Waiting first deliveries handled in one transaction by a consumer that names no `batchSize`. */
+export const DEFAULT_BATCH_SIZE = 10;
 
 /** Retry delays of a consumer that names none: a retry queue `<queue>.retry.<ms>ms` each. */
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
@@ -79,7 +84,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
   const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const deliveryLimit = options.deliveryLimit ?? 20;
   const stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
-  const batchSize = options.batchSize ?? 1;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!(prefetch > 0 && maxAttempts > 0 && batchSize > 0 && retryDelaysMs.length > 0 && retryDelaysMs.every((delay) => delay > 0))) {
     throw new Error('consume: prefetch, maxAttempts, batchSize and every retry delay must be positive, with at least one delay');
   }
@@ -120,34 +125,46 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
     });
 
   /**
-   * Several events in one transaction (one multi-row inbox insert, handlers one after the other, one
-   * commit). If anything fails, the transaction rolls back and each event is handled on its own, so a
-   * failing event is retried alone and the others commit.
+   * Several events in one transaction (one multi-row inbox insert with the BEGIN, handlers one after
+   * the other, one commit), each handler in its event's own span (a child of its message's context,
+   * as alone). If anything fails, the transaction rolls back and each event is handled on its own, so
+   * a failing event is retried alone and the others commit. Only first deliveries share a
+   * transaction: a redelivered or retried message (it failed, or its consumer died, before) is
+   * handled alone, so that it never takes others down with it again.
    */
   const handleDeliveries = async (ch: ConfirmChannel, messages: ConsumeMessage[]): Promise<void> => {
     const batch: { message: ConsumeMessage; event: HandledEvent<EventType> }[] = [];
+    const alone: Promise<void>[] = [];
     for (const message of messages) {
       const event = await parse(ch, message);
-      if (event) batch.push({ message, event });
+      if (!event) continue;
+      if (messages.length > 1 && (message.fields.redelivered || attemptsOf(message) > 1)) alone.push(handleEvent(ch, message, event));
+      else batch.push({ message, event });
     }
     if (batch.length <= 1) {
       for (const { message, event } of batch) await handleEvent(ch, message, event);
+      await Promise.all(alone);
       return;
     }
+    const messageOf = new Map(batch.map(({ message, event }) => [event, message]));
     const timer = metrics.handlerDuration.startTimer({ queue });
     let outcomes: string[];
     try {
-      outcomes = await inSpan(`process ${batch.length} events`, batchSpan(queue, batch.map(({ message }) => message)), (span: Span) =>
-        handleOnce(orm, queue, handlers, batch.map(({ event }) => event)).catch((error: unknown) => {
-          markSpanError(span, error);
-          throw error;
-        }),
+      outcomes = await handleOnce(
+        orm,
+        queue,
+        handlers,
+        batch.map(({ event }) => event),
+        (event, work) => {
+          const options = deliverySpan(queue, messageOf.get(event)!, event);
+          return inSpan(`process ${event.type}`, { ...options, attributes: { ...options.attributes, 'messaging.batch.message_count': batch.length } }, work);
+        },
       );
       timer();
     } catch (error) {
       timer();
       log.debug({ err: error, size: batch.length }, 'batch failed; handling its events one by one');
-      await Promise.all(batch.map(({ message, event }) => handleEvent(ch, message, event)));
+      await Promise.all([...batch.map(({ message, event }) => handleEvent(ch, message, event)), ...alone]);
       return;
     }
     batch.forEach(({ message, event }, index) => {
@@ -155,6 +172,7 @@ export async function consume(broker: Broker, options: ConsumeOptions): Promise<
       metrics.consumed.inc({ queue, type: event.type, outcome: outcomes[index] });
       observeDelay(message);
     });
+    await Promise.all(alone);
   };
 
   /** Publish (or replay) → handled, for `messaging_delivery_delay_seconds`; a message without the header is not observed. */
@@ -215,13 +233,4 @@ function deliverySpan(queue: string, message: ConsumeMessage, event: HandledEven
       'messaging.rabbitmq.attempt': attemptsOf(message),
     },
   };
-}
-
-/** A batch's span: a child of its messages' trace when they share one, otherwise a root linked to each. */
-function batchSpan(queue: string, messages: ConsumeMessage[]): SpanOptions {
-  const links = messages.flatMap((message) => linkFromCarrier(headersOf(message)) ?? []);
-  const traces = new Set(links.map((link) => link.context.traceId));
-  const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'process', 'messaging.destination.name': queue, 'messaging.batch.message_count': messages.length };
-  if (traces.size === 1 && links.length === messages.length) return { kind: SpanKind.CONSUMER, parent: contextFromCarrier(headersOf(messages[0])), attributes };
-  return { kind: SpanKind.CONSUMER, root: true, links, attributes };
 }

@@ -3,7 +3,7 @@ export { recordEvent, outboxInsertSql, outboxRow, OUTBOX_INSERT_COLUMNS, type Ev
 export { Broker, createBroker, DEFAULT_EXCHANGE, PublishError, type BrokerOptions, type PublishOutcome, type PublishRouting, type ConnectionSetup } from './broker.ts';
 export { startOutboxRelay, type OutboxRelay, type RelayOptions } from './relay.ts';
 export { ensureOutboxNotify, OUTBOX_CHANNEL } from './notify.ts';
-export { consume, DEFAULT_RETRY_DELAYS_MS, type Consumer, type ConsumeOptions, type EventHandler, type EventHandlers, type HandledEvent } from './consumer.ts';
+export { consume, DEFAULT_BATCH_SIZE, DEFAULT_RETRY_DELAYS_MS, type Consumer, type ConsumeOptions, type EventHandler, type EventHandlers, type HandledEvent } from './consumer.ts';
 export {
   ATTEMPTS_HEADER,
   REASON_HEADER,

@@ -333,6 +333,8 @@ describe('consumer and relay on the shared test broker', () => {
       orm: db.orm,
       queue: topology.queue,
       prefetch: 5,
+      // Five handlers at once, each in its own transaction (a batch would run them one after the other).
+      batchSize: 1,
       handlers: {
         'employee.deleted': async (em, event) => {
           started++;
@@ -399,6 +401,35 @@ describe('consumer and relay on the shared test broker', () => {
     expect(calls).toBe(2);
     expect(broker.connected).toBe(true);
   });
+
+  test('by default waiting first deliveries share a transaction with their inbox rows, the global EntityManager in it too; a retried message is handled alone', async () => {
+    await start('default-batch');
+    await startConsumer({
+      prefetch: 100,
+      handlers: {
+        'employee.deleted': async (_em, event) => {
+          // Through the service's global EntityManager, as a handler that ignores its `em` would; the consumer column records the transaction id.
+          const em = db.orm.em;
+          await em.getConnection().execute(`insert into handler_effects (event_id, consumer) values (?, txid_current()::text)`, [event.id], 'run', em.getTransactionContext());
+        },
+      },
+    });
+    const retried = validEnvelope(10_001);
+    const messages: Parameters<typeof publishRaw>[2] = Array.from({ length: 300 }, (_, i) => validEnvelope(i + 1)).map((envelope) => ({ routingKey: envelope.type, body: JSON.stringify(envelope), messageId: envelope.id }));
+    // In the middle of the burst, a copy from a retry queue (it failed once already).
+    messages.splice(150, 0, { routingKey: retried.type, body: JSON.stringify(retried), messageId: retried.id, headers: { [ATTEMPTS_HEADER]: 1 } });
+    await publishRaw(url, topology.exchange, messages);
+    await waitUntil('301 handled', async () => (await counts(db.orm)).inbox === 301, 20_000);
+    const [row] = await db.orm.em.fork().getConnection().execute<{ together: string; transactions: string; with_retried: string }[]>(
+      `select count(*) filter (where i.xmin::text::bigint = h.consumer::bigint % 4294967296) as together, count(distinct h.consumer) as transactions,
+              (select count(*) from handler_effects o where o.consumer = (select consumer from handler_effects where event_id = ?)) as with_retried
+       from handler_effects h join inbox i on i.event_id = h.event_id`,
+      [retried.id],
+    );
+    expect(Number(row.together)).toBe(301);
+    expect(Number(row.transactions)).toBeLessThan(200);
+    expect(Number(row.with_retried)).toBe(1);
+  }, 60_000);
 
   test('with batchSize, waiting events share a transaction; a failing event is handled again on its own and nothing is duplicated', async () => {
     await start('batched');

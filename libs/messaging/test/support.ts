@@ -81,7 +81,7 @@ export async function waitUntil(what: string, probe: () => Promise<boolean> | bo
 }
 
 /** Publishes raw bodies (valid envelopes or garbage) straight to the exchange, with confirms. */
-export async function publishRaw(url: string, exchange: string, messages: { routingKey: string; body: Buffer | string; messageId?: string }[]): Promise<void> {
+export async function publishRaw(url: string, exchange: string, messages: { routingKey: string; body: Buffer | string; messageId?: string; headers?: Record<string, unknown> }[]): Promise<void> {
   const connection = await amqp.connect(url);
   try {
     await assertEventsExchange(connection, exchange);
@@ -90,6 +90,7 @@ export async function publishRaw(url: string, exchange: string, messages: { rout
       channel.publish(exchange, message.routingKey, Buffer.isBuffer(message.body) ? message.body : Buffer.from(message.body), {
         persistent: true,
         messageId: message.messageId ?? randomUUID(),
+        headers: message.headers,
       });
     }
     await channel.waitForConfirms();
