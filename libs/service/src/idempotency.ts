@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { defineEntity, p, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
@@ -87,9 +87,16 @@ const severalKeys = () => new BadRequestError('INVALID_IDEMPOTENCY_KEY', 'Send o
 
 /** The key of a write, or null when it has none; a malformed key, or several, throws a 400 naming the header. */
 export function idempotencyKeyOf(req: IncomingMessage): string | null {
-  // Node joins a repeated header with ", " in `headers` ("aaa, bbb", a valid key): its distinct values tell them apart.
-  const sent = req.headersDistinct?.[IDEMPOTENCY_HEADER] ?? (req.headers[IDEMPOTENCY_HEADER] === undefined ? undefined : [req.headers[IDEMPOTENCY_HEADER]].flat());
-  if (sent === undefined) return null;
+  const joined = req.headers[IDEMPOTENCY_HEADER];
+  if (joined === undefined) return null;
+  // Node joins a repeated header with ", " in `headers` ("aaa, bbb", a valid key): its distinct values tell
+  // them apart. A value without a comma was sent once, and `headersDistinct` (an object of every header,
+  // built on each read: a keyed write's largest cost in the profile after the hash) is read only otherwise.
+  if (typeof joined === 'string' && !joined.includes(',')) {
+    if (!KEY_PATTERN.test(joined)) throw badKey();
+    return joined;
+  }
+  const sent = req.headersDistinct?.[IDEMPOTENCY_HEADER] ?? [joined].flat();
   if (sent.length > 1) throw severalKeys();
   const header = sent[0]!;
   if (!KEY_PATTERN.test(header)) throw badKey();
@@ -99,9 +106,8 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
 type FingerprintedRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 
 function fingerprintOf(req: FingerprintedRequest, body: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify([req.method, req.originalUrl ?? req.url, body]))
-    .digest('hex');
+  // One-shot `hash` (no Hash object to build, update and digest): the same SHA-256 at a third of the CPU.
+  return hash('sha256', JSON.stringify([req.method, req.originalUrl ?? req.url, body]), 'hex');
 }
 
 /**
@@ -373,6 +379,12 @@ export class StatementKey {
   readonly expiresAt: Date;
   /** The status of a key whose stored answer is the statement's row (`body`: its JSON). */
   readonly rowStatus = ROWS_STATUS;
+  /**
+   * The key's values in the order of a store's `idempotency_input` CTE, each given once:
+   * `select ?::text as scope, ?::text as key, ?::timestamptz as at, ?::text as fingerprint, ?::timestamptz as expires_at, ?::int as row_status`
+   * (the lock's text is `scope || chr(10) || key`, as `lock`). Times as ISO text: `pg` writes a `Date` by hand, ~20 times slower.
+   */
+  readonly values: [scope: string, key: string, at: string, fingerprint: string, expiresAt: string, rowStatus: number];
   private readonly orm: MikroORM;
   private readonly res: Response;
 
@@ -383,6 +395,7 @@ export class StatementKey {
     this.fingerprint = requestFingerprint(req);
     this.at = options.now();
     this.expiresAt = new Date(this.at.getTime() + options.ttlHours * 3_600_000);
+    this.values = [this.scope, key, this.at.toISOString(), this.fingerprint, this.expiresAt.toISOString(), ROWS_STATUS];
     this.orm = options.orm;
     this.res = res;
   }

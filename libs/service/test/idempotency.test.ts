@@ -3,11 +3,12 @@ import request from 'supertest';
 import { defineEntity, p, type MikroORM } from '@mikro-orm/postgresql';
 import { Sql, createOrm, dropDatabase } from '@academy/db';
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { AppError, BadRequestError, bodyDigested } from '@academy/kit';
 import { messagingEntities, recordEvent } from '@academy/messaging';
 import { bearer, testConfig } from '@academy/testing';
 import type { Request } from 'express';
-import { afterCommit, declareKeyInStatement, declareStreamedBody, statementKeyOf, type KeyColumns, idempotencyEntities, inKeyedWrite, onRollback, requestFingerprint, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
+import { afterCommit, declareKeyInStatement, declareStreamedBody, idempotencyKeyOf, statementKeyOf, type KeyColumns, idempotencyEntities, inKeyedWrite, onRollback, requestFingerprint, startService, type BaseConfig, type RunningService, type ServiceDefinition } from '../src/index.ts';
 
 // A service with one write of each kind: through the ORM (with its outbox event), through raw SQL
 // (`Sql`, as hours-bank and incidents write), one that refuses after writing (4xx), one that fails
@@ -79,21 +80,24 @@ describe('Idempotency-Key on writes', () => {
             if (!key) return (await sql.query<{ id: number; label: string }>(`with input as (select $1::text as label from pg_sleep($2)), ${steps} select * from answer`, [label, sleepSeconds]))[0]!;
             return key.record(async () => {
               const [row] = await sql.query<{ id: number; label: string } & KeyColumns>(
-                `with idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended($1::text, 0)) as locked),
+                `with idempotency_input as (
+                   select $1::text as scope, $2::text as key, $3::timestamptz as at, $4::text as fingerprint, $5::timestamptz as expires_at, $6::int as row_status
+                 ),
+                 idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(i.scope || chr(10) || i.key, 0)) as locked from idempotency_input i),
                  idempotency_stored as (
-                   select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k
-                   where (select locked from idempotency_lock) and k.scope = $2 and k.key = $3 and k.expires_at > $4::timestamptz
+                   select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k, idempotency_input i
+                   where (select locked from idempotency_lock) and k.scope = i.scope and k.key = i.key and k.expires_at > i.at
                  ),
                  idempotency_free as (select 1 from idempotency_lock where locked and not exists (select 1 from idempotency_stored)),
-                 input as (select $5::text as label from idempotency_free, pg_sleep($6)),
+                 input as (select $7::text as label from idempotency_free, pg_sleep($8)),
                  ${steps},
                  idempotency_recorded as (
                    insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
-                   select $2, $3, $7, $8::int, null, row_to_json(a)::text, $4::timestamptz, $9::timestamptz from answer a, idempotency_free
+                   select i.scope, i.key, i.fingerprint, i.row_status, null, row_to_json(a)::text, i.at, i.expires_at from answer a, idempotency_free, idempotency_input i
                  )
                  select a.*, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored
                  from (values (1)) as one left join answer a on true`,
-                [key.lock, key.scope, key.key, key.at, label, sleepSeconds, key.fingerprint, key.rowStatus, key.expiresAt],
+                [...key.values, label, sleepSeconds],
               );
               return row!;
             });
@@ -509,5 +513,46 @@ describe('Idempotency-Key on writes', () => {
       await request(service.url).post('/one').set(alice).send({ label: 'one-no-key' }).expect(201);
       expect(await count('one-no-key')).toBe(2);
     });
+  });
+});
+
+describe('idempotencyKeyOf', () => {
+  /** A request as Node's parser leaves it: `headers` joins repeated lines with ", ", `headersDistinct` keeps them apart. */
+  const sent = (...lines: string[]) =>
+    ({
+      headers: lines.length ? { 'idempotency-key': lines.join(', ') } : {},
+      get headersDistinct() {
+        return lines.length ? { 'idempotency-key': lines } : {};
+      },
+    }) as unknown as IncomingMessage;
+
+  test('a key sent once, with or without a comma in it, is the key; none is null', () => {
+    expect([idempotencyKeyOf(sent('k-1')), idempotencyKeyOf(sent('aaa, bbb')), idempotencyKeyOf(sent())]).toEqual(['k-1', 'aaa, bbb', null]);
+  });
+
+  test('a key without a comma is read without building headersDistinct (an object of every header, built on each read)', () => {
+    const request = sent('k-plain');
+    Object.defineProperty(request, 'headersDistinct', {
+      get() {
+        throw new Error('headersDistinct read');
+      },
+    });
+    expect(idempotencyKeyOf(request)).toBe('k-plain');
+  });
+
+  test('two lines are 400 naming the header, and a malformed key 400 naming the rule, on either path', () => {
+    const refusal = (request: IncomingMessage) => {
+      try {
+        idempotencyKeyOf(request);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect([refusal(sent('aaa', 'bbb')), refusal(sent('bad\tkey')), refusal(sent('bad\tkey, x'))]).toEqual([
+      'Send one Idempotency-Key header, not several',
+      'Idempotency-Key must be 1 to 255 printable ASCII characters (no control characters)',
+      'Idempotency-Key must be 1 to 255 printable ASCII characters (no control characters)',
+    ]);
   });
 });
