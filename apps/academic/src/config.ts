@@ -93,6 +93,8 @@ export const PrivacyRequestSettingsSchema = privacySettings('academic').extend({
   ACADEMIC_RECORDS_LEGAL_BASIS: z.string().min(1).max(500).default('Expediente académico (Ley Orgánica 2/2006 de Educación, disposición adicional 23.ª)'),
   /** …and how many years after the erasure they are removed. */
   ACADEMIC_RECORDS_RETENTION_YEARS: z.coerce.number().int().min(0).max(100).default(5),
+  /** How often the kept academic records are looked at for deletion (their day come); 0 turns it off. */
+  KEPT_RECORDS_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
 });
 export type PrivacyRequestSettings = z.infer<typeof PrivacyRequestSettingsSchema>;
 

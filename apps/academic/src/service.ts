@@ -6,6 +6,7 @@ import { registerRoutes } from './routes.ts';
 import { createAcademicContext, type AcademicContext } from './shared/academic-context.ts';
 import { startAttendanceReminders } from './attendance/attendance-reminders.ts';
 import { startPendingDigests } from './blocks/pending-digests.ts';
+import { startKeptRecordsPurge } from './privacy-requests/purge-kept-records.ts';
 import { subscriptions } from './subscriptions.ts';
 
 export const academicService: ServiceDefinition<Config, AcademicContext> = {
@@ -17,6 +18,7 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
     const deps = createAcademicContext(ctx);
     let stopReminders = async () => {};
     let stopDigests = async () => {};
+    let stopPurge = async () => {};
     let stopPrivacy = async () => {};
     return {
       deps,
@@ -27,10 +29,12 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
       listening: () => {
         stopReminders = startAttendanceReminders(deps);
         stopDigests = startPendingDigests(deps);
+        stopPurge = startKeptRecordsPurge(deps);
       },
       stop: async () => {
         await stopReminders();
         await stopDigests();
+        await stopPurge();
         await stopPrivacy();
         deps.loginProtection.close();
       },

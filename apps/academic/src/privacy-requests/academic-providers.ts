@@ -16,6 +16,7 @@ import {
   studentBlockRecords,
   studentRecords,
 } from './academic-providers.store.ts';
+import { withdrawStudentFromClasses } from './kept-records.store.ts';
 
 const field = (personal: boolean, description: string) => ({ personal, description });
 const LOGIN_FIELDS = { email: field(true, 'login e-mail'), role: field(false, 'admin or user'), locale: field(true, 'chosen language'), active: field(false, 'may log in') };
@@ -82,7 +83,16 @@ export function academicPrivacyProviders(ctx: AcademicContext): PrivacyProvider[
       const userIds = await eraseLogins(em, 'student_id', subject.id, now);
       await endSessions(em, userIds);
       const records = await eraseStudent(em, subject.id, now);
-      return { erased: [{ what: 'student record (anonymized, withdrawn, guardian unlinked)', count: records }, { what: 'login (disabled, sessions ended)', count: userIds.length }], kept: [] };
+      const withdrawn = await withdrawStudentFromClasses(em, subject.id, now);
+      return {
+        erased: [
+          { what: 'student record (anonymized, withdrawn, guardian unlinked)', count: records },
+          { what: 'login (disabled, sessions ended)', count: userIds.length },
+          ...(withdrawn.classes ? [{ what: 'places in classes not yet given', count: withdrawn.classes }] : []),
+          ...(withdrawn.registrations ? [{ what: 'registrations (cancelled)', count: withdrawn.registrations }] : []),
+        ],
+        kept: [],
+      };
     },
   };
 
