@@ -15,7 +15,7 @@
 //   trace context, a publish span, a process span and the handler's query spans, all exported.
 //
 // BENCH_TRACING_ONLY=gateway|events runs one part; BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS,
-// BENCH_TRACING_EVENTS shorten or lengthen them. Starts the test servers if needed (events part).
+// BENCH_TRACING_EVENTS shorten or lengthen them; BENCH_CPU_PROF=<dir> profiles each events child. Starts the test servers if needed (events part).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -138,7 +138,9 @@ async function eventsPart(receiver: OtlpReceiver): Promise<void> {
 /** One round of the events part in a child process started with the tracing preload; its events/s and CPU per event. */
 function runEventsChild(env: NodeJS.ProcessEnv): Promise<Figure> {
   const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(process.execPath, ['--import', path.join(root, 'libs/telemetry/src/register.ts'), import.meta.filename, 'events-child'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there (its file names the setting's service name).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF, '--cpu-prof-name', `${env.OTEL_SERVICE_NAME}-${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', path.join(root, 'libs/telemetry/src/register.ts'), import.meta.filename, 'events-child'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {

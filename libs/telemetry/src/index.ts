@@ -3,3 +3,4 @@ export { settingsFromEnv, type TelemetrySettings } from './settings.ts';
 export { startTelemetry } from './sdk.ts';
 export { samplerFromEnv } from './sampler.ts';
 export { DroppingExporter } from './exporter.ts';
+export { onlyInRecordedTraces } from './recorded-only.ts';

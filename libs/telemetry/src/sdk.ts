@@ -11,6 +11,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { onlyInRecordedTraces } from './recorded-only.ts';
 import { samplerFromEnv } from './sampler.ts';
 import { DroppingExporter } from './exporter.ts';
 import { settingsFromEnv, type TelemetrySettings } from './settings.ts';
@@ -60,9 +61,10 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
       }),
       // Routers and route handlers only: a span per middleware (helmet, cors, body parsers…) is noise and cost.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      // No parent, no span: the relay's and the checks' polls are not traces of their own.
-      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // No recorded parent, no span: the relay's and the checks' polls are not traces of their own, and
+      // a trace the sampler left out pays nothing per query (not even a span that records nothing).
+      onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch']),
+      onlyInRecordedTraces(new IORedisInstrumentation({ requireParentSpan: true }), ['_patchSendCommand']),
     ],
   });
   // The SDK's own complaints (an export that failed…), throttled; OTEL_LOG_LEVEL=debug shows everything instead.
