@@ -101,13 +101,21 @@ function splitByOutcome(rows: ClaimedRow[], outcomes: (PublishError | null)[]): 
   return { sent, failed };
 }
 
+/** Whether a stored `traceparent` says its trace is recorded (the sampled flag, bit 0 of its last field). */
+function sampled(carrier: TraceCarrier): boolean {
+  const flags = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-([\da-f]{2})$/.exec(carrier.traceparent ?? '')?.[1];
+  return flags !== undefined && (parseInt(flags, 16) & 1) === 1;
+}
+
 /**
  * The span of a traced row's trip from the outbox to the broker: a child of the writer's span, from
  * the row's commit (so the time it waited in the outbox shows) to the broker's confirm. Its context
- * is what the message carries as `traceparent`. Rows written outside a trace get none.
+ * is what the message carries as `traceparent`. Rows written outside a trace get none, nor rows of a
+ * trace the sampler left out (it would record nothing): their message carries the writer's context
+ * as stored, so the consumer still knows the trace and that it is not recorded.
  */
 function publishSpan(row: ClaimedRow, exchange: string): Span | null {
-  if (!row.trace_context) return null;
+  if (!row.trace_context || !sampled(row.trace_context)) return null;
   const now = Date.now();
   const createdAt = Math.min(new Date(row.created_at).getTime(), now);
   return startSpan(`publish ${row.envelope.type}`, {

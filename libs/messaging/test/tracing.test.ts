@@ -5,6 +5,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import amqp from 'amqplib';
 import { testUrls } from '@academy/testing';
 import { inSpan } from '@academy/kit';
 import { consume, createBroker, dlqName, outboxInsertSql, outboxRow, recordEvent, replayDeadLetters, retryQueueName, startOutboxRelay, type Broker, type Consumer, type OutboxRelay } from '../src/index.ts';
@@ -92,6 +93,28 @@ describe('trace context through the outbox, the broker and the consumer', () => 
     await waitUntil('consumer span ended', () => spansNamed('process employee.deleted').length === 1, 10_000);
     expect(spansNamed('publish employee.deleted')).toHaveLength(0);
     expect(parentOf(spansNamed('process employee.deleted')[0])).toBeUndefined();
+  });
+
+  test('an event of a trace the sampler left out gets no publish span: its message carries the writer’s context as stored, and nothing is recorded', async () => {
+    let seen: { traceId?: string; recording?: boolean } = {};
+    await start('sampled-out', async (em, event) => {
+      const span = trace.getActiveSpan();
+      seen = { traceId: span?.spanContext().traceId, recording: span?.isRecording() };
+      await recordEffect(em, event, topology.queue);
+    });
+    // A tap on the exchange reads the message's headers.
+    const connection = await amqp.connect(url);
+    const channel = await connection.createChannel();
+    const { queue: tap } = await channel.assertQueue('', { exclusive: true });
+    await channel.bindQueue(tap, topology.exchange, 'employee.deleted');
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
+    await db.orm.em.fork().getConnection().execute(outboxInsertSql(), [...outboxRow(validEnvelope(5)).slice(0, 3), JSON.stringify({ traceparent })]);
+    await waitUntil('handled', async () => (await counts(db.orm)).inbox === 1, 10_000);
+    const message = await channel.get(tap, { noAck: true });
+    await connection.close();
+    expect(message && message.properties.headers?.traceparent).toBe(traceparent);
+    expect(seen).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', recording: false });
+    expect(exporter.getFinishedSpans()).toHaveLength(0);
   });
 
   test('a retried delivery stays in the trace: each attempt is a child of the same publish, the failed one marked as an error', async () => {
