@@ -7,10 +7,14 @@
 // of the service process and of its PostgreSQL backends (read from /proc: on a machine shared with
 // other load, ops/s move with that load, CPU per operation much less). The service runs are made twice:
 // without and with a fresh `Idempotency-Key` on every request (issue 29: at least 85%). Starts and stops what it needs.
+// Then the addition's statement alone, without and with its key, straight from `pg` (PostgreSQL CPU per statement).
 // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there.
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { ensureInfra, stopInfra } from '@academy/infra';
+import { numberedPlaceholders } from '@academy/db';
+import { ADDITION, KEYED_ADDITION } from '../../apps/hours-bank/src/hours-bank/hours-bank.store.ts';
 import { bearer, createTestDatabase, dropTestDatabase, testConfig, uniqueQueueName } from '@academy/testing';
 import { cpuMs, eventSink, hoursBankPosts, jwtEnv, median, medianOps, postgresCpu, postgresCpuDelta, procAvailable, quantile, startServiceProcess, stopAll, waitReady, type OpsFigures } from './support.ts';
 
@@ -186,6 +190,7 @@ try {
     met: keyed.opsPerSec >= 0.85 * without.opsPerSec && keyed.errors === 0,
   });
   console.table({ '(a) one bank': keyedRow(serviceOne, keyedOne), '(b) 1,000 banks': keyedRow(serviceMany, keyedMany) });
+
   const [keys] = (await db.query<{ n: number }>('select count(*)::int as n from idempotency_keys')).rows;
   console.log(`${keys!.n} idempotency keys stored`);
   const [check] = (
@@ -196,6 +201,48 @@ try {
     )
   ).rows;
   console.log(`service wrote ${check!.rows} transactions on ${check!.banks} banks`);
+  // The statements alone: the service's addition, without and with its key, from 16 connections of the
+  // bench's own pool straight to PostgreSQL, in alternating phases; the CPU of those backends per
+  // statement (issue 29: how much of the keyed run's PostgreSQL CPU is the key's own work).
+  const STATEMENT_CLIENTS = 16;
+  const statementOps = Number(process.env.BENCH_STATEMENT_OPS ?? 2000);
+  const connections = await Promise.all(Array.from({ length: STATEMENT_CLIENTS }, () => db.connect()));
+  try {
+    const pids = await Promise.all(connections.map(async (c) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid));
+    const [plainSql, keyedSql] = [numberedPlaceholders(ADDITION), numberedPlaceholders(KEYED_ADDITION)];
+    let phase = 0;
+    const statements = async (keyed: boolean) => {
+      const run = ++phase;
+      let n = 0;
+      const before = pids.map((pid) => cpuMs(pid));
+      await Promise.all(
+        connections.map(async (connection) => {
+          for (let i = n++; i < statementOps; i = n++) {
+            const employee = 1 + ((i * 7919 + run) % BANKS);
+            const values = [employee, 70, null, null, '2026-01-10', 'COMPLETED', 70, null, 1, randomUUID(), 'hours-bank.transaction.recorded', JSON.stringify({ data: {} }), null];
+            const at = new Date();
+            const key = [`u:1 POST /api/v2/hours-bank/${employee}/completed`, `statement-${run}-${i}`, at.toISOString(), 'f'.repeat(64), new Date(at.getTime() + 86_400_000).toISOString(), 0];
+            await connection.query(keyed ? { name: 'keyed', text: keyedSql, values: [...key, ...values] } : { name: 'plain', text: plainSql, values });
+          }
+        }),
+      );
+      return pids.reduce((sum, pid, i) => sum + cpuMs(pid) - before[i]!, 0) / statementOps;
+    };
+    // Warm-up: each connection prepares both and settles on their generic plans.
+    await statements(false);
+    await statements(true);
+    const statementCpu = { plain: [] as number[], keyed: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      statementCpu.plain.push(await statements(false));
+      statementCpu.keyed.push(await statements(true));
+    }
+    const [plainMs, keyedMs] = [median(statementCpu.plain), median(statementCpu.keyed)];
+    console.log(
+      `\nthe addition's statement alone, ${STATEMENT_CLIENTS} connections, ${statementOps} a phase, medians of ${ROUNDS}: PostgreSQL CPU ${plainMs.toFixed(3)} ms without a key, ${keyedMs.toFixed(3)} ms with (+${(keyedMs - plainMs).toFixed(3)} ms)`,
+    );
+  } finally {
+    for (const connection of connections) connection.release();
+  }
 } finally {
   await rabbit.close();
   await db.end();

@@ -109,7 +109,8 @@ const ADDITION_STEPS = `emp as (select e.id from employees e, input where e.id =
        from (values (1)) as one left join totals t on true
      )`;
 
-const ADDITION = `with input as (select ?::int as employee_id, ?::int as delta),
+/** Parameters: employee id, signed change, then the steps' (`addToBank`). Exported for bench:hours-bank's statement figures. */
+export const ADDITION = `with input as (select ?::int as employee_id, ?::int as delta),
      ${ADDITION_STEPS}
      select * from answer`;
 
@@ -119,7 +120,7 @@ const ADDITION = `with input as (select ?::int as employee_id, ?::int as delta),
 // answer row, which a replay answers from. A first request that committed after this statement's
 // snapshot makes the key's insert fail, and with it the whole statement (`StatementKey.record`).
 // The key's values come once, first (`idempotency_input`, in the order of `StatementKey.values`).
-const KEYED_ADDITION = `with idempotency_input as (
+export const KEYED_ADDITION = `with idempotency_input as (
        select ?::text as scope, ?::text as key, ?::timestamptz as at, ?::text as fingerprint, ?::timestamptz as expires_at, ?::int as row_status
      ),
      idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(i.scope || chr(10) || i.key, 0)) as locked from idempotency_input i),
