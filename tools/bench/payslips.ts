@@ -20,7 +20,7 @@ import { buffer } from 'node:stream/consumers';
 import autocannon from 'autocannon';
 import PDFDocument from 'pdfkit';
 import pg from 'pg';
-import { createEnvelope, demoTaxId } from '@academy/contracts';
+import { DEV_TAX_ID_DIGEST_KEY, createEnvelope, demoTaxId, taxIdDigest } from '@academy/contracts';
 import { ensureInfra, freePort, stopInfra, waitFor } from '@academy/infra';
 import { createLogger } from '@academy/kit';
 import { createBroker } from '@academy/messaging';
@@ -170,14 +170,14 @@ try {
   await waitReady('notifications', `${notifications.url}/readyz`);
   await waitReady('maildev', `${mailApi}/email`, 30_000);
   await waitReady('gateway', `${gateway}/healthz`, 30_000);
-  // The employees as academic announces them: employee.upserted (version 2, with the tax id) into payslips' replica.
+  // The employees as academic announces them: employee.upserted (version 3, the tax id's digest under the dev key payslips holds) into its replica.
   const broker = createBroker({ url: base.RABBITMQ_URL, service: 'bench-payslips', logger: createLogger('bench-payslips', 'warn'), exchange: base.EVENTS_EXCHANGE });
   await broker.start();
   await broker.publish(
     Array.from({ length: EMPLOYEES }, (_, i) =>
       createEnvelope(
         'employee.upserted',
-        { id: i + 1, userId: 100_001 + i, name: `Employee ${i + 1}`, email: `employee${i + 1}@academy.test`, active: true, taxId: demoTaxId(i + 1), payrollCode: null },
+        { id: i + 1, userId: 100_001 + i, name: `Employee ${i + 1}`, email: `employee${i + 1}@academy.test`, active: true, taxIdDigest: taxIdDigest(demoTaxId(i + 1), DEV_TAX_ID_DIGEST_KEY), payrollCode: null },
         { source: 'academic' },
       ),
     ),
