@@ -7,10 +7,11 @@
 //   nothing), one tracing 100% of requests and one 10%. Academic exports too, following the gateway's
 //   decision (parent-based; what comes untraced from the off gateway stays untraced). Rounds of
 //   GET /api/v2/auth/me (gateway → academic: JWT check, a PostgreSQL read) alternate the three.
-// - events: the event pipeline of bench:events (outbox committed → relay → RabbitMQ → consumer,
-//   one transaction per event, handler + inbox), in a child process per round and setting (started
-//   with the tracing preload, as an app is): BENCH_TRACING_EVENTS events written by `recordEvent`, ten
-//   per transaction, each transaction the root span of a trace (a request's, sampled by the ratio);
+// - events: the event pipeline of bench:events (outbox committed → relay → RabbitMQ → consumer at
+//   its default, waiting events sharing a transaction; handler + inbox), in a child process per
+//   round and setting (started with the tracing preload, as an app is): BENCH_TRACING_EVENTS events
+//   written by `recordEvent`, ten per transaction, each transaction the root span of a trace (a
+//   request's, sampled by the ratio);
 //   then the clock runs from the relay's start to the last inbox row. A traced event costs a stored
 //   trace context, a publish span, a process span and the handler's query spans, all exported.
 //
@@ -120,7 +121,7 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
 async function eventsPart(receiver: OtlpReceiver): Promise<void> {
   const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq']);
   try {
-    console.log(`\nevents: ${EVENTS} events (${EVENTS_PER_TRANSACTION} a transaction, each transaction a trace), outbox → relay → broker → consumer (one transaction per event); ${ROUNDS} rounds, a child process each, order rotated; load average ${loadavg()[0].toFixed(1)}`);
+    console.log(`\nevents: ${EVENTS} events (${EVENTS_PER_TRANSACTION} a transaction, each transaction a trace), outbox → relay → broker → consumer (its default: waiting events share a transaction); ${ROUNDS} rounds, a child process each, order rotated; load average ${loadavg()[0].toFixed(1)}`);
     const figures = await rotate(async (name) => {
       const ratio = SETTINGS[name];
       const env = { ...process.env, OTEL_SERVICE_NAME: `bench-events-${name.replace(/\W+/g, '')}`, ...(ratio === null ? { OTEL_EXPORTER_OTLP_ENDPOINT: '' } : traced(receiver, ratio)) };
