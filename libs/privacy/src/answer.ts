@@ -6,6 +6,7 @@ import { consume, recordEvent, type Broker, type ConsumeOptions, type Consumer, 
 import type { StoredEntry } from './entities.ts';
 import { PART_RETENTION_DAYS, dropPartsOfSubject, storeExport, sweepExpiredParts } from './parts.ts';
 import { checkProviders, type PrivacyProvider, type ProviderContext } from './provider.ts';
+import { forgetTransientRecords } from './transient.ts';
 
 type Answer = EventData<'privacy.part.answered'>;
 type FeatureAnswer = Answer['features'][number];
@@ -98,6 +99,7 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
         const ctx: ProviderContext = { em: attempt, subject, requestId, now, locale };
         const answered: FeatureAnswer[] = [];
         const stored: StoredEntry[] = [];
+        const identifiers = new Set<string>(subject.email ? [subject.email] : []);
         for (const provider of asked) {
           const feature = `${service}.${provider.feature}`;
           if (kind === 'access') {
@@ -107,12 +109,15 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
             answered.push({ feature, status: exported ? 'done' : 'nothing-held', erased: [], kept: [], entries: part.length });
           } else {
             const erasure = await provider.erase(ctx);
+            for (const identifier of erasure.identifiers ?? []) identifiers.add(identifier);
             const held = erasure.erased.some((item) => item.count > 0) || erasure.kept.length > 0;
             answered.push({ feature, status: held ? 'done' : 'nothing-held', erased: [...erasure.erased], kept: [...erasure.kept], entries: 0 });
           }
         }
         // The person's earlier exports kept here go with the erasure (their files below, once no row names them).
         const dropped = kind === 'erasure' ? await dropPartsOfSubject(attempt, subject, now) : [];
+        // And what the outbox and the stored replies of keyed writes still say about them.
+        if (kind === 'erasure') await forgetTransientRecords(attempt, [...identifiers]);
         return { features: answered, entries: stored, droppedParts: dropped };
       }));
     } catch (error) {

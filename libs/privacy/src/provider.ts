@@ -64,6 +64,11 @@ export interface EraseAnswer {
   erased: readonly { what: string; count: number }[];
   /** What a law requires keeping: restricted from now on, removed on `until`. */
   kept: readonly PrivacyKept[];
+  /**
+   * Values that identified the person here before the erasure (their full name, tax id…; never
+   * published): the service's published events and stored replies naming one are forgotten too.
+   */
+  identifiers?: readonly string[];
 }
 
 /**

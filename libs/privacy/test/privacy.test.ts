@@ -101,6 +101,8 @@ beforeAll(async () => {
   await sql('create table notes (id serial primary key, employee_id int not null, text text not null)');
   await sql('create table kept_records (id serial primary key, employee_id int not null, restricted_at timestamptz)');
   await sql('create table erase_log (id serial primary key, employee_id int not null)');
+  // As libs/service's, for the erasure's forgetting of stored replies.
+  await sql('create table idempotency_keys (scope varchar(600) not null, key varchar(255) not null, body text not null, primary key (scope, key))');
   filesDir = await mkdtemp(path.join(tmpdir(), 'privacy-parts-'));
   storage = encryptedStorage(diskStorage(filesDir), { currentKeyId: 'k1', keys: new Map([['k1', randomBytes(32)]]) });
   broker = createBroker({ url: testUrls.rabbitmq, service: 'privacy-test', logger: createLogger('privacy-test', 'silent'), exchange });
@@ -242,6 +244,22 @@ describe('an erasure request', () => {
     expect(await readRemotePart(baseUrl, API_KEY, access.requestId)).toBeNull();
     for (const { storageKey } of row!.entries) expect(await storage.open(storageKey)).toBeNull();
     expect(await sql('select entries from privacy_answers where request_id = ?', [access.requestId])).toEqual([{ entries: null }]);
+  });
+
+  test("when the service's outbox and stored replies still name the person's e-mail, then the erasure forgets the published events and the replies, and keeps what is still to be published and what names others", async () => {
+    const person: PrivacySubject = { kind: 'employee', id: 24, userId: null, email: 'Erika_24@Example.com' };
+    const envelope = (email: string) => JSON.stringify({ type: 'employee.upserted', data: { id: 24, name: 'Erika', email } });
+    await sql(
+      `insert into outbox (event_id, type, envelope, created_at, available_at, published_at, attempts)
+       values (?, 'employee.upserted', ?, now(), now(), now(), 1), (?, 'employee.upserted', ?, now(), now(), null, 0), (?, 'employee.upserted', ?, now(), now(), now(), 1), (?, 'employee.upserted', ?, now(), now(), now(), 1)`,
+      [randomUUID(), envelope('erika_24@example.com'), randomUUID(), envelope('erika_24@example.com'), randomUUID(), envelope('someone@example.com'), randomUUID(), envelope('erikaX24@example.com')],
+    );
+    await sql(`insert into idempotency_keys (scope, key, body) values ('POST /api/v2/employees', 'k-24', ?), ('POST /api/v2/employees', 'k-other', ?)`, [envelope('ERIKA_24@example.com'), envelope('someone@example.com')]);
+
+    await answerTo(request('erasure', person));
+    const left = (await sql(`select published_at is not null as published, envelope->'data'->>'email' as email from outbox where type = 'employee.upserted' order by id`)) as { published: boolean; email: string }[];
+    expect(left).toEqual([{ published: false, email: 'erika_24@example.com' }, { published: true, email: 'someone@example.com' }, { published: true, email: 'erikaX24@example.com' }]);
+    expect(await sql(`select key from idempotency_keys order by key`)).toEqual([{ key: 'k-other' }]);
   });
 
   test('when the same request comes again under another event id, then the recorded answer is published again and the providers do not run', async () => {

@@ -62,7 +62,12 @@ export const employeeReplicaPrivacy = {
   async erase({ em, subject, now }: ReplicaProviderContext) {
     const [row] = await em
       .getConnection()
-      .execute<{ held: boolean }[]>(`select (user_id is not null or name is not null or email is not null or tax_id_digest is not null or payroll_code is not null) as held from employees where id = ?`, [subject.id], 'all', em.getTransactionContext());
+      .execute<{ held: boolean; name: string | null; email: string | null }[]>(
+        `select (user_id is not null or name is not null or email is not null or tax_id_digest is not null or payroll_code is not null) as held, name, email from employees where id = ?`,
+        [subject.id],
+        'all',
+        em.getTransactionContext(),
+      );
     await run(
       em,
       `insert into employees (id, active, deleted, source_version) values (?, false, true, ?)
@@ -70,6 +75,8 @@ export const employeeReplicaPrivacy = {
          source_version = greatest(employees.source_version, excluded.source_version)`,
       [subject.id, now],
     );
-    return { erased: row?.held ? [{ what: 'employee record (replica)', count: 1 }] : [], kept: [] };
+    // The name and address it held: the service's published events and stored replies naming them go too.
+    const identifiers = [row?.name, row?.email].filter((value): value is string => !!value);
+    return { erased: row?.held ? [{ what: 'employee record (replica)', count: 1 }] : [], kept: [], ...(identifiers.length ? { identifiers } : {}) };
   },
 };

@@ -85,7 +85,7 @@ describe("hours-bank's part of a personal data request", () => {
     const erase = () => inTransaction(async (ctx) => Promise.all(hoursBankProviders.map((provider) => provider.erase(ctx))), subject);
     expect(await erase()).toEqual([
       { erased: [{ what: 'hours banks', count: 1 }, { what: 'hours bank entries', count: 2 }], kept: [] },
-      { erased: [{ what: 'employee record (replica)', count: 1 }], kept: [] },
+      { erased: [{ what: 'employee record (replica)', count: 1 }], kept: [], identifiers: [`Ana ${id}`, `ana${id}@academy.test`] },
     ]);
     expect(await sql(service, `select id from hours_banks where employee_id = ?`, [id])).toEqual([]);
     expect(await sql(service, `select t.id from hours_transactions t where t.reason like ?`, [`%of ${id}`])).toEqual([]);
