@@ -5,7 +5,7 @@ export default {
   ...preset,
   displayName: 'system',
   rootDir: '.',
-  testMatch: ['<rootDir>/journeys.test.ts'],
+  testMatch: ['<rootDir>/journeys.test.ts', '<rootDir>/privacy.system.test.ts'],
   globalSetup: '<rootDir>/global-setup.ts',
   globalTeardown: '<rootDir>/global-teardown.ts',
   testTimeout: 60_000,
