@@ -14,7 +14,10 @@ import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { ensureInfra, stopInfra } from '@academy/infra';
 import { numberedPlaceholders } from '@academy/db';
-import { ADDITION, KEYED_ADDITION } from '../../apps/hours-bank/src/hours-bank/hours-bank.store.ts';
+import { outboxRow } from '@academy/messaging';
+import type { Actor } from '@academy/auth';
+import { ADDITION, KEYED_ADDITION, SET_BY_THE_STATEMENT } from '../../apps/hours-bank/src/hours-bank/hours-bank.store.ts';
+import { hoursEvent } from '../../apps/hours-bank/src/hours-bank/hours-bank.events.ts';
 import { bearer, createTestDatabase, dropTestDatabase, testConfig, uniqueQueueName } from '@academy/testing';
 import { cpuMs, eventSink, hoursBankPosts, jwtEnv, median, medianOps, postgresCpu, postgresCpuDelta, procAvailable, quantile, startServiceProcess, stopAll, waitReady, type OpsFigures } from './support.ts';
 
@@ -219,7 +222,13 @@ try {
         connections.map(async (connection) => {
           for (let i = n++; i < statementOps; i = n++) {
             const employee = 1 + ((i * 7919 + run) % BANKS);
-            const values = [employee, 70, null, null, '2026-01-10', 'COMPLETED', 70, null, 1, randomUUID(), 'hours-bank.transaction.recorded', JSON.stringify({ data: {} }), null];
+            // As `addToBank` sends them, with a valid event (the service's relay publishes it to the sink).
+            const event = hoursEvent(
+              'hours-bank.transaction.recorded',
+              { transactionId: SET_BY_THE_STATEMENT, hoursBankId: SET_BY_THE_STATEMENT, schoolCourseId: SET_BY_THE_STATEMENT, employeeId: employee, type: 'COMPLETED', minutes: 70, transactionDate: '2026-01-10', reason: null, replacesTransactionId: null, byUserId: 1 },
+              { userId: 1, role: 'admin', employeeId: null, correlationId: randomUUID() } satisfies Actor,
+            );
+            const values = [employee, 70, null, null, '2026-01-10', 'COMPLETED', 70, null, 1, ...outboxRow(event)];
             const at = new Date();
             const key = [`u:1 POST /api/v2/hours-bank/${employee}/completed`, `statement-${run}-${i}`, at.toISOString(), 'f'.repeat(64), new Date(at.getTime() + 86_400_000).toISOString(), 0];
             await connection.query(keyed ? { name: 'keyed', text: keyedSql, values: [...key, ...values] } : { name: 'plain', text: plainSql, values });
