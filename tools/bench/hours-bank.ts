@@ -229,9 +229,10 @@ try {
               { userId: 1, role: 'admin', employeeId: null, correlationId: randomUUID() } satisfies Actor,
             );
             const values = [employee, 70, null, null, '2026-01-10', 'COMPLETED', 70, null, 1, ...outboxRow(event)];
-            const at = new Date();
-            const key = [`u:1 POST /api/v2/hours-bank/${employee}/completed`, `statement-${run}-${i}`, at.toISOString(), 'f'.repeat(64), new Date(at.getTime() + 86_400_000).toISOString(), 0];
-            await connection.query(keyed ? { name: 'keyed', text: keyedSql, values: [...key, ...values] } : { name: 'plain', text: plainSql, values });
+            // As `addToBank` sends a key's values (`StatementKey`): lock text, scope, key, now, the steps', then scope, key, fingerprint, status, now, expiry.
+            const [scope, key, at] = [`u:1 POST /api/v2/hours-bank/${employee}/completed`, `statement-${run}-${i}`, new Date()];
+            const keyValues = [`${scope}\n${key}`, scope, key, at, ...values, scope, key, 'f'.repeat(64), 0, at, new Date(at.getTime() + 86_400_000)];
+            await connection.query(keyed ? { name: 'keyed', text: keyedSql, values: keyValues } : { name: 'plain', text: plainSql, values });
           }
         }),
       );

@@ -90,8 +90,8 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
   const joined = req.headers[IDEMPOTENCY_HEADER];
   if (joined === undefined) return null;
   // Node joins a repeated header with ", " in `headers` ("aaa, bbb", a valid key): its distinct values tell
-  // them apart. A value without a comma was sent once, and `headersDistinct` (an object of every header,
-  // built on each read: a keyed write's largest cost in the profile after the hash) is read only otherwise.
+  // them apart. A value without a comma was sent once; `headersDistinct` (an object of every header, built
+  // on each read) is read only otherwise.
   if (typeof joined === 'string' && !joined.includes(',')) {
     if (!KEY_PATTERN.test(joined)) throw badKey();
     return joined;
@@ -379,12 +379,6 @@ export class StatementKey {
   readonly expiresAt: Date;
   /** The status of a key whose stored answer is the statement's row (`body`: its JSON). */
   readonly rowStatus = ROWS_STATUS;
-  /**
-   * The key's values in the order of a store's `idempotency_input` CTE, each given once:
-   * `select ?::text as scope, ?::text as key, ?::timestamptz as at, ?::text as fingerprint, ?::timestamptz as expires_at, ?::int as row_status`
-   * (the lock's text is `scope || chr(10) || key`, as `lock`). Times as ISO text: `pg` writes a `Date` by hand, ~20 times slower.
-   */
-  readonly values: [scope: string, key: string, at: string, fingerprint: string, expiresAt: string, rowStatus: number];
   private readonly orm: MikroORM;
   private readonly res: Response;
 
@@ -395,7 +389,6 @@ export class StatementKey {
     this.fingerprint = requestFingerprint(req);
     this.at = options.now();
     this.expiresAt = new Date(this.at.getTime() + options.ttlHours * 3_600_000);
-    this.values = [this.scope, key, this.at.toISOString(), this.fingerprint, this.expiresAt.toISOString(), ROWS_STATUS];
     this.orm = options.orm;
     this.res = res;
   }

@@ -80,24 +80,21 @@ describe('Idempotency-Key on writes', () => {
             if (!key) return (await sql.query<{ id: number; label: string }>(`with input as (select $1::text as label from pg_sleep($2)), ${steps} select * from answer`, [label, sleepSeconds]))[0]!;
             return key.record(async () => {
               const [row] = await sql.query<{ id: number; label: string } & KeyColumns>(
-                `with idempotency_input as (
-                   select $1::text as scope, $2::text as key, $3::timestamptz as at, $4::text as fingerprint, $5::timestamptz as expires_at, $6::int as row_status
-                 ),
-                 idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(i.scope || chr(10) || i.key, 0)) as locked from idempotency_input i),
+                `with idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended($1::text, 0)) as locked),
                  idempotency_stored as (
-                   select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k, idempotency_input i
-                   where (select locked from idempotency_lock) and k.scope = i.scope and k.key = i.key and k.expires_at > i.at
+                   select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k
+                   where (select locked from idempotency_lock) and k.scope = $2 and k.key = $3 and k.expires_at > $4::timestamptz
                  ),
                  idempotency_free as (select 1 from idempotency_lock where locked and not exists (select 1 from idempotency_stored)),
-                 input as (select $7::text as label from idempotency_free, pg_sleep($8)),
+                 input as (select $5::text as label from idempotency_free, pg_sleep($6)),
                  ${steps},
                  idempotency_recorded as (
                    insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
-                   select i.scope, i.key, i.fingerprint, i.row_status, null, row_to_json(a)::text, i.at, i.expires_at from answer a, idempotency_free, idempotency_input i
+                   select $2, $3, $7, $8::int, null, row_to_json(a)::text, $4::timestamptz, $9::timestamptz from answer a, idempotency_free
                  )
                  select a.*, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored
                  from (values (1)) as one left join answer a on true`,
-                [...key.values, label, sleepSeconds],
+                [key.lock, key.scope, key.key, key.at, label, sleepSeconds, key.fingerprint, key.rowStatus, key.expiresAt],
               );
               return row!;
             });

@@ -447,18 +447,16 @@ export const REJECT_SQL = `with ${rejectSteps()}
 // stored under the key; the key is inserted with the answer row (whether the row changed, and the
 // answer the use case built), which a replay answers from. A first request that committed after this
 // statement's snapshot makes the key's insert fail, and with it the whole statement (`StatementKey.record`).
-const keyedReview = (steps: string) => `with idempotency_input as (
-    select ?::text as scope, ?::text as key, ?::timestamptz as at, ?::text as fingerprint, ?::timestamptz as expires_at, ?::int as row_status),
-  idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(i.scope || chr(10) || i.key, 0)) as locked from idempotency_input i),
+const keyedReview = (steps: string) => `with idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(?::text, 0)) as locked),
   idempotency_stored as (
-    select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k, idempotency_input i
-     where (select locked from idempotency_lock) and k.scope = i.scope and k.key = i.key and k.expires_at > i.at),
+    select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k
+     where (select locked from idempotency_lock) and k.scope = ? and k.key = ? and k.expires_at > ?::timestamptz),
   idempotency_free as (select 1 from idempotency_lock where locked and not exists (select 1 from idempotency_stored)),
   ${steps},
   answer as (select (select count(*)::int from reviewed) as reviewed, ?::jsonb as answer),
   idempotency_recorded as (
     insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
-    select i.scope, i.key, i.fingerprint, i.row_status, null, row_to_json(a)::text, i.at, i.expires_at from answer a, idempotency_free, idempotency_input i)
+    select ?, ?, ?, ?::int, null, row_to_json(a)::text, ?::timestamptz, ?::timestamptz from answer a, idempotency_free)
   select a.reviewed, a.answer, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored from answer a`;
 const KEYED_APPROVE_SQL = keyedReview(approveSteps(WHEN_KEY_FREE));
 const KEYED_REJECT_SQL = keyedReview(rejectSteps(WHEN_KEY_FREE));
@@ -488,8 +486,20 @@ async function writeReview<Answer>(em: EntityManager, sql: { plain: string; keye
   }
   const { key } = keyed;
   const row = await key.record(async () => {
-    // The key's values once, first (`idempotency_input`, in the order of `StatementKey.values`).
-    const [written] = await prepared<{ reviewed: number; answer: Answer } & KeyColumns>(em, sql.keyed, [...key.values, ...values, JSON.stringify(keyed.answer)]);
+    const [written] = await prepared<{ reviewed: number; answer: Answer } & KeyColumns>(em, sql.keyed, [
+      key.lock,
+      key.scope,
+      key.key,
+      key.at,
+      ...values,
+      JSON.stringify(keyed.answer),
+      key.scope,
+      key.key,
+      key.fingerprint,
+      key.rowStatus,
+      key.at,
+      key.expiresAt,
+    ]);
     return written!;
   });
   return { changed: Boolean(row.reviewed), answer: row.answer };

@@ -119,21 +119,17 @@ export const ADDITION = `with input as (select ?::int as employee_id, ?::int as 
 // unless this request holds it and no answer is stored under the key; the key is inserted with the
 // answer row, which a replay answers from. A first request that committed after this statement's
 // snapshot makes the key's insert fail, and with it the whole statement (`StatementKey.record`).
-// The key's values come once, first (`idempotency_input`, in the order of `StatementKey.values`).
-export const KEYED_ADDITION = `with idempotency_input as (
-       select ?::text as scope, ?::text as key, ?::timestamptz as at, ?::text as fingerprint, ?::timestamptz as expires_at, ?::int as row_status
-     ),
-     idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(i.scope || chr(10) || i.key, 0)) as locked from idempotency_input i),
+export const KEYED_ADDITION = `with idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(?::text, 0)) as locked),
      idempotency_stored as (
-       select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k, idempotency_input i
-       where (select locked from idempotency_lock) and k.scope = i.scope and k.key = i.key and k.expires_at > i.at
+       select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k
+       where (select locked from idempotency_lock) and k.scope = ? and k.key = ? and k.expires_at > ?::timestamptz
      ),
      idempotency_free as (select 1 from idempotency_lock where locked and not exists (select 1 from idempotency_stored)),
      input as (select ?::int as employee_id, ?::int as delta from idempotency_free),
      ${ADDITION_STEPS},
      idempotency_recorded as (
        insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
-       select i.scope, i.key, i.fingerprint, i.row_status, null, row_to_json(a)::text, i.at, i.expires_at from answer a, idempotency_free, idempotency_input i
+       select ?, ?, ?, ?::int, null, row_to_json(a)::text, ?::timestamptz, ?::timestamptz from answer a, idempotency_free
      )
      select a.*, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored from answer a`;
 
@@ -166,7 +162,19 @@ export async function addToBank(em: EntityManager, addition: Addition, key: Stat
   ];
   const r = key
     ? await key.record(async () => {
-        const [row] = await query<AdditionRow & KeyColumns>(em, KEYED_ADDITION, [...key.values, ...values]);
+        const [row] = await query<AdditionRow & KeyColumns>(em, KEYED_ADDITION, [
+          key.lock,
+          key.scope,
+          key.key,
+          key.at,
+          ...values,
+          key.scope,
+          key.key,
+          key.fingerprint,
+          key.rowStatus,
+          key.at,
+          key.expiresAt,
+        ]);
         return row!;
       })
     : (await query<AdditionRow>(em, ADDITION, values))[0]!;
