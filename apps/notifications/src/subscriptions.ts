@@ -26,9 +26,13 @@ export async function subscriptions(ctx: NotificationsContext): Promise<PrivacyS
   // The one way a push goes out, on this context, for the handlers whose events push (they import no sibling feature).
   const push: SendPush = (input) => sendPush(ctx, input);
   const unsubscribeLink: GuardianLink = (type, address) => unsubscribeLinkFor(unsubscribeSettings(ctx.config), type, address, ctx.clock.now());
+  // batchSize 1 on both queues: their handlers push (and emit) before the commit, and a batch that fails is
+  // handled again event by event, which would push the batch's other events twice (mails go through the
+  // mail worker after the commit and never would).
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.EMAIL_QUEUE,
+    batchSize: 1,
     handlers: {
       'block.approved': onBlockApproved(() => ctx.mailWorker.wake(), academy, unsubscribeLink),
       ...payslipHandlers({ sendPush: push, wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
@@ -40,6 +44,7 @@ export async function subscriptions(ctx: NotificationsContext): Promise<PrivacyS
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.REALTIME_QUEUE,
+    batchSize: 1,
     handlers: { 'incident.created': incidents, 'incident.updated': incidents },
   });
   return subscribePrivacy(ctx, { service: 'notifications', queue: ctx.config.PRIVACY_QUEUE, providers: notificationsProviders, storage: privacyStorage(ctx.config) });
