@@ -13,10 +13,14 @@ describe('employee.upserted versions', () => {
     expect(parsed.ok && parsed.envelope.data).toMatchObject({ taxIdDigest: digest, payrollCode: null });
   });
 
-  test('version 2 (the tax id itself, published beside 3 by academic@1.3.0 only) is neither stamped nor read any more: the consumer parks it', () => {
+  test('version 2 (the tax id itself, published beside 3 by academic@1.3.0 only) is neither stamped nor read any more: a retired twin, which the consumer drops; any other version it does not read is still unsupported', () => {
     expect(() => createEnvelope('employee.upserted', { ...v1Data, payrollCode: null }, { source: 'academic', version: 2 })).toThrow(RangeError);
     const twin = { ...createEnvelope('employee.upserted', { ...v1Data, payrollCode: null }, { source: 'academic' }), version: 2, data: { ...v1Data, taxId: '12345678Z', payrollCode: null } };
-    expect(parseEnvelope(JSON.stringify(twin))).toMatchObject({ ok: false, reason: 'unsupported_version', error: expect.stringContaining('reads versions 3, 1') });
+    const parsed = parseEnvelope(JSON.stringify(twin));
+    expect(parsed).toEqual({ ok: false, reason: 'retired_twin', error: expect.stringContaining('retired twin'), eventId: twin.id, type: 'employee.upserted' });
+    expect(JSON.stringify(parsed)).not.toContain('12345678Z');
+    // Another version nobody reads is still unsupported (parked), not retired.
+    expect(parseEnvelope(JSON.stringify({ ...twin, version: 4 }))).toMatchObject({ ok: false, reason: 'unsupported_version', error: expect.stringContaining('reads versions 3, 1') });
   });
 
   test('a version the schema does not read is refused at the producer', () => {

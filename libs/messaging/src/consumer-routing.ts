@@ -33,9 +33,19 @@ function forward(ch: ConfirmChannel, target: string, message: ConsumeMessage, he
   return copyToQueue(ch, target, message, STRIPPED_HEADERS, headers);
 }
 
-/** An invalid message, or one of a version this consumer does not read, goes to the DLQ at once: no retry can fix it. */
+/**
+ * An invalid message, or one of a version this consumer does not read, goes to the DLQ at once: no retry can fix it.
+ * A retired twin (a version published only beside the current one, see `retiredTwinVersions`) is acknowledged and
+ * counted as `retired`, its data never read nor kept.
+ */
 export async function parkUnreadable(ch: ConfirmChannel, message: ConsumeMessage, parsed: Extract<ParsedEnvelope, { ok: false }>, routing: FailureRouting): Promise<void> {
   const { queue, metrics, log } = routing;
+  if (parsed.reason === 'retired_twin') {
+    acknowledge(ch, message, log);
+    metrics.consumed.inc({ queue, type: parsed.type, outcome: 'retired' });
+    log.debug({ eventId: parsed.eventId, type: parsed.type }, parsed.error);
+    return;
+  }
   await forward(ch, dlqName(queue), message, {
     [REASON_HEADER]: parsed.error.slice(0, 1000),
     [ATTEMPTS_HEADER]: attemptsOf(message),

@@ -47,7 +47,7 @@ export function messagingMetrics(registry: Registry = new Registry()): Messaging
     publishFailed: new Counter({ name: 'messaging_publish_failed_total', help: 'Outbox rows whose publication failed (will be retried), by reason', labelNames: ['reason'], registers }),
     consumed: new Counter({
       name: 'messaging_consumed_total',
-      help: 'Messages settled by consumers, by queue, type and outcome (handled, duplicate, retried, dead_lettered)',
+      help: 'Messages settled by consumers, by queue, type and outcome (handled, duplicate, retried, dead_lettered, retired: a retired twin version dropped)',
       labelNames: ['queue', 'type', 'outcome'],
       registers,
     }),

@@ -366,3 +366,14 @@ export const readableOlderVersions: EventVersions = {
   'school-course.created': [1],
   'school-course.deleted': [1],
 };
+
+/**
+ * Versions no app publishes or reads any more that were only ever twins: published beside the current
+ * version of the same event (same `occurredAt`), which carries everything a reader needs. A reader drops
+ * one (acknowledged, counted as `retired`, never parsed further nor parked in a DLQ), so that a rolling
+ * deployment, where the last release still publishes the twin, neither fills the DLQs nor keeps what the
+ * twin carried: version 2 of `employee.upserted` carried a tax id.
+ */
+export const retiredTwinVersions: EventVersions = {
+  'employee.upserted': [2],
+};

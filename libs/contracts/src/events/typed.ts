@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EventEnvelope } from './envelope.ts';
-import { eventSchemas, eventVersions, isEventType, readableOlderVersions, type EventData, type EventType, type EventVersions } from './catalogue.ts';
+import { eventSchemas, eventVersions, isEventType, readableOlderVersions, retiredTwinVersions, type EventData, type EventType, type EventVersions } from './catalogue.ts';
 
 /** An envelope whose `type` is a catalogue type and whose `data` has been checked against that type's schema. */
 export type TypedEnvelope<T extends EventType = EventType> = { [K in T]: Omit<EventEnvelope, 'type' | 'data'> & { type: K; data: EventData<K> } }[T];
@@ -35,7 +35,9 @@ export function createEnvelope<T extends EventType>(type: T, data: EventData<T>,
 /** A failure says why in `error`; `reason` is its kind, for metrics. */
 export type ParsedEnvelope =
   | { ok: true; envelope: TypedEnvelope }
-  | { ok: false; reason: 'invalid' | 'unsupported_version'; error: string; eventId?: string; type?: string };
+  | { ok: false; reason: 'invalid' | 'unsupported_version'; error: string; eventId?: string; type?: string }
+  /** A twin of a retired version (`retiredTwinVersions`): the reader drops it, its data unread. */
+  | { ok: false; reason: 'retired_twin'; error: string; eventId: string; type: EventType };
 
 /**
  * The subscribing side: parses raw bytes or a decoded object into a typed envelope. Never throws;
@@ -57,6 +59,9 @@ export function parseEnvelope(raw: Buffer | string | unknown, versions: EventVer
   const { id, type } = envelope.data;
   if (!isEventType(type)) return { ok: false, reason: 'invalid', error: `unknown event type "${type}"`, eventId: id, type };
   const known = versions[type] ?? [eventVersions[type], ...(readableOlderVersions[type] ?? [])];
+  if (!known.includes(envelope.data.version) && retiredTwinVersions[type]?.includes(envelope.data.version)) {
+    return { ok: false, reason: 'retired_twin', error: `version ${envelope.data.version} of "${type}" is a retired twin of the current version, dropped`, eventId: id, type };
+  }
   if (!known.includes(envelope.data.version)) {
     return { ok: false, reason: 'unsupported_version', error: `unsupported version ${envelope.data.version} of "${type}" (this consumer reads version${known.length > 1 ? 's' : ''} ${known.join(', ')})`, eventId: id, type };
   }
