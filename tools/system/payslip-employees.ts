@@ -1,7 +1,7 @@
 // The employees a system test prints on a payslip PDF, once payslips can match them: since
 // `employee.upserted` version 3 the payslips replica keeps only the tax id's keyed digest, so the
 // wait is for that digest in the replica, and the name and tax id printed come from academic.
-// payslips at its last release (test:compat) still writes the tax id itself, from version 2.
+// (`tax_id is not null` is for a payslips replica older than 1.3.0, which kept the tax id itself from version 2.)
 import { eventually } from './client.ts';
 import type { TestSystem } from './harness.ts';
 
