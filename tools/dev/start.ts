@@ -100,7 +100,8 @@ try {
       ...entry,
       process: supervised.get(entry.name),
     })),
-    90_000,
+    // START_READY_SECONDS: how long every process may take to answer ready (90 s; more on a loaded machine)
+    Number(process.env.START_READY_SECONDS ?? '90') * 1000,
   );
 
   // Academic's people first: payslips' seed waits for them to reach its replica.
