@@ -25,6 +25,11 @@ import { cachedWorktree, pruneWorktrees, worktreeCache } from './worktree.ts';
 
 /** The journeys of tools/system/journeys.test.ts that cross apps by events (jest -t). */
 export const EVENT_JOURNEYS = 'content blocks|school courses|attendance|incidents|payslips';
+/**
+ * Only that file: test:system's other files (the privacy saga, issue 35) start systems of their own and
+ * assert what HEAD does; a mixed-version privacy request is not yet proven (see the issue's note).
+ */
+const JOURNEYS_FILE = 'tools/system/journeys.test.ts';
 /** Files a release writes, or that no image ships (docs, deploy, CI, an app's or a library's own tests, the test-only libraries): a change to them alone changes no app. */
 const BOOKKEEPING = [/^contracts\//, /^apps\/[^/]+\/CHANGELOG\.md$/, /\.md$/, /^deploy\//, /^\.ci\//, /^(apps|libs)\/[^/]+\/(test|e2e)\//, /^libs\/(testing|infra)\//];
 
@@ -144,7 +149,7 @@ async function main(): Promise<void> {
         console.log(`\n=== test:compat ${i + 1}/${runs.length}: ${name}`);
         const result = spawnSync(
           process.execPath,
-          ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'tools/system/jest.system.config.js', '-t', EVENT_JOURNEYS],
+          ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '-c', 'tools/system/jest.system.config.js', JOURNEYS_FILE, '-t', EVENT_JOURNEYS],
           {
             cwd: repoRoot,
             stdio: 'inherit',
