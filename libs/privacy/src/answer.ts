@@ -4,7 +4,7 @@ import { removeFiles, type FileStorage } from '@academy/files';
 import { runEvery, type Clock, type Logger } from '@academy/kit';
 import { consume, recordEvent, type Broker, type ConsumeOptions, type Consumer, type HandledEvent } from '@academy/messaging';
 import type { StoredEntry } from './entities.ts';
-import { PART_RETENTION_DAYS, dropPartsOfSubject, storeExport, sweepExpiredParts } from './parts.ts';
+import { PART_RETENTION_DAYS, dropPartsOfSubject, recordWrittenEntry, removeUnansweredEntries, storeExport, sweepExpiredParts } from './parts.ts';
 import { checkProviders, type PrivacyProvider, type ProviderContext } from './provider.ts';
 import { forgetTransientRecords } from './transient.ts';
 
@@ -48,6 +48,8 @@ interface PriorRow {
   status: string;
   attempts: number;
   answer: Answer | null;
+  /** Not `done`: the files an earlier attempt stored whose commit failed (`recordWrittenEntry`). */
+  entries: StoredEntry[] | null;
 }
 
 /** A failure's reason as published: the error's message (never its stack), bounded. */
@@ -56,14 +58,18 @@ function reasonOf(error: unknown): string {
   return message.slice(0, 2000);
 }
 
-/** Counts a failed attempt in a transaction of its own (the attempt's is rolled back); answers the count so far. */
-async function countFailure(orm: MikroORM, event: HandledEvent<'privacy.request.opened'>, reason: string, now: Date): Promise<number> {
+/**
+ * Counts a failed attempt in a transaction of its own (the attempt's is rolled back); answers the count
+ * so far. `removed`: every file the attempt stored is gone, so the row names none any more.
+ */
+async function countFailure(orm: MikroORM, event: HandledEvent<'privacy.request.opened'>, reason: string, now: Date, removed: boolean): Promise<number> {
   const { requestId, kind, subject } = event.data;
   const [row] = await orm.em.fork().getConnection().execute<{ attempts: number }[]>(
     `insert into privacy_answers (request_id, kind, subject_kind, subject_id, status, reason, attempts, updated_at) values (?, ?, ?, ?, 'failing', ?, 1, ?)
-     on conflict (request_id) do update set attempts = privacy_answers.attempts + 1, reason = excluded.reason, updated_at = excluded.updated_at
+     on conflict (request_id) do update set status = 'failing', attempts = privacy_answers.attempts + 1, reason = excluded.reason, updated_at = excluded.updated_at,
+       entries = case when ? then null else privacy_answers.entries end
      returning attempts`,
-    [requestId, kind, subject.kind, subject.id, reason, now],
+    [requestId, kind, subject.kind, subject.id, reason, now, removed],
   );
   return row!.attempts;
 }
@@ -83,12 +89,17 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
     const now = host.clock.now();
     const meta = { source: service, correlationId: event.correlationId };
     const connection = em.getConnection();
-    const [prior] = await connection.execute<PriorRow[]>('select status, attempts, answer from privacy_answers where request_id = ?', [requestId], 'all', em.getTransactionContext());
+    // One attempt of a request at a time in this service (the same request published twice): the files of an
+    // earlier attempt removed below are then never those of one still running.
+    await connection.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`privacy:${requestId}`], 'all', em.getTransactionContext());
+    const [prior] = await connection.execute<PriorRow[]>('select status, attempts, answer, entries from privacy_answers where request_id = ?', [requestId], 'all', em.getTransactionContext());
     if (prior?.answer && prior.status !== 'failing') {
       // The same request again (replayed, republished): the answer it had, not a second run.
       recordEvent(em, 'privacy.part.answered', prior.answer, meta);
       return;
     }
+    // An earlier attempt stored files and its commit failed: no answer names them, they go before this attempt writes its own.
+    if (prior?.entries?.length) await removeUnansweredEntries(host.orm, storage, requestId, prior.entries, now);
     const asked = providers.filter((provider) => provider.subjects.includes(subject.kind));
     const written: string[] = [];
     let features: FeatureAnswer[];
@@ -104,7 +115,8 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
           const feature = `${service}.${provider.feature}`;
           if (kind === 'access') {
             const exported = await provider.export(ctx);
-            const part = exported ? await storeExport(storage, provider.feature, exported, written) : [];
+            // Each file named on the request's row as it is stored, apart from this transaction: if its commit fails, the next attempt or the sweep finds it.
+            const part = exported ? await storeExport(storage, provider.feature, exported, written, (entry) => recordWrittenEntry(host.orm, event.data, entry, now)) : [];
             stored.push(...part);
             answered.push({ feature, status: exported ? 'done' : 'nothing-held', erased: [], kept: [], entries: part.length });
           } else {
@@ -121,9 +133,9 @@ export function privacyRequestHandler(host: Pick<PrivacyHost, 'orm' | 'clock' | 
         return { features: answered, entries: stored, droppedParts: dropped };
       }));
     } catch (error) {
-      await removeFiles(storage, written);
+      const left = await removeFiles(storage, written);
       const reason = reasonOf(error);
-      const attempts = await countFailure(host.orm, event, reason, now);
+      const attempts = await countFailure(host.orm, event, reason, now, left.length === 0);
       host.logger.warn({ err: error, requestId, service, attempts }, 'privacy: a provider failed');
       if (attempts < maxAttempts) throw error;
       const failed: Answer = { requestId, kind, service, status: 'failed', reason, attempts, features: [], export: null, answeredAt: now.toISOString() };

@@ -21,14 +21,25 @@ export function safeEntryPath(name: string): string {
 /**
  * Writes one provider's export into `storage` (encrypted there): `<feature>.json`, then each file
  * under `<feature>/`. Every key written is pushed to `written` as it is stored, so a failure later
- * in the attempt can remove them.
+ * in the attempt can remove them, and passed to `recorded` (which the answer's handler commits apart,
+ * so that a commit that fails after it leaves the file named: see `recordWrittenEntry`).
  */
-export async function storeExport(storage: FileStorage, feature: string, exported: NonNullable<ExportAnswer>, written: string[]): Promise<StoredEntry[]> {
+export async function storeExport(
+  storage: FileStorage,
+  feature: string,
+  exported: NonNullable<ExportAnswer>,
+  written: string[],
+  recorded: (entry: StoredEntry) => Promise<void> = async () => undefined,
+): Promise<StoredEntry[]> {
   const entries: StoredEntry[] = [];
+  const keep = async (entry: StoredEntry) => {
+    written.push(entry.storageKey);
+    entries.push(entry);
+    await recorded(entry);
+  };
   const json = Buffer.from(`${JSON.stringify(exported.data, null, 2)}\n`);
   const saved = await storage.save(Readable.from([json]));
-  written.push(saved.key);
-  entries.push({ path: `${feature}.json`, mediaType: 'application/json', sizeBytes: saved.sizeBytes, storageKey: saved.key });
+  await keep({ path: `${feature}.json`, mediaType: 'application/json', sizeBytes: saved.sizeBytes, storageKey: saved.key });
   const names = new Set<string>();
   for (const file of exported.files ?? []) {
     const path = `${feature}/${safeEntryPath(file.name)}`;
@@ -36,8 +47,7 @@ export async function storeExport(storage: FileStorage, feature: string, exporte
     names.add(path);
     const content = await file.open();
     const stored = await storage.save(content);
-    written.push(stored.key);
-    entries.push({ path, mediaType: file.mediaType, sizeBytes: stored.sizeBytes, storageKey: stored.key });
+    await keep({ path, mediaType: file.mediaType, sizeBytes: stored.sizeBytes, storageKey: stored.key });
   }
   return entries;
 }
@@ -71,12 +81,62 @@ export async function readLocalPart(em: EntityManager, storage: FileStorage, req
   };
 }
 
-/** Removes the parts whose 30 days are over (their files, then the row's entries); answers how many parts were removed. */
+/**
+ * How long the files an attempt stored may stay named by a row that is not `done` (the attempt may
+ * still be running) before the sweep removes them: its commit failed and no attempt came after.
+ */
+export const UNANSWERED_FILES_GRACE_MS = 86_400_000;
+
+/** The request a part answers, as `recordWrittenEntry` keys its row. */
+interface RequestKey {
+  requestId: string;
+  kind: string;
+  subject: { kind: string; id: number };
+}
+
+/**
+ * Names a file an attempt has just stored on the request's row, in a statement of its own (a second
+ * connection, committed at once), before the attempt's transaction commits. If that commit then fails,
+ * the row (not `done`) still names the file: the next attempt removes it before writing its own, or
+ * the sweep after `UNANSWERED_FILES_GRACE_MS`. The answer's commit replaces `entries` with the
+ * part's (the same keys) or null. Never touches a `done` row.
+ */
+export async function recordWrittenEntry(orm: MikroORM, request: RequestKey, entry: StoredEntry, now: Date): Promise<void> {
+  await orm.em.fork().getConnection().execute(
+    `insert into privacy_answers (request_id, kind, subject_kind, subject_id, status, attempts, entries, updated_at) values (?, ?, ?, ?, 'answering', 0, ?::jsonb, ?)
+     on conflict (request_id) do update set entries = coalesce(privacy_answers.entries, '[]'::jsonb) || excluded.entries, updated_at = excluded.updated_at
+     where privacy_answers.status <> 'done'`,
+    [request.requestId, request.kind, request.subject.kind, request.subject.id, JSON.stringify([entry]), now],
+    'run',
+  );
+}
+
+/**
+ * Removes the files an earlier attempt of the request stored and no committed answer names (its commit
+ * failed, or its process died), then forgets them on the row (the keys it could not remove stay named).
+ * Called by the next attempt, which holds the request's lock, before it writes its own.
+ */
+export async function removeUnansweredEntries(orm: MikroORM, storage: FileStorage, requestId: string, entries: readonly StoredEntry[], now: Date): Promise<void> {
+  const left = new Set(await removeFiles(storage, entries.map((entry) => entry.storageKey)));
+  const kept = entries.filter((entry) => left.has(entry.storageKey));
+  await orm.em.fork().getConnection().execute(
+    `update privacy_answers set entries = ?::jsonb, updated_at = ? where request_id = ? and status <> 'done'`,
+    [kept.length ? JSON.stringify(kept) : null, now, requestId],
+    'run',
+  );
+}
+
+/**
+ * Removes the parts whose 30 days are over, and the files of attempts whose commit failed that no
+ * attempt came after to remove (a row not `done` naming files, untouched for `UNANSWERED_FILES_GRACE_MS`):
+ * their files, then the row's entries; answers how many rows were emptied.
+ */
 export async function sweepExpiredParts(orm: MikroORM, storage: FileStorage, now: Date, limit = 100): Promise<number> {
   const connection = orm.em.getConnection();
   const rows = await connection.execute<{ request_id: string; entries: StoredEntry[] }[]>(
-    'select request_id, entries from privacy_answers where entries is not null and expires_at <= ? order by expires_at limit ?',
-    [now, limit],
+    `select request_id, entries from privacy_answers
+      where entries is not null and (expires_at <= ? or (status <> 'done' and updated_at <= ?)) order by updated_at limit ?`,
+    [now, new Date(now.getTime() - UNANSWERED_FILES_GRACE_MS), limit],
   );
   for (const row of rows) {
     await removeFiles(

@@ -14,7 +14,7 @@ import { diskStorage, encryptedStorage, type FileStorage } from '@academy/files'
 import { createLogger, fixedClock } from '@academy/kit';
 import { createBroker, messagingEntities, type Broker } from '@academy/messaging';
 import { createTestDatabase, deleteTestQueues, dropTestDatabase, testUrls, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
-import { PART_PATH, personalFieldNames, privacyEntities, privacyPartRoutes, readRemotePart, subscribePrivacy, sweepExpiredParts, type PrivacyProvider, type PrivacySubscription } from '../src/index.ts';
+import { PART_PATH, personalFieldNames, privacyEntities, privacyPartRoutes, privacyRequestHandler, readRemotePart, subscribePrivacy, sweepExpiredParts, type PrivacyProvider, type PrivacySubscription } from '../src/index.ts';
 
 const API_KEY = 'test-privacy-api-key-0123456789';
 const clock = fixedClock('2026-11-27T10:00:00Z');
@@ -299,6 +299,67 @@ describe('a provider that fails', () => {
       failures.auditExport = false;
     }
     expect((await readdir(filesDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length).toBe(filesBefore);
+  });
+});
+
+describe('an answer whose commit fails', () => {
+  // The consumer's transaction as @academy/messaging runs it (BEGIN, the handler, COMMIT), with a deferred
+  // trigger that refuses the answer's row at COMMIT, after every statement of the attempt succeeded.
+  const handle = async (envelope: ReturnType<typeof request>) => {
+    const handler = privacyRequestHandler({ orm, clock, logger: createLogger('privacy-test', 'silent') }, { service: 'incidents', providers: [notes, marks, audit], storage });
+    const em = orm.em.fork();
+    await em.begin();
+    try {
+      await handler(em, envelope);
+      await em.commit();
+    } catch (error) {
+      await em.rollback().catch(() => undefined);
+      throw error;
+    }
+  };
+  const filesOnDisk = async () => new Set((await readdir(filesDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name));
+  const failCommitsOf = async (employeeId: number) => {
+    await sql(`create or replace function fail_answer_${employeeId}() returns trigger language plpgsql as $$
+      begin if new.subject_id = ${employeeId} and new.status = 'done' then raise exception 'injected fault at commit'; end if; return new; end $$`);
+    await sql(`create constraint trigger fail_answer_${employeeId} after insert or update on privacy_answers deferrable initially deferred for each row execute function fail_answer_${employeeId}()`);
+    return () => sql(`drop trigger fail_answer_${employeeId} on privacy_answers`);
+  };
+
+  test('when the commit of an access part fails, then no file stays that no row names, the retry removes them before writing its own, and its part is exactly what is on disk', async () => {
+    await sql(`insert into notes (employee_id, text) values (41, 'exported, then the commit fails')`);
+    const before = await filesOnDisk();
+    const envelope = request('access', { kind: 'employee', id: 41, userId: null, email: null });
+    const undo = await failCommitsOf(41);
+    await expect(handle(envelope)).rejects.toThrow('injected fault at commit');
+    await undo();
+    const [failed] = (await sql('select status, entries from privacy_answers where request_id = ?', [envelope.data.requestId])) as { status: string; entries: { storageKey: string }[] }[];
+    const orphans = [...(await filesOnDisk())].filter((name) => !before.has(name));
+    // The JSON and the scan, each named on the request's row although the answer was never committed.
+    expect(orphans).toHaveLength(2);
+    expect(failed!.status).toBe('answering');
+    expect(failed!.entries.map((entry) => entry.storageKey).sort()).toEqual(orphans.sort());
+
+    await handle(envelope);
+    const [answered] = (await sql('select status, entries from privacy_answers where request_id = ?', [envelope.data.requestId])) as { status: string; entries: { storageKey: string }[] }[];
+    expect(answered!.status).toBe('done');
+    const added = [...(await filesOnDisk())].filter((name) => !before.has(name));
+    expect(added.sort()).toEqual(answered!.entries.map((entry) => entry.storageKey).sort());
+    expect(added.some((name) => orphans.includes(name))).toBe(false);
+  });
+
+  test('when the commit fails and no attempt comes after, then the sweep removes the files a day later, not before', async () => {
+    await sql(`insert into notes (employee_id, text) values (42, 'exported, then the commit fails for good')`);
+    const before = await filesOnDisk();
+    const envelope = request('access', { kind: 'employee', id: 42, userId: null, email: null });
+    const undo = await failCommitsOf(42);
+    await expect(handle(envelope)).rejects.toThrow('injected fault at commit');
+    await undo();
+    expect([...(await filesOnDisk())].filter((name) => !before.has(name))).toHaveLength(2);
+    await sweepExpiredParts(orm, storage, new Date(clock.now().getTime() + 86_400_000 - 1));
+    expect([...(await filesOnDisk())].filter((name) => !before.has(name))).toHaveLength(2);
+    await sweepExpiredParts(orm, storage, new Date(clock.now().getTime() + 86_400_000));
+    expect([...(await filesOnDisk())].filter((name) => !before.has(name))).toEqual([]);
+    expect(await sql('select status, entries from privacy_answers where request_id = ?', [envelope.data.requestId])).toEqual([{ status: 'answering', entries: null }]);
   });
 });
 
