@@ -5,7 +5,7 @@ import type { NotificationChannel, NotificationType, PreferencesBody, QuietHours
 // user, type and channel; no row is on) and `quiet_hours` (one row per user). The send paths read them
 // in their own statements (push.store.ts, email.store.ts' claim), at send time.
 
-interface PreferenceRow {
+export interface PreferenceRow {
   type: NotificationType;
   channel: NotificationChannel;
   enabled: boolean;
@@ -16,7 +16,7 @@ export const readSettings = (em: EntityManager, userId: number) =>
   em.getConnection().execute<PreferenceRow[]>(`select type, channel, enabled from notification_preferences where user_id = ?`, [userId], 'all', em.getTransactionContext());
 
 /** Writes the given settings in one statement (the request's transaction when it has one). */
-export async function writeSettings(em: EntityManager, userId: number, settings: NonNullable<PreferencesBody['preferences']>, now: Date): Promise<void> {
+async function writeSettings(em: EntityManager, userId: number, settings: NonNullable<PreferencesBody['preferences']>, now: Date): Promise<void> {
   await em.getConnection().execute(
     `insert into notification_preferences (user_id, type, channel, enabled, updated_at)
      values ${settings.map(() => '(?, ?, ?, ?, ?)').join(', ')}
@@ -41,7 +41,7 @@ export async function readQuietHours(em: EntityManager, userId: number): Promise
 }
 
 /** Sets (or, with null, removes) the user's quiet hours. */
-export async function writeQuietHours(em: EntityManager, userId: number, quietHours: QuietHours | null, now: Date): Promise<void> {
+async function writeQuietHours(em: EntityManager, userId: number, quietHours: QuietHours | null, now: Date): Promise<void> {
   if (!quietHours) {
     await em.getConnection().execute(`delete from quiet_hours where user_id = ?`, [userId], 'run', em.getTransactionContext());
     return;
@@ -53,6 +53,31 @@ export async function writeQuietHours(em: EntityManager, userId: number, quietHo
     'run',
     em.getTransactionContext(),
   );
+}
+
+/** The user's stored settings and quiet hours (read for an answer). */
+export async function readStoredPreferences(em: EntityManager, userId: number): Promise<{ settings: PreferenceRow[]; quietHours: QuietHours | null }> {
+  const [settings, quietHours] = await Promise.all([readSettings(em.fork(), userId), readQuietHours(em.fork(), userId)]);
+  return { settings, quietHours };
+}
+
+/**
+ * Applies the settings and quiet hours (absent: unchanged; null: removed) in one transaction on
+ * `em` (a savepoint in the keyed transaction when the request has one, so the update commits with
+ * the key's answer), and answers what is stored then, read in that transaction (its connection sees
+ * the update before it commits).
+ */
+export async function writePreferences(
+  em: EntityManager,
+  userId: number,
+  change: { settings: NonNullable<PreferencesBody['preferences']>; quietHours?: QuietHours | null },
+  now: Date,
+): Promise<{ settings: PreferenceRow[]; quietHours: QuietHours | null }> {
+  return em.transactional(async (tx) => {
+    if (change.settings.length) await writeSettings(tx, userId, change.settings, now);
+    if (change.quietHours !== undefined) await writeQuietHours(tx, userId, change.quietHours, now);
+    return { settings: await readSettings(tx, userId), quietHours: await readQuietHours(tx, userId) };
+  });
 }
 
 /** Deletes the user's settings and quiet hours (an erasure: every type back to its default); how many rows of each. */

@@ -3,12 +3,12 @@ import { BadRequestError } from '@academy/kit';
 import type { PreferencesBody } from '@academy/contracts';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { isCritical } from '../shared/notification-types.ts';
-import { readQuietHours, writeQuietHours, writeSettings } from './preferences.store.ts';
+import { writePreferences } from './preferences.store.ts';
 import { everySetting, type Preferences } from './read-preferences.ts';
 
 /**
- * Applies the caller's settings and quiet hours (absent: unchanged; null: removed), in one transaction
- * on `ctx.orm.em`, the request's EntityManager (never a fork: it would leave a keyed transaction).
+ * Applies the caller's settings and quiet hours (absent: unchanged; null: removed), in the store's one
+ * transaction on `ctx.orm.em`, the request's EntityManager (never a fork: it would leave a keyed transaction).
  * Switching a critical type off is refused as a whole (400 naming each), and so is a setting named
  * twice with two values; nothing is written then.
  */
@@ -30,13 +30,6 @@ export async function updatePreferences(ctx: NotificationsContext, input: Prefer
     }
     byKey.set(key, setting);
   }
-  const now = ctx.clock.now();
-  // On the request's EntityManager: its own transaction, or a savepoint in the keyed one, so the
-  // update commits with the key's answer. What it answers is read in that transaction too, one
-  // statement after another (its connection), which sees the update before it commits.
-  return ctx.orm.em.transactional(async (tx) => {
-    if (byKey.size) await writeSettings(tx, actor.userId, [...byKey.values()], now);
-    if (input.quietHours !== undefined) await writeQuietHours(tx, actor.userId, input.quietHours, now);
-    return { preferences: await everySetting(tx, actor.userId), quietHours: await readQuietHours(tx, actor.userId) };
-  });
+  const stored = await writePreferences(ctx.orm.em, actor.userId, { settings: [...byKey.values()], quietHours: input.quietHours }, ctx.clock.now());
+  return { preferences: everySetting(stored.settings), quietHours: stored.quietHours };
 }
