@@ -52,16 +52,19 @@ const cursorSql = (closedAt: string, id: string) => `coalesce(((extract(epoch fr
 /** SQL: the close time of a cursor, given as its `?` (exact: microseconds below 2^53). */
 const CURSOR_TIME_SQL = `(timestamptz 'epoch' + ?::bigint * interval '1 microsecond')`;
 
+/** The columns of a pending block a page shows, all on the partial index `(block_id, closed_at, id) INCLUDE (student_id, grade, employee_id)`. */
+const PAGE_COLUMNS = 'id, closed_at, student_id, grade, employee_id';
+
 /**
  * SQL: one run of pending blocks (`where`: more conditions), oldest close first (`closed_at` nulls
- * last, then id), after the cursor, at most `take`: a range of the partial index that `where` picks
- * (the close time and id are its last columns), read from the cursor on. Blocks without a close time
- * (none is pending without one, but the order places them last) are a second, empty range.
+ * last, then id), after the cursor, at most `take`, with `columns`: a range of the partial index that
+ * `where` picks (the close time and id are its last columns), read from the cursor on. Blocks without
+ * a close time (none is pending without one, but the order places them last) are a second, empty range.
  */
-function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCursor | undefined, take: number): { sql: string; params: unknown[] } {
+function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCursor | undefined, take: number, columns = 'id, closed_at'): { sql: string; params: unknown[] } {
   const branches: string[] = [];
   const params: unknown[] = [];
-  const from = `select id, closed_at from student_blocks where status = 'pending'${where.sql}`;
+  const from = `select ${columns} from student_blocks where status = 'pending'${where.sql}`;
   if (after?.closedAtMicros !== null) {
     branches.push(`(${from} and closed_at is not null${after ? ` and (closed_at, id) > (${CURSOR_TIME_SQL}, ?)` : ''} order by closed_at, id limit ?::int)`);
     params.push(...where.params, ...(after ? [after.closedAtMicros, after.id] : []), take);
@@ -75,38 +78,48 @@ function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCur
 export type PendingPageQuery = PendingBlocksQuery & { limit: number };
 
 /**
- * The ids of a page, oldest close first, read on the pending indexes alone, from the cursor
- * (`after`) or skipping the pages before (`page`). A subject's page merges the runs of its blocks
- * (partial index `(block_id, closed_at, id)`), each read from the cursor for at most a page: a few
- * blocks a subject, so a page reads at most blocks × page entries, however deep it is.
+ * The rows of a page (`PAGE_COLUMNS`, `block_name`, `subject_id`), oldest close first, from the
+ * cursor (`after`) or skipping the pages before (`page`). A subject's page merges the runs of its
+ * blocks on their covering index (each read from the cursor for at most a page: a few blocks a
+ * subject, so a page reads at most blocks × page entries, however deep), every column it shows taken
+ * from the index and from the subject's block rows it starts from: no row of `student_blocks` or
+ * `blocks` is read again. Other pages pick their ids on the pending indexes, then read those rows.
  */
 function pendingPage(query: PendingPageQuery): { sql: string; params: unknown[] } {
   const skip = query.after === undefined ? query.limit * ((query.page ?? 1) - 1) : 0;
   const take = skip + query.limit;
   const page = { sql: 'order by closed_at asc nulls last, id asc limit ?::int offset ?::int', params: [query.limit, skip] };
   if (query.subjectId !== undefined && query.studentId === undefined) {
-    const run = pendingRun({ sql: ' and block_id = b.id', params: [] }, query.after, take);
-    return { sql: `select r.id, r.closed_at from blocks b cross join lateral (${run.sql}) r where b.subject_id = ? ${page.sql}`, params: [...run.params, query.subjectId, ...page.params] };
+    const run = pendingRun({ sql: ' and block_id = b.id', params: [] }, query.after, take, PAGE_COLUMNS);
+    return {
+      sql: `select r.*, b.id as block_id, b.name as block_name, b.subject_id from blocks b cross join lateral (${run.sql}) r where b.subject_id = ? ${page.sql}`,
+      params: [...run.params, query.subjectId, ...page.params],
+    };
   }
   const where = filters([
     ['student_id = ?', query.studentId],
     ['block_id in (select id from blocks where subject_id = ?)', query.subjectId],
   ]);
   const run = pendingRun(where, query.after, take);
-  return { sql: `select id, closed_at from (${run.sql}) r ${page.sql}`, params: [...run.params, ...page.params] };
+  return {
+    sql: `select sb.id, sb.closed_at, sb.student_id, sb.grade, sb.employee_id, b.id as block_id, b.name as block_name, b.subject_id
+            from (select id from (${run.sql}) r ${page.sql}) ids join student_blocks sb on sb.id = ids.id join blocks b on b.id = sb.block_id`,
+    params: [...run.params, ...page.params],
+  };
 }
 
-/** SQL: a pending listing's block (`PendingBlock`) as JSON, of `sb` joined to `b`, `sub` and `e`. */
-const PENDING_BLOCK_JSON = `json_build_object('studentBlockId', sb.id, 'blockId', b.id, 'blockName', b.name, 'subjectId', sub.id, 'subjectName', sub.name,
-  'grade', sb.grade::float8, 'status', 'pending', 'employeeId', sb.employee_id, 'employeeName', coalesce(${fullNameSql('e')}, ''), 'closedAt', ${isoSql('sb.closed_at')})`;
+/** SQL: a pending listing's block (`PendingBlock`) as JSON, of the block row `sb` (its block `blockId`, `blockName`), `sub` and `e`. */
+const pendingBlockJson = (sb: string, blockId: string, blockName: string) => `json_build_object('studentBlockId', ${sb}.id, 'blockId', ${blockId}, 'blockName', ${blockName}, 'subjectId', sub.id, 'subjectName', sub.name,
+  'grade', ${sb}.grade::float8, 'status', 'pending', 'employeeId', ${sb}.employee_id, 'employeeName', coalesce(${fullNameSql('e')}, ''), 'closedAt', ${isoSql(`${sb}.closed_at`)})`;
+const PENDING_BLOCK_JSON = pendingBlockJson('sb', 'b.id', 'b.name');
 const PENDING_BLOCK_JOINS = `join blocks b on b.id = sb.block_id
        join subjects sub on sub.id = b.subject_id
        join students s on s.id = sb.student_id
        left join employees e on e.id = sb.employee_id`;
 
 /**
- * A page of the spec's pending listing (`limit`), answered as PostgreSQL writes it: one query picks
- * the page's ids on the indexes (`pendingPage`), joins only those rows to their names (a deferred
+ * A page of the spec's pending listing (`limit`), answered as PostgreSQL writes it: one query reads
+ * the page's rows on the indexes (`pendingPage`), joins them to the names they show (a deferred
  * join), groups them by student in the order of their oldest block, and writes the answer's JSON
  * with the cursor of the page after (null when the page is not full).
  */
@@ -116,22 +129,32 @@ export async function selectPendingPageJson(em: EntityManager, query: PendingPag
   return row!.body;
 }
 
+/**
+ * The pending queue's version (`listing_versions` row `pending_blocks`: the database bumps it at the
+ * commit of every change to what the queue shows), read before a page: the page cache's key.
+ */
+export async function selectPendingVersion(em: EntityManager): Promise<{ epoch: string; version: string } | undefined> {
+  const [row] = await prepared<{ epoch: string; version: string }>(em, `select epoch::text as epoch, version::text as version from listing_versions where name = 'pending_blocks'`, []);
+  return row;
+}
+
 /** The statement of `selectPendingPageJson` (`?` parameters; exported for bench:blocks' EXPLAIN). */
 export function pendingPageJsonSql(query: PendingPageQuery): { sql: string; params: unknown[] } {
   const page = pendingPage(query);
   return {
     sql: `with page as (${page.sql}),
      listed as (
-       select sb.student_id, ${fullNameSql('s')} as student_name, row_number() over (order by page.closed_at asc nulls last, page.id asc) as n,
-              ${cursorSql('page.closed_at', 'page.id')} as cursor, ${PENDING_BLOCK_JSON} as block
+       select page.student_id, ${fullNameSql('s')} as student_name, row_number() over (order by page.closed_at asc nulls last, page.id asc) as n,
+              page.id, page.closed_at, ${pendingBlockJson('page', 'page.block_id', 'page.block_name')} as block
          from page
-         join student_blocks sb on sb.id = page.id
-       ${PENDING_BLOCK_JOINS}),
+         join subjects sub on sub.id = page.subject_id
+         join students s on s.id = page.student_id
+         left join employees e on e.id = page.employee_id),
      groups as (
        select min(n) as first, json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block order by n)) as "group"
          from listed group by student_id)
      select json_build_object('ok', true, 'total', (select count(*) from listed), 'byStudent', coalesce((select json_agg("group" order by first) from groups), '[]'),
-                              'nextCursor', (select cursor from listed where n = ?::int))::text as body`,
+                              'nextCursor', (select ${cursorSql('closed_at', 'id')} from listed where n = ?::int))::text as body`,
     params: [...page.params, query.limit],
   };
 }

@@ -20,6 +20,8 @@ export interface AcademicContext extends ServiceContext<Config> {
   attendanceReports: AttendanceReportCache;
   /** Administrative listing answers in this process's memory, under the listing's version. */
   listings: ListingCache;
+  /** Pages of the pending review queue in this process's memory, under the queue's version (`blocks/list-pending-blocks.ts`). */
+  pendingPages: ListingCache;
   /** Academic's parts of personal data exports, encrypted at rest (`PRIVACY_FILES_DIR`, `PRIVACY_FILE_KEYS`). */
   privacyStorage: FileStorage;
 }
@@ -32,6 +34,7 @@ export function createAcademicContext(ctx: ServiceContext<Config>): AcademicCont
     loginProtection: createLoginProtection(ctx.config, ctx.logger),
     attendanceReports: new AttendanceReportCache(ctx.redis, { logger: ctx.logger }),
     listings: new ListingCache(),
+    pendingPages: new ListingCache({ maxBytes: 16 * 1024 * 1024 }),
     privacyStorage: privacyStorage(ctx.config),
   };
 }

@@ -14,10 +14,10 @@ export interface ListingCacheOptions {
 }
 
 /**
- * Answers of the administrative student listing, kept in this process's memory (an LRU bounded in
- * bytes) as their JSON text, under the listing's version (`listing_versions`, bumped by the
- * database at the commit of any change to students, registrations or school courses, see the
- * migration) and the normalized query.
+ * Answers of a listing, kept in this process's memory (an LRU bounded in bytes) as their JSON text,
+ * under the listing's version (a row of `listing_versions`, bumped by the database at the commit of
+ * any change to what the listing shows, see the migrations: the administrative student listing's
+ * `students`, the pending review queue's `pending_blocks`) and the normalized query.
  *
  * No stale answer: the version is read first and the data after it (a later snapshot), so an
  * answer never holds data older than its version, and every commit that changed what it shows has
@@ -34,12 +34,17 @@ export class ListingCache {
 
   /** The answer to `query` as JSON text, from the cache or from `load` (then kept). */
   async json(readVersion: () => Promise<ListingVersion | undefined>, query: object, load: () => Promise<unknown>): Promise<string> {
+    return this.text(readVersion, query, async () => JSON.stringify(await load()));
+  }
+
+  /** The same, for an answer `load` gives as JSON text already (written by PostgreSQL). */
+  async text(readVersion: () => Promise<ListingVersion | undefined>, query: object, load: () => Promise<string>): Promise<string> {
     const row = await readVersion();
-    if (!row) return JSON.stringify(await load());
+    if (!row) return load();
     const key = `${row.epoch}:${row.version}:${JSON.stringify(query)}`;
     const cached = this.answers.get(key);
     if (cached !== undefined) return cached;
-    const json = JSON.stringify(await load());
+    const json = await load();
     this.answers.set(key, json);
     return json;
   }
