@@ -95,6 +95,10 @@ export const PrivacyRequestSettingsSchema = privacySettings('academic').extend({
   ACADEMIC_RECORDS_RETENTION_YEARS: z.coerce.number().int().min(0).max(100).default(5),
   /** How often the kept academic records are looked at for deletion (their day come); 0 turns it off. */
   KEPT_RECORDS_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
+  /** How long a service may take to answer a request before it is named on it as not answering (audit, warning). */
+  PRIVACY_OVERDUE_AFTER_MS: z.coerce.number().int().min(1).default(86_400_000),
+  /** How often open requests are looked at for services overdue; 0 turns it off. */
+  PRIVACY_OVERDUE_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
 });
 export type PrivacyRequestSettings = z.infer<typeof PrivacyRequestSettingsSchema>;
 

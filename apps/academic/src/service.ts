@@ -7,6 +7,7 @@ import { createAcademicContext, type AcademicContext } from './shared/academic-c
 import { startAttendanceReminders } from './attendance/attendance-reminders.ts';
 import { startPendingDigests } from './blocks/pending-digests.ts';
 import { startKeptRecordsPurge } from './privacy-requests/purge-kept-records.ts';
+import { startOverdueCheck } from './privacy-requests/flag-overdue-parts.ts';
 import { subscriptions } from './subscriptions.ts';
 
 export const academicService: ServiceDefinition<Config, AcademicContext> = {
@@ -19,6 +20,7 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
     let stopReminders = async () => {};
     let stopDigests = async () => {};
     let stopPurge = async () => {};
+    let stopOverdue = async () => {};
     let stopPrivacy = async () => {};
     return {
       deps,
@@ -30,11 +32,13 @@ export const academicService: ServiceDefinition<Config, AcademicContext> = {
         stopReminders = startAttendanceReminders(deps);
         stopDigests = startPendingDigests(deps);
         stopPurge = startKeptRecordsPurge(deps);
+        stopOverdue = startOverdueCheck(deps);
       },
       stop: async () => {
         await stopReminders();
         await stopDigests();
         await stopPurge();
+        await stopOverdue();
         await stopPrivacy();
         deps.loginProtection.close();
       },

@@ -85,6 +85,28 @@ export async function audit(em: EntityManager, requestId: string, action: string
   await em.execute(`insert into privacy_request_audit (request_id, action, by_user_id, at, detail) values (?, ?, ?, ?, ?)`, [requestId, action, byUserId, at, detail]);
 }
 
+/** The audit action naming a service that has not answered in time. */
+export const notAnsweredBy = (service: string) => `not answered by ${service}`;
+
+/**
+ * Names on each open request opened at or before `openedBefore` every service still pending and not
+ * named yet (an audit entry `not answered by <service>`, once): answers the parts named now.
+ */
+export async function auditOverdueParts(em: EntityManager, openedBefore: Date, at: Date): Promise<{ requestId: string; id: number; service: string }[]> {
+  return em.execute(
+    `with overdue as (
+       select r.request_id, r.id, p.service, r.opened_at
+         from privacy_requests r join privacy_request_parts p on p.request_id = r.request_id
+        where r.status = 'open' and r.opened_at <= ? and p.status = 'pending'
+          and not exists (select 1 from privacy_request_audit a where a.request_id = r.request_id and a.action = 'not answered by ' || p.service)),
+     named as (
+       insert into privacy_request_audit (request_id, action, by_user_id, at, detail)
+       select request_id, 'not answered by ' || service, null, ?, 'waiting since ' || to_char(opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') from overdue)
+     select request_id as "requestId", id, service from overdue order by id, service`,
+    [openedBefore, at],
+  );
+}
+
 export async function findRequest(em: EntityManager, id: number): Promise<RequestRow | null> {
   const [row] = await em.execute<RequestRow[]>(`select * from privacy_requests where id = ?`, [id]);
   return row ?? null;

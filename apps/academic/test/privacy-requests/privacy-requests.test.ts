@@ -9,6 +9,8 @@ import { fixedClock } from '@academy/kit';
 import { uniqueQueueName, waitFor } from '@academy/testing';
 import { useService } from '@academy/testing/harness';
 import type { RunningService } from '@academy/service';
+import { flagOverdueParts } from '../../src/privacy-requests/flag-overdue-parts.ts';
+import type { AcademicContext } from '../../src/shared/academic-context.ts';
 import { admin, fixtures, startAcademic, user } from '../support.ts';
 
 const PATH = '/api/v2/privacy-requests';
@@ -227,5 +229,22 @@ describe('a request another service has not answered', () => {
     expect(list.body.data.find((item: { id: string }) => item.id === first.body.id)).toMatchObject({ status: 'open', waitingFor: ['payslips'] });
     const download = await request(service().url).get(`${PATH}/${first.body.id}/export`).set(admin);
     expect([download.status, download.body.code]).toEqual([409, 'EXPORT_NOT_READY']);
+  });
+
+  test('when payslips has not answered a day after the request opened, then the request names it once in its audit (not academic, which answered) and keeps waiting for it', async () => {
+    const ctx = () => service().deps as AcademicContext;
+    const employeeId = await f.employee('Celia');
+    const opened = await request(service().url).post(PATH).set(admin).send({ kind: 'access', subject: { kind: 'employee', id: employeeId } });
+    expect(opened.status).toBe(201);
+    await waitFor('academic answered', async () => ((await request(service().url).get(`${PATH}/${opened.body.id}`).set(admin)).body.waitingFor.length === 1 ? true : undefined), 20_000, 100);
+    const named = (at: string) => flagOverdueParts(ctx(), { now: new Date(at) }).then((parts) => parts.filter((part) => part.id === opened.body.id).map((part) => part.service));
+    expect(await named('2026-11-28T09:59:59Z')).toEqual([]);
+    expect(await named('2026-11-28T10:00:00Z')).toEqual(['payslips']);
+    expect(await named('2026-11-29T10:00:00Z')).toEqual([]);
+    const detail = (await request(service().url).get(`${PATH}/${opened.body.id}`).set(admin)).body;
+    expect(detail).toMatchObject({ status: 'open', waitingFor: ['payslips'] });
+    expect(detail.audit.filter((entry: { action: string }) => entry.action.startsWith('not answered'))).toEqual([
+      { action: 'not answered by payslips', byUserId: null, at: '2026-11-28T10:00:00.000Z', detail: 'waiting since 2026-11-27T10:00:00Z' },
+    ]);
   });
 });
