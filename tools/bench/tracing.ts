@@ -18,6 +18,8 @@
 // BENCH_TRACING_ONLY=gateway|events runs one part; BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS,
 // BENCH_TRACING_EVENTS shorten or lengthen them; BENCH_CPU_PROF=<dir> profiles each events child. Starts the test servers if needed (events part).
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,7 +32,8 @@ import { createLogger, flushTraces, inSpan } from '@academy/kit';
 import { consume, createBroker, DEFAULT_RETRY_DELAYS_MS, dlqName, messagingEntities, recordEvent, retryQueueName, startOutboxRelay } from '@academy/messaging';
 import { DEMO, startTestSystem, type SystemProcess } from '../system/harness.ts';
 import { login } from '../system/client.ts';
-import { readSpans, startOtlpReceiver, type OtlpReceiver } from '../dev/otlp-receiver.ts';
+import { readSpans } from '../dev/otlp-receiver.ts';
+import { stopChild } from '../dev/processes.ts';
 import { cpuMs, median } from './support.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -44,11 +47,17 @@ const SETTINGS = { 'tracing off': null, 'tracing 100%': 1, 'tracing 10%': 0.1 } 
 type Setting = keyof typeof SETTINGS;
 const NAMES = Object.keys(SETTINGS) as Setting[];
 
+/** The receiver as the bench uses it: where to send, where it writes, its process. */
+type OtlpReceiver = { url: string; pid: number; spans(): Promise<Record<string, number>>; close(): Promise<void> };
+
 const traced = (receiver: OtlpReceiver, ratio: number) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(ratio) });
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
-/** One measurement: throughput, and the CPU the traced process spent per operation (ms; steadier than throughput on a shared machine). */
-type Figure = { rate: number; cpuMs: number };
+/**
+ * One measurement: throughput, the CPU the traced process spent per operation (ms; steadier than
+ * throughput on a shared machine), and what else spent CPU per operation meanwhile (the receiver; academic).
+ */
+type Figure = { rate: number; cpuMs: number; others?: Record<string, number> };
 
 /** Runs `measure` for each setting, `ROUNDS` times, the order rotated per round; the figures by setting. */
 async function rotate(measure: (name: Setting) => Promise<Figure>): Promise<Record<Setting, Figure[]>> {
@@ -75,7 +84,15 @@ function printRatios(what: string, unit: string, cpuUnit: string, figures: Recor
   const perRound = (name: Setting) => figures[name].map((figure, round) => pct(figure.rate / figures['tracing off'][round].rate)).join(', ');
   console.log(`${what}: per round, 100%: ${perRound('tracing 100%')}; 10%: ${perRound('tracing 10%')}`);
   console.log(`${what}: CPU ${cpuUnit} of the traced process, 100%: ${pct(cpu('tracing 100%') / cpu('tracing off'))} of off; 10%: ${pct(cpu('tracing 10%') / cpu('tracing off'))}`);
+  for (const other of Object.keys(figures['tracing off'][0]?.others ?? {})) {
+    const of = (name: Setting) => median(figures[name].map((figure) => figure.others?.[other] ?? 0)).toFixed(3);
+    console.log(`${what}: CPU of ${other} ${cpuUnit.replace(/ \(.*\)$/, '')}, off / 100% / 10%: ${NAMES.map(of).join(' / ')} ms`);
+  }
 }
+
+/** BENCH_CPU_PROF=<dir>: `NODE_OPTIONS` that make a process write a V8 CPU profile there when it exits (its name starts with `name`). */
+const profiling = (name: string): Record<string, string> =>
+  process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)} --cpu-prof-name=${name}-${Date.now()}.cpuprofile` } : {};
 
 async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
   const limits = { RATE_LIMIT_USER_PER_MINUTE: '100000000', RATE_LIMIT_IP_PER_MINUTE: '100000000' };
@@ -85,15 +102,15 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
     // hours-bank and incidents only because the harness's seed waits for their replicas.
     backends: ['academic', 'hours-bank', 'incidents'],
     // Academic's own roots (requests with no parent) are not sampled: it records only what a tracing gateway decided to.
-    env: { academic: { ...traced(receiver, 1), OTEL_TRACES_SAMPLER: 'parentbased_always_off' }, gateway: limits },
+    env: { academic: { ...traced(receiver, 1), OTEL_TRACES_SAMPLER: 'parentbased_always_off', ...profiling('academic') }, gateway: limits },
     log: (line) => console.log(`[system] ${line}`),
   });
   try {
     // Three gateways started alike (the harness's own one served the seed): only their tracing differs.
     const gateways: Record<Setting, SystemProcess> = {
-      'tracing off': await system.addGateway(0, limits),
-      'tracing 100%': await system.addGateway(0, { ...limits, ...traced(receiver, 1) }),
-      'tracing 10%': await system.addGateway(0, { ...limits, ...traced(receiver, 0.1) }),
+      'tracing off': await system.addGateway(0, { ...limits, ...profiling('gateway-off') }),
+      'tracing 100%': await system.addGateway(0, { ...limits, ...traced(receiver, 1), ...profiling('gateway-100') }),
+      'tracing 10%': await system.addGateway(0, { ...limits, ...traced(receiver, 0.1), ...profiling('gateway-10') }),
     };
     const { accessToken } = await login(system.gateway, DEMO.admin);
     const headers = { authorization: `Bearer ${accessToken}` };
@@ -103,16 +120,22 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
 
     console.log(`\ngateway: GET /api/v2/auth/me, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each (order rotated per round), load average ${loadavg()[0].toFixed(1)}`);
     let errors = 0;
+    const academic = system.process('academic', 0);
     const figures = await rotate(async (name) => {
-      const cpuBefore = cpuMs(gateways[name].pid);
+      const before = [cpuMs(gateways[name].pid), cpuMs(academic.pid), cpuMs(receiver.pid)];
       const result = await run(gateways[name].url, DURATION_S);
       errors += result.errors + result.non2xx;
-      return { rate: result.requests.total / DURATION_S, cpuMs: (cpuMs(gateways[name].pid) - cpuBefore) / Math.max(1, result.requests.total) };
+      const per = (now: number, i: number) => (now - before[i]!) / Math.max(1, result.requests.total);
+      return {
+        rate: result.requests.total / DURATION_S,
+        cpuMs: per(cpuMs(gateways[name].pid), 0),
+        others: { academic: per(cpuMs(academic.pid), 1), 'the receiver': per(cpuMs(receiver.pid), 2) },
+      };
     });
     printRatios('gateway', 'req/s', 'per request (gateway)', figures);
     await new Promise((resolve) => setTimeout(resolve, 6000));
-    const spans = readSpans(receiver.file);
-    console.log(`gateway: ${errors} errors; ${spans.filter((s) => s.service === 'gateway').length} gateway spans and ${spans.filter((s) => s.service === 'academic').length} academic spans received`);
+    const spans = await receiver.spans();
+    console.log(`gateway: ${errors} errors; ${spans.gateway ?? 0} gateway spans and ${spans.academic ?? 0} academic spans received`);
   } finally {
     await system.stop();
   }
@@ -125,11 +148,14 @@ async function eventsPart(receiver: OtlpReceiver): Promise<void> {
     const figures = await rotate(async (name) => {
       const ratio = SETTINGS[name];
       const env = { ...process.env, OTEL_SERVICE_NAME: `bench-events-${name.replace(/\W+/g, '')}`, ...(ratio === null ? { OTEL_EXPORTER_OTLP_ENDPOINT: '' } : traced(receiver, ratio)) };
-      return runEventsChild(env);
+      const before = cpuMs(receiver.pid);
+      const figure = await runEventsChild(env);
+      // The receiver's CPU over the child's whole life (its writes' spans included), per event.
+      return { ...figure, others: { 'the receiver': (cpuMs(receiver.pid) - before) / EVENTS } };
     });
     printRatios('events', 'events/s', 'per event (the pipeline process)', figures);
-    const spans = readSpans(receiver.file).filter((span) => span.service.startsWith('bench-events'));
-    const count = (service: string) => spans.filter((span) => span.service === service).length;
+    const spans = await receiver.spans();
+    const count = (service: string) => spans[service] ?? 0;
     console.log(`events: spans received: 100% ${count('bench-events-tracing100')}, 10% ${count('bench-events-tracing10')}, off ${count('bench-events-tracingoff')}`);
   } finally {
     if (infra.started.length) await stopInfra('test', infra.started);
@@ -220,14 +246,70 @@ if (process.argv[2] === 'events-child') {
   await eventsChild();
   process.exit(0);
 }
+if (process.argv[2] === 'receiver') countingReceiver();
+else await main();
 
-const dir = mkdtempSync(path.join(tmpdir(), 'academy-bench-tracing-'));
-const receiver = await startOtlpReceiver({ file: path.join(dir, 'spans.jsonl'), port: 0 });
-try {
-  if (ONLY !== 'events') await gatewayPart(receiver);
-  if (ONLY !== 'gateway') await eventsPart(receiver);
-} finally {
-  await receiver.close();
-  rmSync(dir, { recursive: true, force: true });
+/**
+ * The bench's receiver: takes OTLP/JSON exports and counts their spans by service, without decoding
+ * them (a scan for each span's `startTimeUnixNano` key and the resource's `service.name`). A
+ * collector ingests spans in a process of its own, usually on another machine; the dev receiver
+ * (tools/dev/otlp-receiver.ts: JSON.parse, a JSON line per span, a synchronous append) cost the
+ * shared 2 cores 0.1–0.4 ms per proxied request, a tenth of the gateway's own CPU (README).
+ */
+function countingReceiver(): void {
+  const counts: Record<string, number> = {};
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/counts') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('latin1');
+      const service = /"key":"service\.name","value":\{"stringValue":"([^"]*)"/.exec(body)?.[1] ?? '?';
+      let spans = 0;
+      for (let at = body.indexOf('"startTimeUnixNano"'); at >= 0; at = body.indexOf('"startTimeUnixNano"', at + 1)) spans++;
+      counts[service] = (counts[service] ?? 0) + spans;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  server.listen(0, '127.0.0.1', () => console.log(`OTLP/HTTP receiver on http://127.0.0.1:${(server.address() as AddressInfo).port}, counting`));
 }
-process.exit(0);
+
+/**
+ * The receiver in a process of its own, so that its CPU is measured apart from the bench's (autocannon
+ * runs in this one): the counting one, or with BENCH_TRACING_RECEIVER=dev the one `npm start` runs.
+ */
+async function startReceiverProcess(file: string): Promise<OtlpReceiver> {
+  const dev = process.env.BENCH_TRACING_RECEIVER === 'dev';
+  const args = dev ? [path.resolve(import.meta.dirname, '../dev/otlp-receiver.ts'), '0', file] : [import.meta.filename, 'receiver'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`the OTLP receiver exited with ${code}: ${out}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /receiver on (http:\/\/\S+),/.exec(out);
+      if (found) resolve(found[1]);
+    });
+  });
+  child.removeAllListeners('exit');
+  const spans = async (): Promise<Record<string, number>> => {
+    if (!dev) return (await fetch(`${url}/counts`)).json() as Promise<Record<string, number>>;
+    const counts: Record<string, number> = {};
+    for (const span of readSpans(file)) counts[span.service] = (counts[span.service] ?? 0) + 1;
+    return counts;
+  };
+  return { url, pid: child.pid!, spans, close: () => stopChild(child, 5000) };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'academy-bench-tracing-'));
+  const receiver = await startReceiverProcess(path.join(dir, 'spans.jsonl'));
+  try {
+    if (ONLY !== 'events') await gatewayPart(receiver);
+    if (ONLY !== 'gateway') await eventsPart(receiver);
+  } finally {
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}

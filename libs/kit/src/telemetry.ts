@@ -1,6 +1,6 @@
 // Tracing as the code sees it: the OpenTelemetry API only. The SDK is started, or not, by the
 // preload (libs/telemetry); without it every call here is a no-op costing next to nothing.
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 
 export { SpanKind, type Span };
 
@@ -25,6 +25,11 @@ export interface SpanOptions {
  */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
   const parent = options.root ? ROOT_CONTEXT : (options.parent ?? context.active());
+  const sampledOut = sampledOutParent(parent);
+  // The parent's trace is not recorded, so neither would this span be (services follow their parent's
+  // decision): no span, no sampler, no attributes; the parent's context is made current, so that what
+  // the work writes or sends still says "not sampled" (and its log lines name the trace).
+  if (sampledOut) return context.with(parent, () => work(sampledOut));
   return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links, root: options.root }, parent, async (span) => {
     try {
       return await work(span);
@@ -38,9 +43,19 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span)
   });
 }
 
+/** The parent's span when it is valid, sampled out and not recording (then a child would record nothing either), else null. */
+function sampledOutParent(parent: Context): Span | null {
+  const span = parent === ROOT_CONTEXT ? undefined : trace.getSpan(parent);
+  if (!span || span.isRecording()) return null;
+  const spanContext = span.spanContext();
+  return (spanContext.traceFlags & TraceFlags.SAMPLED) === 0 && isSpanContextValid(spanContext) ? span : null;
+}
+
 /** Starts a span that is not made active (ended by the caller): one of several in flight at once. */
 export function startSpan(name: string, options: SpanOptions & { startTime?: Date }): Span {
   const parent = options.root ? ROOT_CONTEXT : (options.parent ?? context.active());
+  const sampledOut = sampledOutParent(parent);
+  if (sampledOut) return sampledOut;
   return tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links, root: options.root, startTime: options.startTime }, parent);
 }
 

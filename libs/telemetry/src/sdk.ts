@@ -1,5 +1,6 @@
 // The OpenTelemetry SDK of one process, configured by the standard OTEL_* variables. Loaded by the
 // preload (register.ts) before the app's first import; nothing else imports the SDK.
+import type { IncomingMessage } from 'node:http';
 import { context, diag, DiagLogLevel, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -12,6 +13,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { onlyInRecordedTraces } from './recorded-only.ts';
+import { EdgeIdGenerator, expressOnlyInRecordedTraces, httpOnlyWhenRecorded } from './sampled-out.ts';
 import { samplerFromEnv } from './sampler.ts';
 import { DroppingExporter } from './exporter.ts';
 import { settingsFromEnv, type TelemetrySettings } from './settings.ts';
@@ -20,6 +22,7 @@ export type { TelemetrySettings };
 
 /** Paths that are probes, not requests: no span (they would be most of the spans of an idle system). */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics', '/livez']);
+const isProbe = (request: IncomingMessage) => PROBES.has((request.url ?? '').split('?')[0]!);
 
 /**
  * Starts tracing when an endpoint is set: W3C trace context, the http/express, pg and ioredis
@@ -41,9 +44,13 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
         ...(settings.commit ? { 'vcs.ref.head.revision': settings.commit } : {}),
       }),
     );
+  const sampler = samplerFromEnv(settings.edge);
+  // At the edge the http instrumentation's wrapper decides first and names the recorded root's trace id.
+  const ids = new EdgeIdGenerator();
   const provider = new TracerProvider({
     resource,
-    sampler: samplerFromEnv(settings.edge),
+    sampler,
+    idGenerator: ids,
     // The OTEL_BSP_* variables tune it; the queue's bound (2048 spans by default) is what keeps a
     // process whose collector is away from growing: spans beyond it are dropped, not queued.
     spanProcessors: [new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() })],
@@ -54,13 +61,19 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => PROBES.has((request.url ?? '').split('?')[0]),
-        ignoreOutgoingRequestHook: (options) => PROBES.has(String(options.path ?? '').split('?')[0]),
-        requireParentforOutgoingSpans: true,
-      }),
-      // Routers and route handlers only: a span per middleware (helmet, cors, body parsers…) is noise and cost.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // A request sampled out costs (next to) nothing: sampled-out.ts.
+      httpOnlyWhenRecorded(
+        new HttpInstrumentation({
+          ignoreIncomingRequestHook: isProbe,
+          ignoreOutgoingRequestHook: (options) => PROBES.has(String(options.path ?? '').split('?')[0]),
+          requireParentforOutgoingSpans: true,
+        }),
+        settings.edge ? { edge: true, sampler, ids } : { edge: false, followsParent: (process.env.OTEL_TRACES_SAMPLER || 'parentbased_traceidratio').trim().toLowerCase().startsWith('parentbased_') },
+        isProbe,
+      ),
+      // Routers and route handlers only: a span per middleware (helmet, cors, body parsers…) is noise and
+      // cost; and only in a recorded trace (the instrumentation's per-layer work is for nothing otherwise).
+      expressOnlyInRecordedTraces(new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] })),
       // No recorded parent, no span: the relay's and the checks' polls are not traces of their own, and
       // a trace the sampler left out pays nothing per query (not even a span that records nothing).
       onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch']),
