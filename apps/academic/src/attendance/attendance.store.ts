@@ -382,7 +382,7 @@ export const summarySql = (filters: string, outer: string, source: 'one student'
   select t.student_id as "studentId", ${named ? `trim(s.name || ' ' || s.lastname)` : 'null'} as "studentName", t.subject_id as "subjectId", sub.name as "subjectName",
          t.sessions, t.counted, t.counts, t.percentage
     from totals t
-    ${named ? 'join students s on s.id = t.student_id' : ''}
+    ${named ? 'join students s on s.id = t.student_id and s.erased_at is null' : ''}
     join subjects sub on sub.id = t.subject_id
    where true ${outer}
    order by ${named ? 's.lastname, s.name, t.student_id, ' : ''}sub.name, t.subject_id`;
@@ -507,7 +507,7 @@ const csvSql = (filters: string, outer: string) => `
          x.status, x.minutes_late as "minutesLate", x.remark, t.sessions, t.counted, t.percentage
     from sessions x
     join totals t using (student_id, subject_id)
-    join students s on s.id = x.student_id
+    join students s on s.id = x.student_id and s.erased_at is null
     join subjects sub on sub.id = x.subject_id
    where true ${outer}
    order by s.lastname, s.name, x.student_id, sub.name, x.subject_id, x.starts_at, x.event_id`;

@@ -277,12 +277,13 @@ export async function selectCompletedPage(
     ['r.student_id = ?', query.studentId],
     ['r.employee_id = ?', query.employeeId],
   ]);
+  // An erased student's kept marks are restricted (issue 35): in no list, nor in its total.
   const matching = `
     from registrations r
     join blocks b on b.subject_id = r.subject_id
     join student_blocks sb on sb.student_id = r.student_id and sb.block_id = b.id and sb.status = 'closed'
     join subjects sub on sub.id = b.subject_id
-    join students s on s.id = sb.student_id
+    join students s on s.id = sb.student_id and s.erased_at is null
     left join employees e on e.id = sb.employee_id
    where r.school_course_id = ?${where.sql}`;
   const params = [query.schoolCourseId, ...where.params];

@@ -106,9 +106,19 @@ export async function eraseThreadMessages(em: EntityManager, studentId: number):
   return count(em, `delete from student_block_messages m using student_blocks sb where sb.id = m.student_block_id and sb.student_id = ? returning m.id`, [studentId]);
 }
 
+/** The student's marks: their closed blocks (approved), the academic records an erasure keeps. */
 export async function countStudentBlocks(em: EntityManager, studentId: number): Promise<number> {
-  const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from student_blocks where student_id = ?`, [studentId]);
+  const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from student_blocks where student_id = ? and status = 'closed'`, [studentId]);
   return row!.n;
+}
+
+/**
+ * The student's blocks not closed (not yet open, open, or a mark pending review): progress, no approved
+ * mark, so no academic record. Erased: nothing of theirs is left to review, approve (no `block.approved`
+ * naming a disabled login), list in the review queue or count in an admins' digest.
+ */
+export async function eraseUnapprovedBlocks(em: EntityManager, studentId: number): Promise<number> {
+  return count(em, `delete from student_blocks where student_id = ? and status <> 'closed' returning id`, [studentId]);
 }
 
 /** Attendance remarks are free text about the student: erased; the marks themselves are academic records, kept. */

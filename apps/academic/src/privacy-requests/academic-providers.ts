@@ -11,6 +11,7 @@ import {
   eraseLogins,
   eraseStudent,
   eraseThreadMessages,
+  eraseUnapprovedBlocks,
   employeeRecords,
   guardianRecords,
   studentBlockRecords,
@@ -108,8 +109,12 @@ export function academicPrivacyProviders(ctx: AcademicContext): PrivacyProvider[
     },
     async erase({ em, subject, now }) {
       const messages = await eraseThreadMessages(em, subject.id);
+      const unapproved = await eraseUnapprovedBlocks(em, subject.id);
       const marks = await countStudentBlocks(em, subject.id);
-      return { erased: [{ what: 'block thread messages', count: messages }], kept: marks > 0 ? [kept(`blocks and marks (${marks})`, now)] : [] };
+      return {
+        erased: [{ what: 'block thread messages', count: messages }, ...(unapproved ? [{ what: 'blocks not completed (no approved mark)', count: unapproved }] : [])],
+        kept: marks > 0 ? [kept(`blocks and marks (${marks})`, now)] : [],
+      };
     },
   };
 

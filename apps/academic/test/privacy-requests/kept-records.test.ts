@@ -28,7 +28,7 @@ describe("an erased student's kept academic records", () => {
     await f.query(`update calendar_events set starts_at = ?, ends_at = ?::timestamptz + interval '1 hour' where id = ?`, ['2026-12-10T09:00:00Z', '2026-12-10T09:00:00Z', future]);
     for (const eventId of [past, future]) await f.query(`insert into event_students (event_id, student_id, assigned_at) values (?, ?, now())`, [eventId, studentId]);
     await f.query(`insert into attendance_marks (event_id, student_id, status, minutes_late, remark, marked_by_user_id, marked_at) values (?, ?, 'L', 5, null, 1, now())`, [past, studentId]);
-    return { studentId, past, future };
+    return { studentId, past, future, subjectId, courseId, blockId: block!.id };
   }
 
   const erase = (studentId: number) => {
@@ -53,6 +53,41 @@ describe("an erased student's kept academic records", () => {
     expect(attended.body.students).toEqual([expect.objectContaining({ studentId, status: 'L' })]);
     expect(JSON.stringify(attended.body)).not.toMatch(/Leocadia|Quintana/);
     expect((await erase(studentId))[0]!.erased).toEqual([{ what: 'student record (anonymized, withdrawn, guardian unlinked)', count: 0 }, { what: 'login (disabled, sessions ended)', count: 0 }]);
+  });
+
+  test("the kept mark and attendance leave the admin's lists by course (completed blocks and their total, the attendance report as JSON and CSV); the block pending review goes, so no review and no block.approved can name the student", async () => {
+    const { studentId, subjectId, courseId, blockId } = await student('Eduvigis');
+    const other = await student('Pancracia');
+    const [second] = await f.query<{ id: number }>(`insert into blocks (subject_id, name, position) values (?, 'Block 2', 2) returning id`, [subjectId]);
+    const [pending] = await f.query<{ id: number }>(
+      `insert into student_blocks (student_id, block_id, status, grade, closed_at, created_at, updated_at) values (?, ?, 'pending', 6, now(), now(), now()) returning id`,
+      [studentId, second!.id],
+    );
+    const completed = async (id: number, course = courseId) => (await request(service().url).get(`/api/v2/blocks/completed?schoolCourseId=${course}&subjectId=${id}`).set(admin)).body;
+    const report = (id: number, accept = 'application/json') => request(service().url).get(`/api/v2/attendance/report?subjectId=${id}&from=2026-11-01&to=2026-11-30`).set(admin).set('accept', accept);
+    const listed = async (id: number, course = courseId) => ({
+      completed: (await completed(id, course)).data.map((row: { studentId: number }) => row.studentId),
+      report: (await report(id)).body.data.map((row: { studentId: number }) => row.studentId),
+    });
+    expect(await listed(subjectId)).toEqual({ completed: [studentId], report: [studentId] });
+
+    const [students, blocks] = await erase(studentId);
+    expect(blocks!.erased).toEqual([{ what: 'block thread messages', count: 0 }, { what: 'blocks not completed (no approved mark)', count: 1 }]);
+    expect(blocks!.kept).toEqual([expect.objectContaining({ what: 'blocks and marks (1)' })]);
+    expect(students!.kept).toEqual([]);
+    expect(await listed(subjectId)).toEqual({ completed: [], report: [] });
+    expect((await completed(subjectId)).meta).toMatchObject({ totalItems: 0 });
+    const csv = await report(subjectId, 'text/csv');
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toMatch(new RegExp(`Erased|#${studentId}\\b`));
+    // The kept mark itself stays (the record), restricted.
+    expect(await f.query(`select block_id from student_blocks where student_id = ? order by id`, [studentId])).toEqual([{ block_id: blockId }]);
+    // Nothing of theirs is left to review, so nothing can be approved and announced.
+    const review = await request(service().url).post(`/api/v2/blocks/student-block/${pending!.id}/review`).set(admin).send({ action: 'approve' });
+    expect(review.status).toBe(404);
+    expect(await f.query(`select id from outbox where type = 'block.approved' and (envelope->'data'->>'studentId')::int = ?`, [studentId])).toEqual([]);
+    // Another student of another subject is listed as before.
+    expect(await listed(other.subjectId, other.courseId)).toEqual({ completed: [other.studentId], report: [other.studentId] });
   });
 
   test('the kept marks, blocks and attendance are deleted on the day the erasure listed as until, not a day before; those of a student not erased stay', async () => {
