@@ -1,11 +1,11 @@
 import { EventEmitter, once } from 'node:events';
-import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import amqp, { type ChannelModel, type ConfirmChannel, type Message, type Options, type RecoveringChannelModel } from 'amqplib';
 import type { Registry } from 'prom-client';
 import type { EventEnvelope } from '@academy/contracts';
 import type { Logger, ReadinessCheck } from '@academy/kit';
 import { messagingMetrics, type MessagingMetrics } from './metrics.ts';
+import { coalesceWrites, SOCKET_OPTIONS, socketOf } from './socket.ts';
 import { assertEventsExchange, PUBLISHED_AT_HEADER, unroutedName, type EventsExchange, type UnroutedLimits } from './topology.ts';
 
 export const DEFAULT_EXCHANGE = 'academy.events';
@@ -27,6 +27,12 @@ export interface BrokerOptions {
   setupTimeoutMs?: number;
   /** Bounds of the catch-all queue of events no queue is bound for (default 100,000 events, 7 days). */
   unrouted?: UnroutedLimits;
+  /**
+   * TCP_NODELAY on the connection's socket, with the frames of one event-loop turn written together
+   * (default true; see socket.ts). false is amqplib's default, Nagle's algorithm on: only to measure
+   * what it costs (bench:events).
+   */
+  noDelay?: boolean;
 }
 
 /** Outcome of one message of a `publishEach` call: null when confirmed, else why it was not published. */
@@ -245,6 +251,7 @@ export class Broker extends EventEmitter {
     if (!url.searchParams.has('heartbeat')) url.searchParams.set('heartbeat', String(this.options.heartbeatSeconds ?? 10));
     const recovering = await amqp.connect(url.toString(), {
       clientProperties: { connection_name: this.options.service },
+      noDelay: this.options.noDelay ?? SOCKET_OPTIONS.noDelay,
       // A connection attempt that hangs (a broker still booting or shutting down) fails and is retried.
       timeout: 10_000,
       recovery: { initialDelay: delays.initial, maxDelay: delays.max, waitForConnect: false, setup: (model: ChannelModel) => this.onConnection(model) },
@@ -313,6 +320,8 @@ export class Broker extends EventEmitter {
   }
 
   private async setUpConnection(connection: ChannelModel): Promise<void> {
+    const socket = socketOf(connection);
+    if (socket && (this.options.noDelay ?? SOCKET_OPTIONS.noDelay)) coalesceWrites(socket);
     connection.on('error', () => undefined);
     connection.setMaxListeners(0); // each consumer watches the connection's close
     const channel = await this.openPublishChannel(connection);
@@ -475,7 +484,7 @@ export class Broker extends EventEmitter {
  * until amqplib has seen it closed (1 s at most), after which its `close()` answers at once.
  */
 async function dropConnection(connection: ChannelModel): Promise<void> {
-  const socket = (connection as unknown as { connection?: { stream?: Socket } }).connection?.stream;
+  const socket = socketOf(connection);
   if (!socket || socket.destroyed) return; // closed already: amqplib has seen it
   const closed = once(connection, 'close').then(
     () => undefined,

@@ -1,5 +1,6 @@
 import amqp, { type GetMessage } from 'amqplib';
 import { carrierOfSpan, inSpan, linkFromCarrier, SpanKind } from '@academy/kit';
+import { SOCKET_OPTIONS } from './socket.ts';
 import { ATTEMPTS_HEADER, DEAD_LETTERED_AT_HEADER, LAST_ERROR_HEADER, ORIGINAL_QUEUE_HEADER, ORIGINAL_TRACEPARENT_HEADER, REASON_HEADER, REPLAYED_AT_HEADER, copyToQueue, dlqName } from './topology.ts';
 
 /** Retry bookkeeping dropped on replay, so the handler gets its full retries again. */
@@ -71,7 +72,7 @@ function describe(message: GetMessage, position: number): DeadLetter {
  */
 export async function listDeadLetters(url: string, queue: string, options: { limit?: number } = {}): Promise<DeadLetter[]> {
   const { dlq } = queuesOf(queue);
-  const connection = await amqp.connect(url);
+  const connection = await amqp.connect(url, SOCKET_OPTIONS);
   connection.on('error', () => undefined); // a missing queue closes the channel; the awaited call reports it
   try {
     const channel = await connection.createChannel();
@@ -117,7 +118,7 @@ export function replayDeadLetters(url: string, queue: string, options: { eventId
 async function replayEach(url: string, queue: string, options: { eventIds?: string[]; limit?: number }, traceHeaders: (message: GetMessage) => Record<string, string>): Promise<ReplayResult> {
   const { queue: target, dlq } = queuesOf(queue);
   const wanted = options.eventIds?.length ? new Set(options.eventIds) : null;
-  const connection = await amqp.connect(url);
+  const connection = await amqp.connect(url, SOCKET_OPTIONS);
   connection.on('error', () => undefined); // a missing queue closes the channel; the awaited call reports it
   try {
     const channel = await connection.createConfirmChannel();
