@@ -305,7 +305,10 @@ export interface WarnedStudent {
   guardianEmail: string | null;
 }
 
-/** The students' names, the subject's, and each student's active guardian. */
+/**
+ * The students' names, the subject's, and each student's active guardian; never an erased student's
+ * (issue 35: their kept marks count in their standing, but no warning names them, to the admins or anyone).
+ */
 export async function selectWarnedStudents(tx: EntityManager, subjectId: number, studentIds: number[]): Promise<WarnedStudent[]> {
   return tx.execute<WarnedStudent[]>(
     `select s.id as "studentId", trim(s.name || ' ' || s.lastname) as "studentName", sub.name as "subjectName",
@@ -313,7 +316,7 @@ export async function selectWarnedStudents(tx: EntityManager, subjectId: number,
        from students s
        cross join subjects sub
        left join guardians g on g.id = s.guardian_id and g.active
-      where sub.id = ? and s.id = any(?::int[])`,
+      where sub.id = ? and s.id = any(?::int[]) and s.erased_at is null`,
     [subjectId, pgArray(studentIds)],
   );
 }

@@ -42,6 +42,14 @@ describe('attendance.threshold-crossed: once per crossing, after 4 counted sessi
     expect(await s.warnings()).toHaveLength(1);
   });
 
+  test("an erased student's kept marks still count in their standing, but no warning names them (issue 35)", async () => {
+    const s = await student();
+    await w.f.query(`update students set name = 'Erased', lastname = '#' || id, guardian_id = null, erased_at = now() where id = ?`, [s.studentId]);
+    for (const status of ['A', 'P', 'P', 'P']) await s.session(status);
+    expect(await s.warnings()).toEqual([]);
+    expect(await w.f.query(`select below from attendance_standings where student_id = ?`, [s.studentId])).toEqual([{ below: true }]);
+  });
+
   test('excused sessions do not count toward the minimum, and late counts 0.8', async () => {
     const s = await student();
     for (const status of ['E', 'E', 'L', 'L', 'L']) await s.session(status); // 3 counted at 80%
