@@ -12,8 +12,10 @@ export interface StoredEntry {
 
 /**
  * A service's answer to one request (the primary key is the request's id, so a request replayed
- * under another event id answers once): `failing` while attempts fail (`attempts` counted outside
- * the rolled-back transaction), then `done`, `nothing-held` or `failed`, with the answer as published.
+ * under another event id answers once): `answering` while an attempt stores files (`entries` names
+ * each as it is stored, committed apart: a commit that fails leaves them named, for the next attempt or
+ * the sweep to remove), `failing` while attempts fail (`attempts` counted outside the rolled-back
+ * transaction), then `done`, `nothing-held` or `failed`, with the answer as published.
  * An access part's entries stay until `expires_at` (30 days), then the sweep removes them.
  */
 export const PrivacyAnswer = defineEntity({
