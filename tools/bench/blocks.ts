@@ -3,7 +3,9 @@
 // loop with autocannon), on the test PostgreSQL, RabbitMQ and Redis, with a database of their own:
 // 50,000 student blocks (2,000 students × 5 subjects × 5 blocks), 5,000 of them pending review.
 //   1. GET /api/v2/blocks/pending: a filtered page (subject, 50 per page), one student's blocks, a
-//      deep page, and the whole unfiltered listing; at 1 and 16 clients.
+//      deep page (by number, by cursor, and by a cursor new each request: the page cache's miss), and
+//      the whole unfiltered listing; at 1 and 16 clients. Then the listing statements' plans and their
+//      PostgreSQL CPU an execution as the service runs them (prepared).
 //   2. POST /api/v2/blocks/student-block/:id/review (approve) at 16 clients, each on a distinct block, after a
 //      warm-up; the plain review, the keyed one and the raw SQL baseline interleaved in rounds (medians)
 //      (the open and blocked blocks are made pending first, half for the service, half for the baseline).
@@ -25,7 +27,7 @@ import { testConfig, tokenFor, dropTestDatabase } from '@academy/testing';
 import { SettingsSchema } from '../../apps/academic/src/config.ts';
 import { PendingCursor } from '@academy/contracts';
 import { APPROVE_SQL, REVIEW_TARGET_SQL, pendingGroupsSql, pendingPageJsonSql, type PendingPageQuery } from '../../apps/academic/src/blocks/blocks.store.ts';
-import { cpuMeter, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, median, quantile, startReady, startServiceProcess, stopAll, tenths, verdict, waitReady, type Figures } from './support.ts';
+import { cpuMeter, cpuMs, eventSink, figuresOf, gatewayLimitsOff, getPaths, jwtEnv, loadAverage, median, quantile, startReady, startServiceProcess, stopAll, tenths, verdict, waitReady, type Figures } from './support.ts';
 
 const CLIENTS = 16;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -128,6 +130,15 @@ try {
     deepCursor[subject] = cursor;
   }
 
+  /**
+   * A cursor not asked before: page 14's last block of the subject, its close time a few microseconds
+   * earlier each time (blocks here close minutes apart, so the page after it holds the same rows).
+   */
+  let fresh = 0;
+  const newCursor = (subject: number) => {
+    const [micros, id] = deepCursor[subject]!.split('.') as [string, string];
+    return `${Number(micros) - (++fresh % 50_000_000)}.${id}`;
+  };
   const BADGE_CLIENTS = 10;
   const scenarios: { name: string; path: (i: number) => string; connections: number[]; expectStatus?: number }[] = [
     { name: 'baseline: proxied, token checked, no database (400)', path: () => '/api/v2/blocks/pending?studentId=abc', connections: [1, BADGE_CLIENTS, CLIENTS], expectStatus: 400 },
@@ -135,6 +146,9 @@ try {
     { name: "one student's pending blocks", path: (i) => `/api/v2/blocks/pending?studentId=${1 + ((i * 7919) % STUDENTS)}`, connections: [1, CLIENTS] },
     { name: 'deep page: subjectId, page 15 of 20', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&page=15`, connections: [CLIENTS] },
     { name: 'deep page by cursor: subjectId, after page 14', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&after=${deepCursor[1 + (i % SUBJECTS)]}`, connections: [1, CLIENTS] },
+    // The page cache's miss: every request a cursor never asked before (page 14's last close time, ids
+    // after it), so every answer is computed by the page's statement, as after each change to the queue.
+    { name: 'deep page by cursor, computed: a new cursor each', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&after=${newCursor(1 + (i % SUBJECTS))}`, connections: [1, CLIENTS] },
     { name: `whole listing, unfiltered (${counts!.pending} blocks)`, path: () => '/api/v2/blocks/pending', connections: [1] },
     { name: 'badge: GET /api/v2/blocks/pending/count', path: () => '/api/v2/blocks/pending/count', connections: [BADGE_CLIENTS] },
   ];
@@ -199,8 +213,40 @@ try {
   await explain('deep page by cursor: subjectId 1, after page 14', page({ subjectId: 1, after: PendingCursor.parse(deepCursor[1]) }));
   await explain('unfiltered page, after page 14', page({ after: PendingCursor.parse(deepCursor[1]) }));
   await explain('whole listing, its groups', pendingGroupsSql({}));
-  console.log('\nEXPLAIN (ANALYZE, BUFFERS) of the listing statements, warm:');
+  console.log('\nEXPLAIN (ANALYZE, BUFFERS) of the listing statements, warm (planned here; the service runs them prepared, planned once per connection):');
   console.table(explained);
+
+  // What a page costs PostgreSQL as the service runs it: each statement a named prepared statement on a
+  // connection of its own (generic plan after five runs), its backend's CPU over 300 runs, the
+  // statements interleaved 10 runs at a time so that the machine's load weighs on all of them alike.
+  const statements: { name: string; sql: string; params: unknown[] }[] = [
+    { name: "the page cache's hit: the queue's version", sql: `select epoch::text as epoch, version::text as version from listing_versions where name = 'pending_blocks'`, params: [] },
+    { name: 'filtered page: subjectId 1, 50', ...page({ subjectId: 1 }) },
+    { name: 'deep page by cursor: subjectId 1, after page 14', ...page({ subjectId: 1, after: PendingCursor.parse(deepCursor[1]) }) },
+    { name: 'deep page: subjectId 1, page 15', ...page({ subjectId: 1, page: 15 }) },
+  ];
+  const prepared = await Promise.all(
+    statements.map(async (statement) => {
+      const client = await db.connect();
+      const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      return { statement, client, pid, cpu: 0, runs: 0 };
+    }),
+  );
+  const runPrepared = (one: (typeof prepared)[number], times: number) =>
+    Array.from({ length: times }).reduce<Promise<unknown>>((previous) => previous.then(() => one.client.query({ name: 'bench_page', text: positionalSql(one.statement.sql), values: one.statement.params })), Promise.resolve());
+  for (const one of prepared) await runPrepared(one, 10);
+  for (let round = 0; round < 30; round++) {
+    for (const one of prepared) {
+      const before = cpuMs(one.pid);
+      await runPrepared(one, 10);
+      one.cpu += cpuMs(one.pid) - before;
+      one.runs += 10;
+    }
+  }
+  const plans = await Promise.all(prepared.map(async (one) => (await one.client.query<{ generic: string; custom: string }>(`select generic_plans as generic, custom_plans as custom from pg_prepared_statements where name = 'bench_page'`)).rows[0]));
+  prepared.forEach((one) => one.client.release(true));
+  console.log('\nPostgreSQL CPU an execution, as the service runs them (named prepared statements, 300 runs each, interleaved):');
+  console.table(prepared.map((one, i) => ({ statement: one.statement.name, 'postgres cpu ms/run': +(one.cpu / one.runs).toFixed(3), 'generic plans': Number(plans[i]?.generic), 'custom plans': Number(plans[i]?.custom) })));
 
   const filtered = listingRows.filter((row) => ['filtered', "one student's", 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)));
   const worstFiltered = Math.max(...filtered.map((row) => row['p99 ms'] as number));
