@@ -68,11 +68,18 @@ async function openAndComplete(kind: 'access' | 'erasure', subject: { kind: 'emp
   return completed(opened.body.id);
 }
 
+/** Waits for the request to complete; if it does not, fails naming the services it still waits for, with their logs' tails. */
 async function completed(id: number, timeoutMs = 30_000): Promise<Json> {
-  return eventually(`privacy request ${id} completed`, async () => {
-    const read = await call(gw, 'GET', `${PATH}/${id}`, { token: admin.accessToken });
-    return read.body.status === 'open' ? undefined : read.body;
-  }, timeoutMs, 250);
+  let last: Json;
+  try {
+    return await eventually(`privacy request ${id} completed`, async () => {
+      last = (await call(gw, 'GET', `${PATH}/${id}`, { token: admin.accessToken })).body;
+      return last.status === 'open' ? undefined : last;
+    }, timeoutMs, 250);
+  } catch (error) {
+    const parts = (last?.parts ?? []).map((p: Json) => `${p.service} ${p.status}${p.attempts ? ` (${p.attempts} attempts)` : ''}${p.answeredAt ? ` at ${p.answeredAt}` : ''}`).join(', ');
+    throw new Error(`${(error as Error).message}: opened ${last?.openedAt}, waiting for ${JSON.stringify(last?.waitingFor)}; parts: ${parts}\n${system.logTails(40)}`, { cause: error });
+  }
 }
 
 async function download(id: number): Promise<Map<string, Buffer>> {
