@@ -71,16 +71,16 @@ export function httpOnlyWhenRecorded<T extends object>(instrumentation: T, sampl
 
   methods._incomingRequestFunction = (component, original) => {
     const patched = incoming.call(instrumentation, component, original);
-    return function (this: unknown, event: unknown, message?: unknown) {
-      const request = message as IncomingMessage;
-      if (event !== 'request' || ignore(request)) return original.apply(this, arguments as unknown as unknown[]);
+    return function (this: unknown, ...args: unknown[]) {
+      const request = args[1] as IncomingMessage;
+      if (args[0] !== 'request' || ignore(request)) return original.apply(this, args);
       const parent = parseTraceparent(request.headers.traceparent);
       if (sampling.edge) {
         const traceId = parent?.traceId ?? random.generateTraceId();
         const { decision } = sampling.sampler.shouldSample(ROOT_CONTEXT, traceId, 'HTTP', SpanKind.SERVER, {}, []);
         if (decision === SamplingDecision.NOT_RECORD) {
           request.headers.traceparent = `00-${traceId}-${random.generateSpanId()}-00`;
-          return original.apply(this, arguments as unknown as unknown[]);
+          return original.apply(this, args);
         }
         if (!parent) {
           // Absent or malformed: the root span the instrumentation starts takes the trace id decided on.
@@ -89,14 +89,13 @@ export function httpOnlyWhenRecorded<T extends object>(instrumentation: T, sampl
           sampling.ids.pin(traceId);
         }
         try {
-          return patched.apply(this, arguments as unknown as unknown[]);
+          return patched.apply(this, args);
         } finally {
           sampling.ids.pin(undefined);
         }
       }
-      if (!sampling.followsParent || !parent || parent.sampled) return patched.apply(this, arguments as unknown as unknown[]);
+      if (!sampling.followsParent || !parent || parent.sampled) return patched.apply(this, args);
       const parentContext = propagation.extract(ROOT_CONTEXT, request.headers);
-      const args = arguments as unknown as unknown[];
       return context.with(parentContext, () => {
         // As the instrumentation does: listeners (a body's `end`, a response's `finish`) run in the request's context.
         context.bind(parentContext, request);
@@ -108,9 +107,9 @@ export function httpOnlyWhenRecorded<T extends object>(instrumentation: T, sampl
 
   methods._outgoingRequestFunction = (component, original) => {
     const patched = outgoing.call(instrumentation, component, original);
-    return function (this: unknown) {
+    return function (this: unknown, ...args: unknown[]) {
       const spanContext = trace.getSpanContext(context.active());
-      return spanContext && isSpanContextValid(spanContext) ? patched.apply(this, arguments as unknown as unknown[]) : original.apply(this, arguments as unknown as unknown[]);
+      return spanContext && isSpanContextValid(spanContext) ? patched.apply(this, args) : original.apply(this, args);
     };
   };
   return instrumentation;
@@ -131,8 +130,8 @@ export function expressOnlyInRecordedTraces<T extends object>(instrumentation: T
     applyPatch.call(instrumentation, layer, layerPath);
     const patched = layer.handle;
     if (patched === own || typeof own !== 'function') return;
-    const handle = function (this: unknown) {
-      return (recording() ? patched : own).apply(this, arguments as unknown as unknown[]);
+    const handle = function (this: unknown, ...args: unknown[]) {
+      return (recording() ? patched : own).apply(this, args);
     };
     // The layer's handler keeps its arity (Express tells error handlers by it) and its own properties.
     Object.defineProperty(handle, 'length', { value: patched.length });
