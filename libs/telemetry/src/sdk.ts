@@ -76,7 +76,7 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
       expressOnlyInRecordedTraces(new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] })),
       // No recorded parent, no span: the relay's and the checks' polls are not traces of their own, and
       // a trace the sampler left out pays nothing per query (not even a span that records nothing).
-      onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch']),
+      withoutPoolMetrics(onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch'])),
       onlyInRecordedTraces(new IORedisInstrumentation({ requireParentSpan: true }), ['_patchSendCommand']),
     ],
   });
@@ -84,6 +84,18 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
   if (process.env.OTEL_LOG_LEVEL?.toLowerCase() === 'debug') diag.setLogger({ error: console.error, warn: console.error, info: console.error, debug: console.error, verbose: console.error }, DiagLogLevel.DEBUG);
   else diag.setLogger({ error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
   return () => provider.shutdown();
+}
+
+/**
+ * The pg instrumentation also counts each pool's connections for OpenTelemetry metrics (four pool
+ * listeners, a count of the pool's clients on each checkout and release), which no one reads here:
+ * metrics are Prometheus' and no meter provider is set. Its listeners are not added.
+ */
+function withoutPoolMetrics(instrumentation: PgInstrumentation): PgInstrumentation {
+  const methods = instrumentation as unknown as Record<string, unknown>;
+  if (typeof methods._setPoolConnectEventListeners !== 'function') throw new Error('telemetry: PgInstrumentation has no _setPoolConnectEventListeners() (its version changed?)');
+  methods._setPoolConnectEventListeners = () => {};
+  return instrumentation;
 }
 
 /** The batch processor's OTEL_BSP_* variables (the SDK's processor no longer reads them itself). */
