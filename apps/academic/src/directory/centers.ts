@@ -1,8 +1,11 @@
-import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
+import type { InferEntity } from '@mikro-orm/postgresql';
+import type { Actor } from '@academy/auth';
 import type { CenterCreateBody, CenterUpdateBody, DirectoryPageQuery } from '@academy/contracts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { Center } from './directory.entities.ts';
-import { findOr404, guardConstraints } from '../shared/records.store.ts';
-import { paged, type Input } from './directory-page.ts';
+import { guardConstraints } from '../shared/records.store.ts';
+import type { ById, Input } from './directory.types.ts';
+import { findCenter, pageOf } from './directory.store.ts';
 
 type CenterRow = InferEntity<typeof Center>;
 const centerItem = (center: CenterRow) => ({
@@ -13,25 +16,33 @@ const centerItem = (center: CenterRow) => ({
   createdAt: center.createdAt.toISOString(),
 });
 
-export const centers = {
-  list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Center, ['name', 'address'], query, centerItem),
-  get: (em: EntityManager, id: number) => findOr404(em, Center, id, 'CENTER_NOT_FOUND', 'Center not found'),
-  item: centerItem,
-  async create(em: EntityManager, input: Input<typeof CenterCreateBody>) {
-    const center = em.create(Center, input);
-    await guardConstraints(() => em.flush(), { unique: 'A center with this name already exists' });
-    return centerItem(center);
-  },
-  async update(em: EntityManager, id: number, input: Input<typeof CenterUpdateBody>) {
-    const center = await centers.get(em, id);
-    em.assign(center, input);
-    await guardConstraints(() => em.flush(), { unique: 'A center with this name already exists' });
-    return centerItem(center);
-  },
-  async deactivate(em: EntityManager, id: number) {
-    const center = await centers.get(em, id);
-    center.active = false;
-    await em.flush();
-    return centerItem(center);
-  },
-};
+function listCenters(ctx: AcademicContext, input: DirectoryPageQuery, _actor: Actor) {
+  return pageOf(ctx.orm.em, Center, ['name', 'address'], input, centerItem);
+}
+
+async function readCenter(ctx: AcademicContext, input: ById, _actor: Actor) {
+  return centerItem(await findCenter(ctx.orm.em, input.id));
+}
+
+async function createCenter(ctx: AcademicContext, input: Input<typeof CenterCreateBody>, _actor: Actor) {
+  const center = ctx.orm.em.create(Center, input);
+  await guardConstraints(() => ctx.orm.em.flush(), { unique: 'A center with this name already exists' });
+  return centerItem(center);
+}
+
+async function updateCenter(ctx: AcademicContext, { id, ...changes }: Input<typeof CenterUpdateBody> & ById, _actor: Actor) {
+  const center = await findCenter(ctx.orm.em, id);
+  ctx.orm.em.assign(center, changes);
+  await guardConstraints(() => ctx.orm.em.flush(), { unique: 'A center with this name already exists' });
+  return centerItem(center);
+}
+
+async function deactivateCenter(ctx: AcademicContext, input: ById, _actor: Actor) {
+  const center = await findCenter(ctx.orm.em, input.id);
+  center.active = false;
+  await ctx.orm.em.flush();
+  return centerItem(center);
+}
+
+/** Admin use cases of centers; DELETE deactivates. */
+export const centers = { list: listCenters, get: readCenter, create: createCenter, update: updateCenter, remove: deactivateCenter };

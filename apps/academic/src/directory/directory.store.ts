@@ -1,7 +1,61 @@
-// The SQL of the directory beyond its entities: students per calendar event, and the user ↔ employee
-// link kept on both sides (`users.employee_id`, `employees.user_id`).
-import type { EntityManager } from '@mikro-orm/postgresql';
+// The directory's reads and SQL: each resource's row by id (404 otherwise) and its pages, blocks per
+// subject, students per calendar event, and the user ↔ employee link kept on both sides
+// (`users.employee_id`, `employees.user_id`). Use cases change the rows they read here and flush.
+import type { EntityManager, EntityName, FilterQuery, OrderDefinition } from '@mikro-orm/postgresql';
+import type { DirectoryPageQuery } from '@academy/contracts';
 import { pgArray } from '@academy/db';
+import { pageMeta } from '@academy/kit';
+import { CalendarEvent, Registration } from '../shared/entities/registration.entities.ts';
+import { User } from '../shared/entities/user.entity.ts';
+import { findOr404, guardConstraints, likeContains } from '../shared/records.store.ts';
+import { Block, Center, Employee, Guardian, Student, Subject } from './directory.entities.ts';
+
+/** Each resource's row by id; a 404 naming the resource otherwise. */
+export function findUser(em: EntityManager, id: number) {
+  return findOr404(em, User, id, 'USER_NOT_FOUND', 'User not found');
+}
+export function findEmployee(em: EntityManager, id: number) {
+  return findOr404(em, Employee, id, 'EMPLOYEE_NOT_FOUND', 'Employee not found');
+}
+export function findStudent(em: EntityManager, id: number) {
+  return findOr404(em, Student, id, 'STUDENT_NOT_FOUND', 'Student not found');
+}
+export function findGuardian(em: EntityManager, id: number) {
+  return findOr404(em, Guardian, id, 'GUARDIAN_NOT_FOUND', 'Guardian not found');
+}
+export function findSubject(em: EntityManager, id: number) {
+  return findOr404(em, Subject, id, 'SUBJECT_NOT_FOUND', 'Subject not found');
+}
+export function findCenter(em: EntityManager, id: number) {
+  return findOr404(em, Center, id, 'CENTER_NOT_FOUND', 'Center not found');
+}
+export function findRegistration(em: EntityManager, id: number) {
+  return findOr404(em, Registration, id, 'REGISTRATION_NOT_FOUND', 'Registration not found');
+}
+export function findCalendarEvent(em: EntityManager, id: number) {
+  return findOr404(em, CalendarEvent, id, 'EVENT_NOT_FOUND', 'Calendar event not found');
+}
+
+/**
+ * Runs a directory write in one transaction on `em`; what the database refuses (a unique key
+ * taken, a row still referenced) is a 409 with `refusals`' messages (`guardConstraints`).
+ */
+export function writeInTransaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>, refusals?: Parameters<typeof guardConstraints>[1]): Promise<T> {
+  return guardConstraints(() => em.transactional(work), refusals);
+}
+
+/** A directory page, newest id first, searched in `fields`. */
+export async function pageOf<T extends { id: number }, R>(em: EntityManager, entity: EntityName<T>, fields: (keyof T & string)[], query: DirectoryPageQuery, map: (row: T) => R) {
+  const where = (query.search ? { $or: fields.map((field) => ({ [field]: { $ilike: likeContains(query.search!) } })) } : {}) as FilterQuery<T>;
+  const [rows, total] = await em.findAndCount(entity, where, { limit: query.limit, offset: (query.page - 1) * query.limit, orderBy: { id: 'desc' } as OrderDefinition<T> });
+  return { data: rows.map(map), meta: pageMeta(total, query.page, query.limit) };
+}
+
+/** The blocks of each subject, in order. */
+export async function blocksOf(em: EntityManager, subjectIds: number[]) {
+  const blocks = subjectIds.length ? await em.find(Block, { subjectId: { $in: subjectIds } }, { orderBy: { subjectId: 'asc', position: 'asc' } }) : [];
+  return (subjectId: number) => blocks.filter((block) => block.subjectId === subjectId);
+}
 
 /** How many students each of the events has (absent: none). */
 export async function countEventStudents(em: EntityManager, eventIds: number[]): Promise<Map<number, number>> {

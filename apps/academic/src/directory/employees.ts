@@ -1,11 +1,15 @@
 // Employees publish their changes through the outbox, in the transaction of the change.
-import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
+import type { InferEntity } from '@mikro-orm/postgresql';
+import type { Actor } from '@academy/auth';
 import type { DirectoryPageQuery, EmployeeCreateBody, EmployeeUpdateBody } from '@academy/contracts';
 import { recordEvent } from '@academy/messaging';
+import { afterCommit } from '@academy/service';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { Employee } from './directory.entities.ts';
 import { SOURCE, recordEmployeeUpserted } from '../shared/events.ts';
-import { findOr404, guardConstraints, mustExist } from '../shared/records.store.ts';
-import { paged, type EmployeeMeta, type Input, type Meta } from './directory-page.ts';
+import { mustExist } from '../shared/records.store.ts';
+import type { ById, EmployeeMeta, Input } from './directory.types.ts';
+import { findEmployee, pageOf, writeInTransaction } from './directory.store.ts';
 import { linkUserAndEmployee } from './user-employee-link.ts';
 
 type EmployeeRow = InferEntity<typeof Employee>;
@@ -31,54 +35,67 @@ const employeeConstraints = {
   },
 };
 
-export const employees = {
-  list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Employee, ['name', 'lastname', 'email', 'taxId', 'payrollCode'], query, employeeItem),
-  get: (em: EntityManager, id: number) => findOr404(em, Employee, id, 'EMPLOYEE_NOT_FOUND', 'Employee not found'),
-  item: employeeItem,
-  async create(em: EntityManager, input: Input<typeof EmployeeCreateBody>, meta: EmployeeMeta) {
-    await mustExist(em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
-    return guardConstraints(
-      () =>
-        em.transactional(async (tx) => {
-          const { userId, ...fields } = input;
-          const employee = tx.create(Employee, fields);
-          await tx.flush();
-          if (userId) await linkUserAndEmployee(tx, { userId, employeeId: employee.id }, meta);
-          else recordEmployeeUpserted(tx, employee, { source: SOURCE, ...meta });
-          await tx.refresh(employee);
-          return employeeItem(employee);
-        }),
-      employeeConstraints,
-    );
-  },
-  async update(em: EntityManager, id: number, input: Input<typeof EmployeeUpdateBody>, meta: EmployeeMeta) {
-    await mustExist(em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
-    return guardConstraints(
-      () =>
-        em.transactional(async (tx) => {
-          const { userId, ...fields } = input;
-          const employee = await employees.get(tx, id);
-          tx.assign(employee, fields);
-          await tx.flush();
-          let announced = new Set<number>();
-          if (userId !== undefined) {
-            if (userId !== null) announced = await linkUserAndEmployee(tx, { userId, employeeId: id }, meta);
-            else if (employee.userId) announced = await linkUserAndEmployee(tx, { userId: employee.userId, employeeId: null }, meta);
-            await tx.refresh(employee);
-          }
-          if (!announced.has(id)) recordEmployeeUpserted(tx, employee, { source: SOURCE, ...meta });
-          return employeeItem(employee);
-        }),
-      employeeConstraints,
-    );
-  },
-  /** Deactivates; `employee.deleted` tells the replicas this employee no longer works here. */
-  async deactivate(em: EntityManager, id: number, meta: Meta) {
-    return em.transactional(async (tx) => {
-      const employee = await employees.get(tx, id);
-      employee.active = false;
-      recordEvent(tx, 'employee.deleted', { id }, { source: SOURCE, ...meta });
-      return employeeItem(employee);
-    });
-  },
-};
+/** What an employee write's events carry: the caller's correlation id and the key of the tax id's digest. */
+const metaOf = (ctx: AcademicContext, actor: Actor): EmployeeMeta => ({ correlationId: actor.correlationId, taxIdDigestKey: ctx.config.TAX_ID_DIGEST_KEY });
+/** After a change has committed, the relay publishes its event now. */
+const announced = (ctx: AcademicContext) => afterCommit(() => ctx.relay.nudge());
+
+function listEmployees(ctx: AcademicContext, input: DirectoryPageQuery, _actor: Actor) {
+  return pageOf(ctx.orm.em, Employee, ['name', 'lastname', 'email', 'taxId', 'payrollCode'], input, employeeItem);
+}
+
+async function readEmployee(ctx: AcademicContext, input: ById, _actor: Actor) {
+  return employeeItem(await findEmployee(ctx.orm.em, input.id));
+}
+
+async function createEmployee(ctx: AcademicContext, input: Input<typeof EmployeeCreateBody>, actor: Actor) {
+  const meta = metaOf(ctx, actor);
+  await mustExist(ctx.orm.em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
+  const item = await writeInTransaction(ctx.orm.em, async (tx) => {
+    const { userId, ...fields } = input;
+    const employee = tx.create(Employee, fields);
+    await tx.flush();
+    if (userId) await linkUserAndEmployee(tx, { userId, employeeId: employee.id }, meta);
+    else recordEmployeeUpserted(tx, employee, { source: SOURCE, ...meta });
+    await tx.refresh(employee);
+    return employeeItem(employee);
+  }, employeeConstraints);
+  await announced(ctx);
+  return item;
+}
+
+async function updateEmployee(ctx: AcademicContext, { id, ...input }: Input<typeof EmployeeUpdateBody> & ById, actor: Actor) {
+  const meta = metaOf(ctx, actor);
+  await mustExist(ctx.orm.em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
+  const item = await writeInTransaction(ctx.orm.em, async (tx) => {
+    const { userId, ...fields } = input;
+    const employee = await findEmployee(tx, id);
+    tx.assign(employee, fields);
+    await tx.flush();
+    let linked = new Set<number>();
+    if (userId !== undefined) {
+      if (userId !== null) linked = await linkUserAndEmployee(tx, { userId, employeeId: id }, meta);
+      else if (employee.userId) linked = await linkUserAndEmployee(tx, { userId: employee.userId, employeeId: null }, meta);
+      await tx.refresh(employee);
+    }
+    if (!linked.has(id)) recordEmployeeUpserted(tx, employee, { source: SOURCE, ...meta });
+    return employeeItem(employee);
+  }, employeeConstraints);
+  await announced(ctx);
+  return item;
+}
+
+/** Deactivates; `employee.deleted` tells the replicas this employee no longer works here. */
+async function deactivateEmployee(ctx: AcademicContext, { id }: ById, actor: Actor) {
+  const item = await writeInTransaction(ctx.orm.em, async (tx) => {
+    const employee = await findEmployee(tx, id);
+    employee.active = false;
+    recordEvent(tx, 'employee.deleted', { id }, { source: SOURCE, correlationId: actor.correlationId });
+    return employeeItem(employee);
+  });
+  await announced(ctx);
+  return item;
+}
+
+/** Admin use cases of employees; DELETE deactivates. */
+export const employees = { list: listEmployees, get: readEmployee, create: createEmployee, update: updateEmployee, remove: deactivateEmployee };

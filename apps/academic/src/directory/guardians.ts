@@ -1,8 +1,10 @@
-import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
+import type { InferEntity } from '@mikro-orm/postgresql';
+import type { Actor } from '@academy/auth';
 import type { DirectoryPageQuery, GuardianCreateBody, GuardianUpdateBody } from '@academy/contracts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { Guardian } from './directory.entities.ts';
-import { findOr404 } from '../shared/records.store.ts';
-import { paged, type Input } from './directory-page.ts';
+import type { ById, Input } from './directory.types.ts';
+import { findGuardian, pageOf } from './directory.store.ts';
 
 type GuardianRow = InferEntity<typeof Guardian>;
 const guardianItem = (guardian: GuardianRow) => ({
@@ -15,25 +17,33 @@ const guardianItem = (guardian: GuardianRow) => ({
   createdAt: guardian.createdAt.toISOString(),
 });
 
-export const guardians = {
-  list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Guardian, ['name', 'lastname', 'email'], query, guardianItem),
-  get: (em: EntityManager, id: number) => findOr404(em, Guardian, id, 'GUARDIAN_NOT_FOUND', 'Guardian not found'),
-  item: guardianItem,
-  async create(em: EntityManager, input: Input<typeof GuardianCreateBody>) {
-    const guardian = em.create(Guardian, input);
-    await em.flush();
-    return guardianItem(guardian);
-  },
-  async update(em: EntityManager, id: number, input: Input<typeof GuardianUpdateBody>) {
-    const guardian = await guardians.get(em, id);
-    em.assign(guardian, input);
-    await em.flush();
-    return guardianItem(guardian);
-  },
-  async deactivate(em: EntityManager, id: number) {
-    const guardian = await guardians.get(em, id);
-    guardian.active = false;
-    await em.flush();
-    return guardianItem(guardian);
-  },
-};
+function listGuardians(ctx: AcademicContext, input: DirectoryPageQuery, _actor: Actor) {
+  return pageOf(ctx.orm.em, Guardian, ['name', 'lastname', 'email'], input, guardianItem);
+}
+
+async function readGuardian(ctx: AcademicContext, input: ById, _actor: Actor) {
+  return guardianItem(await findGuardian(ctx.orm.em, input.id));
+}
+
+async function createGuardian(ctx: AcademicContext, input: Input<typeof GuardianCreateBody>, _actor: Actor) {
+  const guardian = ctx.orm.em.create(Guardian, input);
+  await ctx.orm.em.flush();
+  return guardianItem(guardian);
+}
+
+async function updateGuardian(ctx: AcademicContext, { id, ...changes }: Input<typeof GuardianUpdateBody> & ById, _actor: Actor) {
+  const guardian = await findGuardian(ctx.orm.em, id);
+  ctx.orm.em.assign(guardian, changes);
+  await ctx.orm.em.flush();
+  return guardianItem(guardian);
+}
+
+async function deactivateGuardian(ctx: AcademicContext, input: ById, _actor: Actor) {
+  const guardian = await findGuardian(ctx.orm.em, input.id);
+  guardian.active = false;
+  await ctx.orm.em.flush();
+  return guardianItem(guardian);
+}
+
+/** Admin use cases of guardians; DELETE deactivates. */
+export const guardians = { list: listGuardians, get: readGuardian, create: createGuardian, update: updateGuardian, remove: deactivateGuardian };

@@ -1,8 +1,11 @@
-import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
+import type { InferEntity } from '@mikro-orm/postgresql';
+import type { Actor } from '@academy/auth';
 import type { DirectoryPageQuery, StudentCreateBody, StudentUpdateBody } from '@academy/contracts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { Student } from './directory.entities.ts';
-import { findOr404, guardConstraints, mustExist } from '../shared/records.store.ts';
-import { paged, type Input } from './directory-page.ts';
+import { guardConstraints, mustExist } from '../shared/records.store.ts';
+import type { ById, Input } from './directory.types.ts';
+import { findStudent, pageOf } from './directory.store.ts';
 
 type StudentRow = InferEntity<typeof Student>;
 const studentItem = (student: StudentRow) => ({
@@ -15,27 +18,37 @@ const studentItem = (student: StudentRow) => ({
   createdAt: student.createdAt.toISOString(),
 });
 
-export const students = {
-  list: (em: EntityManager, query: DirectoryPageQuery) => paged(em, Student, ['name', 'lastname', 'email'], query, studentItem),
-  get: (em: EntityManager, id: number) => findOr404(em, Student, id, 'STUDENT_NOT_FOUND', 'Student not found'),
-  item: studentItem,
-  async create(em: EntityManager, input: Input<typeof StudentCreateBody>) {
-    await mustExist(em, ['guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
-    const student = em.create(Student, input);
-    await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
-    return studentItem(student);
-  },
-  async update(em: EntityManager, id: number, input: Input<typeof StudentUpdateBody>) {
-    const student = await students.get(em, id);
-    await mustExist(em, ['guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
-    em.assign(student, input);
-    await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
-    return studentItem(student);
-  },
-  async deactivate(em: EntityManager, id: number) {
-    const student = await students.get(em, id);
-    student.status = 'inactive';
-    await em.flush();
-    return studentItem(student);
-  },
-};
+function listStudents(ctx: AcademicContext, input: DirectoryPageQuery, _actor: Actor) {
+  return pageOf(ctx.orm.em, Student, ['name', 'lastname', 'email'], input, studentItem);
+}
+
+async function readStudent(ctx: AcademicContext, input: ById, _actor: Actor) {
+  return studentItem(await findStudent(ctx.orm.em, input.id));
+}
+
+async function createStudent(ctx: AcademicContext, input: Input<typeof StudentCreateBody>, _actor: Actor) {
+  const em = ctx.orm.em;
+  await mustExist(em, ['guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
+  const student = em.create(Student, input);
+  await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
+  return studentItem(student);
+}
+
+async function updateStudent(ctx: AcademicContext, { id, ...changes }: Input<typeof StudentUpdateBody> & ById, _actor: Actor) {
+  const em = ctx.orm.em;
+  const student = await findStudent(em, id);
+  await mustExist(em, ['guardians', changes.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
+  em.assign(student, changes);
+  await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
+  return studentItem(student);
+}
+
+async function deactivateStudent(ctx: AcademicContext, input: ById, _actor: Actor) {
+  const student = await findStudent(ctx.orm.em, input.id);
+  student.status = 'inactive';
+  await ctx.orm.em.flush();
+  return studentItem(student);
+}
+
+/** Admin use cases of students; DELETE deactivates (status `inactive`). */
+export const students = { list: listStudents, get: readStudent, create: createStudent, update: updateStudent, remove: deactivateStudent };

@@ -1,8 +1,10 @@
-import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
+import type { InferEntity } from '@mikro-orm/postgresql';
+import type { Actor } from '@academy/auth';
 import type { DirectoryPageQuery, SubjectCreateBody, SubjectUpdateBody } from '@academy/contracts';
+import type { AcademicContext } from '../shared/academic-context.ts';
 import { Block, Subject } from './directory.entities.ts';
-import { findOr404, guardConstraints } from '../shared/records.store.ts';
-import { paged, type Input } from './directory-page.ts';
+import type { ById, Input } from './directory.types.ts';
+import { blocksOf, findSubject, pageOf, writeInTransaction } from './directory.store.ts';
 import { ensureStudentBlocks } from '../shared/student-blocks.store.ts';
 
 type SubjectRow = InferEntity<typeof Subject>;
@@ -15,68 +17,58 @@ const subjectItem = (subject: SubjectRow, blocks: BlockRow[]) => ({
   createdAt: subject.createdAt.toISOString(),
 });
 
-async function blocksOf(em: EntityManager, subjectIds: number[]) {
-  const blocks = subjectIds.length ? await em.find(Block, { subjectId: { $in: subjectIds } }, { orderBy: { subjectId: 'asc', position: 'asc' } }) : [];
-  return (subjectId: number) => blocks.filter((block) => block.subjectId === subjectId);
+async function listSubjects(ctx: AcademicContext, input: DirectoryPageQuery, _actor: Actor) {
+  const page = await pageOf(ctx.orm.em, Subject, ['name'], input, (subject: SubjectRow) => subject);
+  const blocks = await blocksOf(ctx.orm.em, page.data.map((subject) => subject.id));
+  return { data: page.data.map((subject) => subjectItem(subject, blocks(subject.id))), meta: page.meta };
 }
 
-const findSubject = (em: EntityManager, id: number) => findOr404(em, Subject, id, 'SUBJECT_NOT_FOUND', 'Subject not found');
+async function readSubject(ctx: AcademicContext, { id }: ById, _actor: Actor) {
+  const subject = await findSubject(ctx.orm.em, id);
+  return subjectItem(subject, (await blocksOf(ctx.orm.em, [id]))(id));
+}
 
-export const subjects = {
-  async list(em: EntityManager, query: DirectoryPageQuery) {
-    const page = await paged(em, Subject, ['name'], query, (subject: SubjectRow) => subject);
-    const blocks = await blocksOf(em, page.data.map((subject) => subject.id));
-    return { data: page.data.map((subject) => subjectItem(subject, blocks(subject.id))), meta: page.meta };
-  },
-  async get(em: EntityManager, id: number) {
-    const subject = await findSubject(em, id);
-    return subjectItem(subject, (await blocksOf(em, [id]))(id));
-  },
-  async create(em: EntityManager, input: Input<typeof SubjectCreateBody>) {
-    return guardConstraints(
-      () =>
-        em.transactional(async (tx) => {
-          const subject = tx.create(Subject, { name: input.name });
-          await tx.flush();
-          const blocks = (input.blocks ?? []).map((name, index) => tx.create(Block, { subjectId: subject.id, name, position: index + 1 }));
-          await tx.flush();
-          return subjectItem(subject, blocks);
-        }),
-      { unique: 'A subject with this name already exists' },
-    );
-  },
-  /**
-   * `blocks`, when given, is the whole ordered list: existing blocks are renamed in place by
-   * position (keeping their ids), extra ones added, missing trailing ones removed.
-   */
-  async update(em: EntityManager, id: number, input: Input<typeof SubjectUpdateBody>) {
-    return guardConstraints(
-      () =>
-        em.transactional(async (tx) => {
-          const subject = await findSubject(tx, id);
-          const { blocks: names, ...fields } = input;
-          tx.assign(subject, fields);
-          if (names) {
-            const current = await tx.find(Block, { subjectId: id }, { orderBy: { position: 'asc' } });
-            names.forEach((name, index) => {
-              const existing = current[index];
-              if (existing) existing.name = name;
-              else tx.create(Block, { subjectId: id, name, position: index + 1 });
-            });
-            current.slice(names.length).forEach((block) => tx.remove(block));
-          }
-          await tx.flush();
-          // Registered students get the added blocks (open when they have closed every earlier one).
-          if (names) await ensureStudentBlocks(tx, { subjectId: id });
-          return subjectItem(subject, (await blocksOf(tx, [id]))(id));
-        }),
-      { unique: 'A subject with this name already exists', reference: 'A removed block is still in use' },
-    );
-  },
-  async deactivate(em: EntityManager, id: number) {
-    const subject = await findSubject(em, id);
-    subject.active = false;
-    await em.flush();
-    return subjectItem(subject, (await blocksOf(em, [id]))(id));
-  },
-};
+async function createSubject(ctx: AcademicContext, input: Input<typeof SubjectCreateBody>, _actor: Actor) {
+  return writeInTransaction(ctx.orm.em, async (tx) => {
+    const subject = tx.create(Subject, { name: input.name });
+    await tx.flush();
+    const blocks = (input.blocks ?? []).map((name, index) => tx.create(Block, { subjectId: subject.id, name, position: index + 1 }));
+    await tx.flush();
+    return subjectItem(subject, blocks);
+  }, { unique: 'A subject with this name already exists' });
+}
+
+/**
+ * `blocks`, when given, is the whole ordered list: existing blocks are renamed in place by
+ * position (keeping their ids), extra ones added, missing trailing ones removed.
+ */
+async function updateSubject(ctx: AcademicContext, { id, ...input }: Input<typeof SubjectUpdateBody> & ById, _actor: Actor) {
+  return writeInTransaction(ctx.orm.em, async (tx) => {
+    const subject = await findSubject(tx, id);
+    const { blocks: names, ...fields } = input;
+    tx.assign(subject, fields);
+    if (names) {
+      const current = await tx.find(Block, { subjectId: id }, { orderBy: { position: 'asc' } });
+      names.forEach((name, index) => {
+        const existing = current[index];
+        if (existing) existing.name = name;
+        else tx.create(Block, { subjectId: id, name, position: index + 1 });
+      });
+      current.slice(names.length).forEach((block) => tx.remove(block));
+    }
+    await tx.flush();
+    // Registered students get the added blocks (open when they have closed every earlier one).
+    if (names) await ensureStudentBlocks(tx, { subjectId: id });
+    return subjectItem(subject, (await blocksOf(tx, [id]))(id));
+  }, { unique: 'A subject with this name already exists', reference: 'A removed block is still in use' });
+}
+
+async function deactivateSubject(ctx: AcademicContext, { id }: ById, _actor: Actor) {
+  const subject = await findSubject(ctx.orm.em, id);
+  subject.active = false;
+  await ctx.orm.em.flush();
+  return subjectItem(subject, (await blocksOf(ctx.orm.em, [id]))(id));
+}
+
+/** Admin use cases of subjects and their blocks; DELETE deactivates. */
+export const subjects = { list: listSubjects, get: readSubject, create: createSubject, update: updateSubject, remove: deactivateSubject };

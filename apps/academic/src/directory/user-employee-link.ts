@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '@academy/kit';
 import { Employee } from './directory.entities.ts';
 import { SOURCE, recordEmployeeUpserted } from '../shared/events.ts';
-import type { EmployeeMeta } from './directory-page.ts';
+import type { EmployeeMeta } from './directory.types.ts';
 import { findOtherLinkedUser, writeUserEmployeeLink } from './directory.store.ts';
 
 /**

@@ -12,7 +12,6 @@ import { centerMismatch, employeeIdRequired, employeeNotFound, eventNotFound, no
 import {
   activeEmployeeExists,
   addEventStudents,
-  lockEvent,
   lockSubjectAssignments,
   removeEventStudents,
   selectCandidates,
@@ -21,6 +20,7 @@ import {
   setEventTeacher,
   setRegistrationsTeacher,
   syncEmployeeSubjects,
+  withEventLocked,
   type AssignedEvent,
   type Candidate,
 } from './registration.store.ts';
@@ -44,8 +44,8 @@ export const REJECTION_REASONS = {
  */
 export async function assignStudentsToEvent(ctx: AcademicContext, input: AssignStudentsBody, actor: Actor) {
   const desired = [...new Set(input.idsStudents)].sort((a, b) => a - b);
-  return ctx.orm.em.transactional(async (tx) => {
-    const event = await lockEventFor(tx, input, actor);
+  return withEventLocked(ctx.orm.em, input.eventId, async (tx, locked) => {
+    const event = await checkEventFor(tx, locked, input, actor);
     const employeeId = await eventTeacher(tx, input, event);
     const current = await selectEventStudentIds(tx, event.id);
     const currentSet = new Set(current);
@@ -73,9 +73,8 @@ export async function assignStudentsToEvent(ctx: AcademicContext, input: AssignS
   });
 }
 
-/** The event, locked, once the caller may assign in it (with that `employeeId`) and the body's subject and center are its own. */
-async function lockEventFor(tx: EntityManager, input: AssignStudentsBody, actor: Actor): Promise<AssignedEvent> {
-  const event = await lockEvent(tx, input.eventId);
+/** The locked event, once the caller may assign in it (with that `employeeId`) and the body's subject and center are its own. */
+async function checkEventFor(tx: EntityManager, event: AssignedEvent | undefined, input: AssignStudentsBody, actor: Actor): Promise<AssignedEvent> {
   if (!event) throw eventNotFound();
   assertTeachesEvent(actor, event);
   if (actor.role !== 'admin' && input.employeeId !== undefined && input.employeeId !== actor.employeeId) throw notOwnEmployeeId();

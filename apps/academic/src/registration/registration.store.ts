@@ -15,12 +15,18 @@ export interface AssignedEvent {
 }
 
 /** The event, its row locked for the transaction (calls on one event apply one after the other). */
-export async function lockEvent(tx: EntityManager, eventId: number): Promise<AssignedEvent | undefined> {
-  const [event] = await tx.execute<AssignedEvent[]>(
-    `select id, subject_id as "subjectId", center_id as "centerId", employee_id as "employeeId" from calendar_events where id = ? for update`,
-    [eventId],
-  );
-  return event;
+/**
+ * Runs `work` in one transaction on `em` that first locks the event's row (`undefined`: no such
+ * event): concurrent changes of one event apply one after the other.
+ */
+export function withEventLocked<T>(em: EntityManager, eventId: number, work: (tx: EntityManager, event: AssignedEvent | undefined) => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    const [event] = await tx.execute<AssignedEvent[]>(
+      `select id, subject_id as "subjectId", center_id as "centerId", employee_id as "employeeId" from calendar_events where id = ? for update`,
+      [eventId],
+    );
+    return work(tx, event);
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AcademicContext } from '../shared/academic-context.ts';
 import { SchoolCourse } from '../shared/entities/registration.entities.ts';
 import { SOURCE } from '../shared/events.ts';
 import { findOr404, guardConstraints } from '../shared/records.store.ts';
-import { countRegistrations, lockSchoolCourses } from './school-courses.store.ts';
+import { countRegistrations, withSchoolCoursesLocked } from './school-courses.store.ts';
 import { schoolCourseItem } from './school-course-item.ts';
 
 /** An admin deletes a school course that no registration uses (409 otherwise); `school-course.deleted` goes out with it. */
@@ -13,8 +13,7 @@ export async function deleteSchoolCourse(ctx: AcademicContext, input: { id: numb
   const { id } = input;
   const item = await guardConstraints(
     () =>
-      ctx.orm.em.transactional(async (tx) => {
-        await lockSchoolCourses(tx);
+      withSchoolCoursesLocked(ctx.orm.em, async (tx) => {
         const course = await findOr404(tx, SchoolCourse, id, 'SCHOOL_COURSE_NOT_FOUND', 'School course not found');
         const count = await countRegistrations(tx, id);
         if (count > 0) {

@@ -2,8 +2,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** One writer of courses at a time, for the transaction (so `isLatest` in an answer is exact). */
-export async function lockSchoolCourses(tx: EntityManager): Promise<void> {
-  await tx.execute(`select pg_advisory_xact_lock(hashtext('school_courses'))`);
+/** Runs `work` in one transaction on `em` that first takes the school courses' lock: creations and deletions apply one after the other. */
+export function withSchoolCoursesLocked<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('school_courses'))`);
+    return work(tx);
+  });
 }
 
 export async function countRegistrations(tx: EntityManager, schoolCourseId: number): Promise<number> {
