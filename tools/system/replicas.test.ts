@@ -188,10 +188,10 @@ describe('competing consumers', () => {
       studentBlockIds.push(row.id);
     }
     const queue = 'notifications.email';
-    const [n0, n1] = instancesOf('notifications');
+    const notificationsInstances = instancesOf('notifications');
     // Only the approvals' events and mails count: the queue and the catcher also carry the seed's warnings and the teachers' reminders.
     const labels = { queue, type: 'block.approved', outcome: 'handled' };
-    const before = await Promise.all([n0, n1].map((p) => counter(p.url, 'messaging_consumed_total', labels)));
+    const before = await Promise.all(notificationsInstances.map((p) => counter(p.url, 'messaging_consumed_total', labels)));
 
     await Promise.all(
       studentBlockIds.map(async (id, i) => {
@@ -209,7 +209,7 @@ describe('competing consumers', () => {
     expect(addressesOf(mails)).toEqual(deliveries.map((d) => d.recipient).sort());
     await new Promise((r) => setTimeout(r, 1000));
     expect((await mailsOfDeliveries(system, deliveries)).length).toBe(deliveries.length);
-    const after = await Promise.all([n0, n1].map((p) => counter(p.url, 'messaging_consumed_total', labels)));
+    const after = await Promise.all(notificationsInstances.map((p) => counter(p.url, 'messaging_consumed_total', labels)));
     const handled = after.map((value, i) => value - before[i]);
     process.stderr.write(`[replicas] ${queue}: approvals handled by instance 0: ${handled[0]}, instance 1: ${handled[1]}; ${mails.length} e-mails for 8 approvals\n`);
     expect(handled[0] + handled[1]).toBe(8);
