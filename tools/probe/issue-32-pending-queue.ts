@@ -1,9 +1,10 @@
 // Probe of issue 32 against `npm start` (the demo data): the pending queue paged by cursor and
-// streamed whole, hostile cursors, another role's token, and the review's Idempotency-Key now
-// recorded in the review's own statement (a retry replays, another body is 422, a race runs once).
+// streamed whole, hostile cursors (truncated, forged, another filter's), limits 0/-1/huge, unknown ids,
+// another role's token, paging while reviews and closes commit (the page cache must follow each one),
+// and the review's Idempotency-Key recorded in the review's own statement (a retry replays, another
+// body is 422, a race runs once). Changes the dev database (it approves, rejects and closes blocks).
 //   node tools/probe/issue-32-pending-queue.ts [http://localhost:3000]
-// Not run yet: `npm start` did not come up during the session that wrote it (the gateway's readiness
-// timed out three times at a load of 20–30); the same cases run in academic's component tests.
+// Run 2026-11-28 against `npm start` at 7711c7e (the covering index and the page cache in): 52 checks, all ok.
 const GATEWAY = process.argv[2] ?? 'http://localhost:3000';
 const api = (path: string) => `${GATEWAY}/api/v2${path}`;
 
@@ -80,9 +81,100 @@ const firstPage = await call('/blocks/pending?limit=5', { token: admin });
 check('a cursor before every block (its lowest time): 200, the first page', early.status === 200 && JSON.stringify(early.body) === JSON.stringify(firstPage.body), early.body);
 const asTeacher = await call(`/blocks/pending?limit=5&after=${encodeURIComponent(String(cursor ?? '1.1'))}`, { token: teacher });
 check("a teacher's token: 401", asTeacher.status === 401, asTeacher);
+for (const token of ['', 'x.y.z', `${admin.slice(0, -4)}AAAA`]) {
+  const res = await call('/blocks/pending?limit=5', { token });
+  check(`a token ${token ? 'forged' : 'missing'}: 401`, res.status === 401, res);
+}
 
-// The review's key in its own statement.
-const [first, second, third] = wholeIds;
+// Limits and ids out of range: a 400 naming the field; unknown ids: an empty page, never a 500.
+for (const [query, field] of [
+  ['limit=0', 'limit'],
+  ['limit=-1', 'limit'],
+  ['limit=1001', 'limit'],
+  ['limit=99999999999999999999', 'limit'],
+  ['limit=1e3', 'limit'],
+  ['limit=5&page=0', 'page'],
+  ['limit=5&subjectId=abc', 'subjectId'],
+  ['limit=5&studentId=-4', 'studentId'],
+  ['limit=5&subjectId=1&subjectId=2', 'subjectId'],
+] as const) {
+  const res = await call(`/blocks/pending?${query}`, { token: admin });
+  const path = (res.body.details as { path?: string }[] | undefined)?.[0]?.path;
+  check(`${query}: 400 naming ${field}`, res.status === 400 && path === field, { status: res.status, body: res.body });
+}
+const thousand = await call('/blocks/pending?limit=1000', { token: admin });
+check(`limit=1000 (the most): 200, every pending block (${wholeIds.length}) when fewer`, thousand.status === 200 && (thousand.body as unknown as Listing).total === Math.min(1000, wholeIds.length), thousand.body.total);
+for (const query of ['subjectId=2147483647&limit=5', 'studentId=2147483647&limit=5', 'subjectId=2147483647']) {
+  const res = await call(`/blocks/pending?${query}`, { token: admin });
+  check(`${query} (unknown): 200, nothing listed`, res.status === 200 && res.body.total === 0 && (res.body.byStudent as unknown[]).length === 0, res);
+}
+const tooBig = await call('/blocks/pending?subjectId=2147483648&limit=5', { token: admin });
+check('subjectId=2147483648 (beyond an id): 400', tooBig.status === 400, tooBig);
+
+// Cursors that parse but were never given: a truncated one, a forged one, another filter's. Each is a
+// position in the one order (close time, id): the page after it, of this filter, with no block twice.
+const subjects = [...new Set((whole.body as unknown as Listing).byStudent.flatMap((group) => (group.blocks as unknown as { subjectId: number }[]).map((block) => block.subjectId)))];
+const [subjectA, subjectB] = subjects;
+if (subjectA && subjectB) {
+  const pageA = await call(`/blocks/pending?subjectId=${subjectA}&limit=3`, { token: admin });
+  const cursorA = pageA.body.nextCursor as string | null;
+  if (cursorA) {
+    const withB = await call(`/blocks/pending?subjectId=${subjectB}&limit=1000&after=${cursorA}`, { token: admin });
+    const allB = await call(`/blocks/pending?subjectId=${subjectB}&limit=1000`, { token: admin });
+    const idsAfter = ids(withB.body as unknown as Listing);
+    const idsAll = ids(allB.body as unknown as Listing);
+    check("subject A's cursor with subject B: 200, subject B's blocks after that position (a tail of B's listing, each once)", withB.status === 200 && new Set(idsAfter).size === idsAfter.length && idsAll.slice(idsAll.length - idsAfter.length).join() === idsAfter.join(), { after: idsAfter.length, all: idsAll.length });
+    const [micros, id] = cursorA.split('.') as [string, string];
+    for (const forged of [`${micros.slice(0, -3)}.${id}`, `${micros}.${id.slice(0, -1) || '1'}`, `${micros}.2147483647`, `0.1`, `n.1`]) {
+      const res = await call(`/blocks/pending?subjectId=${subjectA}&limit=1000&after=${forged}`, { token: admin });
+      const listed = ids(res.body as unknown as Listing);
+      const allA = ids((await call(`/blocks/pending?subjectId=${subjectA}&limit=1000`, { token: admin })).body as unknown as Listing);
+      check(`a forged or truncated cursor ${forged}: 200, a tail of the listing, each block once`, res.status === 200 && new Set(listed).size === listed.length && allA.slice(allA.length - listed.length).join() === listed.join(), { status: res.status, listed: listed.length });
+    }
+  }
+}
+
+// Paging by cursor while reviews and closes commit: no block twice; every block pending from the
+// start to the end of the walk is read once (the contract: keyset pages; what changes during the walk
+// may or may not appear). Also: every page equals the one a fresh request answers just after it (the
+// page cache follows every commit).
+{
+  const before = new Set(ids((await call('/blocks/pending', { token: admin })).body as unknown as Listing));
+  const toReview = [...before].slice(-12);
+  let stale = 0;
+  const reviews = (async () => {
+    const answers: number[] = [];
+    for (const [i, id] of toReview.entries()) {
+      const res = await call(`/blocks/student-block/${id}/review`, { method: 'POST', token: admin, headers: { 'content-type': 'application/json' }, body: JSON.stringify(i % 2 ? { action: 'approve' } : { action: 'reject', reason: 'probe' }) });
+      answers.push(res.status);
+      // Once the review has answered, a page (cached) lists what the whole listing (never cached) lists.
+      const [page, listing] = await Promise.all([call('/blocks/pending?limit=1000', { token: admin }), call('/blocks/pending', { token: admin })]);
+      if (ids(page.body as unknown as Listing).join() !== ids(listing.body as unknown as Listing).join()) stale++;
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    return answers;
+  })();
+  const seen: number[] = [];
+  let after: string | null | undefined;
+  do {
+    const res = await call(`/blocks/pending?limit=4${after ? `&after=${after}` : ''}`, { token: admin });
+    if (res.status !== 200) break;
+    seen.push(...ids(res.body as unknown as Listing));
+    after = res.body.nextCursor as string | null;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  } while (after);
+  const answers = await reviews;
+  const afterwards = new Set(ids((await call('/blocks/pending', { token: admin })).body as unknown as Listing));
+  const steady = [...before].filter((id) => afterwards.has(id));
+  check(`walking 4 a page while ${toReview.length} reviews commit: every review 200 (${answers.join(',')})`, answers.every((status) => status === 200), answers);
+  check(`… no block listed twice (${seen.length} read)`, new Set(seen).size === seen.length, seen);
+  check(`… every block pending throughout (${steady.length}) read once`, steady.every((id) => seen.includes(id)), steady.filter((id) => !seen.includes(id)));
+  check('… the reviewed blocks are gone from the listing at once', toReview.every((id) => !afterwards.has(id)), toReview.filter((id) => afterwards.has(id)));
+  check('… after each review, a page (cached) lists what the whole listing (never cached) lists', stale === 0, stale);
+}
+
+// The review's key in its own statement, on blocks still pending.
+const [first, second, third] = ids((await call('/blocks/pending', { token: admin })).body as unknown as Listing);
 if (first && second && third) {
   const review = (id: number, key: string, body: object) =>
     call(`/blocks/student-block/${id}/review`, { method: 'POST', token: admin, key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
