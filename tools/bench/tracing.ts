@@ -1,6 +1,7 @@
-// `npm run bench:tracing`: what tracing costs, same run, against a local OTLP receiver
-// (tools/dev/otlp-receiver.ts, in this process) as `npm start` has it. Two parts, each printing the
-// throughput with tracing at 100% and at 10% as a ratio of tracing off (targets: ≥ 90% and ≥ 97%):
+// `npm run bench:tracing`: what tracing costs, same run, against a local OTLP receiver in a process of
+// its own (a counting one; BENCH_TRACING_RECEIVER=dev: tools/dev/otlp-receiver.ts, as `npm start` has
+// it), whose CPU is printed apart. Two parts, each printing the throughput with tracing at 100% and at
+// 10% as a ratio of tracing off (targets: ≥ 90% and ≥ 97%) and the CPU per operation:
 //
 // - gateway: academic and three gateways in front of it, as processes started like `npm start`
 //   starts them (tools/system/harness.ts): a gateway with tracing off (no endpoint: the preload does
@@ -16,7 +17,9 @@
 //   trace context, a publish span, a process span and the handler's query spans, all exported.
 //
 // BENCH_TRACING_ONLY=gateway|events runs one part; BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS,
-// BENCH_TRACING_EVENTS shorten or lengthen them; BENCH_CPU_PROF=<dir> profiles each events child. Starts the test servers if needed (events part).
+// BENCH_TRACING_EVENTS shorten or lengthen them; BENCH_CPU_PROF=<dir> profiles the three gateways,
+// academic and each events child (V8 CPU profiles, written as each exits). Starts the test servers if
+// needed (events part).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
