@@ -7,7 +7,8 @@
 // how long events of a type no queue is bound for take to leave the outbox. Starts the test
 // servers if needed and stops what it started. BENCH_EVENTS (20000) and BENCH_STEADY_SECONDS (10)
 // shorten it; BENCH_LATENCY_ONLY=1 runs the latency phases alone, BENCH_STEADY=orm,orm1,orm50,sql,poll
-// only the latency phases named. Each latency phase also prints the CPU spent per event by this
+// only the latency phases named, in that order (`orm:nagle`, `orm1:nagle`, `sql:nagle`: the same on a connection
+// with Nagle's algorithm on, as before issue 32's fix). Each latency phase also prints the CPU spent per event by this
 // process (writer, relay and consumer: the pipeline) and by the database's PostgreSQL backends, the
 // figure a loaded machine moves least; `node --cpu-prof tools/bench/events.ts` profiles the pipeline.
 import { randomBytes } from 'node:crypto';
@@ -18,7 +19,7 @@ import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
 import { ensureInfra, stopInfra, urls } from '@academy/infra';
 import { createLogger } from '@academy/kit';
 import { createEnvelope } from '@academy/contracts';
-import { consume, createBroker, DEFAULT_BATCH_SIZE, dlqName, messagingEntities, outboxInsertSql, outboxRow, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
+import { consume, createBroker, type Broker, DEFAULT_BATCH_SIZE, dlqName, messagingEntities, outboxInsertSql, outboxRow, recordEvent, retryQueueName, startOutboxRelay, type Consumer } from '@academy/messaging';
 import { percentile, postgresCpu, postgresCpuDelta } from './support.ts';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 20_000);
@@ -79,22 +80,32 @@ const handlerStartedAt = new Map<string, number>();
 /** When the relay handed each event to the broker (claimed), and when the broker confirmed it. */
 const claimedAt = new Map<string, number>();
 const confirmedAt = new Map<string, number>();
-const broker = createBroker({ url: rabbitmq, service: 'bench-events', logger, exchange });
-await broker.start();
-// The relay's publishes, timed: the stages of an event's way show apart (claimed, confirmed).
-const publishEach = broker.publishEach.bind(broker);
-broker.publishEach = async (envelopes, routing) => {
-  const now = performance.now();
-  for (const envelope of envelopes) claimedAt.set(envelope.id, now);
-  const outcomes = await publishEach(envelopes, routing);
-  const confirmed = performance.now();
-  for (const envelope of envelopes) confirmedAt.set(envelope.id, confirmed);
-  return outcomes;
-};
+/**
+ * The pipeline's broker (one connection: the relay publishes on it, the consumer consumes on it, as in
+ * a service), its publishes timed so the stages of an event's way show apart (claimed, confirmed).
+ * `noDelay: false` is the connection before issue 32's fix (amqplib's default, Nagle's algorithm on).
+ */
+async function timedBroker(noDelay: boolean): Promise<Broker> {
+  const broker = createBroker({ url: rabbitmq, service: 'bench-events', logger, exchange, noDelay });
+  await broker.start();
+  const publishEach = broker.publishEach.bind(broker);
+  broker.publishEach = async (envelopes, routing) => {
+    const now = performance.now();
+    for (const envelope of envelopes) claimedAt.set(envelope.id, now);
+    const outcomes = await publishEach(envelopes, routing);
+    const confirmed = performance.now();
+    for (const envelope of envelopes) confirmedAt.set(envelope.id, confirmed);
+    return outcomes;
+  };
+  return broker;
+}
+const broker = await timedBroker(true);
+/** Opened by the first phase that compares with Nagle's algorithm on. */
+let nagleBroker: Broker | null = null;
 const queues: string[] = [];
 
 /** A consumer on its own queue (one per phase, so each event is consumed once). */
-async function startConsumer(name: string, batchSize: number | undefined): Promise<{ queue: string; consumer: Consumer }> {
+async function startConsumer(name: string, batchSize: number | undefined, broker: Broker): Promise<{ queue: string; consumer: Consumer }> {
   const queue = `${queuePrefix}.${name}`;
   queues.push(queue, dlqName(queue), ...[1000, 5000, 30000].map((delay) => retryQueueName(queue, delay)));
   const consumer = await consume(broker, {
@@ -159,7 +170,7 @@ async function pipeline(name: string, batchSize: number | undefined): Promise<{ 
   await writeEvents(TOTAL, 100);
   const writeMs = performance.now() - writeStarted;
   const started = performance.now();
-  const phase = await startConsumer(name, batchSize);
+  const phase = await startConsumer(name, batchSize, broker);
   const relay = startOutboxRelay({ orm, broker });
   await waitForInbox(phase.queue, TOTAL, 180_000);
   const pipelineMs = performance.now() - started;
@@ -186,10 +197,10 @@ async function writeEventsSql(count: number): Promise<Map<string, number>> {
 type Writer = 'orm' | 'sql';
 
 /** One transaction every 10 ms carrying the events due (500/s); latency = commit → handler done. */
-async function steady(batchSize: number | undefined, writer: Writer = 'orm', listen = true): Promise<{ handler: number[]; relay: number[]; stages: Record<string, number[]>; cpu: { process: number; postgres: number } }> {
-  const phase = await startConsumer(`steady${batchSize ?? 'default'}${writer}${listen ? '' : 'poll'}`, batchSize);
+async function steady(name: string, batchSize: number | undefined, writer: Writer, listen: boolean, broker: Broker, seconds = STEADY_SECONDS): Promise<{ handler: number[]; relay: number[]; stages: Record<string, number[]>; cpu: { process: number; postgres: number } }> {
+  const phase = await startConsumer(`steady-${name.replace(':', '-')}`, batchSize, broker);
   // A tap: a plain exclusive queue read with no acks and no database work, so the relay's share (commit → delivered by the broker) shows apart from the consumer's.
-  const tapConnection = await amqp.connect(rabbitmq);
+  const tapConnection = await amqp.connect(rabbitmq, { noDelay: true });
   const tap = await tapConnection.createChannel();
   const { queue: tapQueue } = await tap.assertQueue('', { exclusive: true, autoDelete: true });
   await tap.bindQueue(tapQueue, exchange, 'employee.deleted');
@@ -198,7 +209,7 @@ async function steady(batchSize: number | undefined, writer: Writer = 'orm', lis
   const relay = startOutboxRelay({ orm, broker, listen });
   await relay.listening;
   const committedAt = new Map<string, number>();
-  const total = STEADY_RATE * STEADY_SECONDS;
+  const total = STEADY_RATE * seconds;
   const cpuBefore = process.cpuUsage();
   const postgresBefore = await postgresCpu(cpuDb, true);
   const started = performance.now();
@@ -282,15 +293,24 @@ try {
   }
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
   const only = process.env.BENCH_STEADY?.split(',');
-  for (const [name, batchSize, writer, listen, label] of [
+  // `…:nagle`: the same phase on a connection with Nagle's algorithm on (before issue 32's fix), interleaved so both see the same load.
+  const phases = [
     ['orm', undefined, 'orm', true, `recordEvent, consumer default (batchSize ${DEFAULT_BATCH_SIZE})`],
+    ['orm:nagle', undefined, 'orm', true, `recordEvent, consumer default (batchSize ${DEFAULT_BATCH_SIZE}), Nagle on (before)`],
     ['orm1', 1, 'orm', true, 'recordEvent, consumer batchSize 1'],
+    ['orm1:nagle', 1, 'orm', true, 'recordEvent, consumer batchSize 1, Nagle on (before)'],
     ['orm50', 50, 'orm', true, 'recordEvent, consumer batchSize 50'],
     ['sql', undefined, 'sql', true, 'raw SQL as hours-bank, consumer default, relay woken by LISTEN/NOTIFY'],
+    ['sql:nagle', undefined, 'sql', true, 'raw SQL as hours-bank, consumer default, relay woken by LISTEN/NOTIFY, Nagle on (before)'],
     ['poll', undefined, 'sql', false, 'raw SQL as hours-bank, consumer default, relay poll only (250 ms)'],
-  ] as const) {
-    if (only && !only.includes(name)) continue;
-    const { handler, relay, stages, cpu } = await steady(batchSize, writer, listen);
+  ] as const;
+  // Not measured: the first phase of a run paid for the warm-up (JIT, the database's first plans and pool):
+  // about twice the CPU per event, and seconds more latency at load 20, of the same phase run again later.
+  if (phases.length) await steady('warm-up', undefined, 'orm', true, broker, 3);
+  // BENCH_STEADY runs the phases it names, in its order.
+  for (const [name, batchSize, writer, listen, label] of only ? only.flatMap((wanted) => phases.filter(([name]) => name === wanted)) : phases) {
+    const phaseBroker = name.endsWith(':nagle') ? (nagleBroker ??= await timedBroker(false)) : broker;
+    const { handler, relay, stages, cpu } = await steady(name, batchSize, writer, listen, phaseBroker);
     console.log(
       `latency   at a steady ${STEADY_RATE} events/s for ${STEADY_SECONDS} s (${handler.length} events, ${label}), commit → handler done: ` +
         `p50 ${fmt(percentile(handler, 50))}, p99 ${fmt(percentile(handler, 99))}, max ${fmt(handler[handler.length - 1])} (target p50 < 15 ms, p99 < 60 ms); ` +
@@ -314,6 +334,7 @@ try {
   await channel.deleteExchange(`${exchange}.unrouted`).catch(() => undefined);
   await connection.close().catch(() => undefined);
   await broker.close();
+  await nagleBroker?.close();
   await cpuDb.end();
   await orm.close();
   await dropDatabase(databaseUrl);

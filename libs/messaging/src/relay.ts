@@ -74,8 +74,11 @@ function settingsOf(options: RelayOptions): RelaySettings {
   };
 }
 
-/** Runs one statement (`$n` placeholders) and returns its rows. */
-type Run = <R>(sql: string, values: unknown[]) => Promise<R[]>;
+/**
+ * Runs one statement (`$n` placeholders) and returns its rows. A named one (the claim and the mark, run
+ * at every wake-up) is a prepared statement of its connection: parsed and planned once, not each time.
+ */
+type Run = <R>(sql: string, values: unknown[], name?: string) => Promise<R[]>;
 
 /** Claims up to a batch of due rows in one committed statement, hiding them for the lease. */
 async function claimDueRows(run: Run, leaseMs: number, batchSize: number): Promise<ClaimedRow[]> {
@@ -85,6 +88,7 @@ async function claimDueRows(run: Run, leaseMs: number, batchSize: number): Promi
      where o.id = due.id
      returning o.id, o.envelope, o.trace_context, o.created_at`,
     [leaseMs, batchSize],
+    'academy_outbox_claim',
   );
   return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
@@ -135,7 +139,7 @@ function publishSpan(row: ClaimedRow, exchange: string): Span | null {
 }
 
 async function markSent(run: Run, ids: string[]): Promise<void> {
-  await run(`update outbox set published_at = now() where id = any($1::bigint[])`, [ids]);
+  await run(`update outbox set published_at = now() where id = any($1::bigint[])`, [ids], 'academy_outbox_mark_sent');
 }
 
 /** Counts the failed attempt and moves each row's next try back by `retryBaseMs` × 2^attempts, at most `retryMaxMs`. */
@@ -224,9 +228,9 @@ function wakeOnNotify(
  * (poll only, or while it reconnects) they take a connection of the pool.
  */
 function relayStatements(orm: MikroORM, own: () => pg.Client | null): Run {
-  return async <R>(sql: string, values: unknown[]) => {
+  return async <R>(sql: string, values: unknown[], name?: string) => {
     const client = own() ?? ((await (orm.em.getConnection() as Connection).getNativeClient()) as unknown as pg.Pool);
-    return (await client.query(sql, values)).rows as R[];
+    return (await client.query({ text: sql, values, name })).rows as R[];
   };
 }
 

@@ -152,6 +152,25 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     expect(Date.now() - insertedAt).toBeLessThan(1000);
   });
 
+  test('the claim and the mark run as named prepared statements (parsed and planned once per connection, not at every wake-up)', async () => {
+    // Poll only, on a pool of one connection: the relay's statements run on the connection this test then reads.
+    const single = await createOrm({ clientUrl: db.url, entities: messagingEntities, migrations: [], poolMax: 1 });
+    try {
+      const started = relay({ orm: single, listen: false, intervalMs: 20 });
+      expect(await started.listening).toBe(false);
+      await writeEvents(db.orm, 3, 1);
+      await waitUntil('the rows published', async () => (await unsent()) === 0, 5_000, 10);
+      await started.stop();
+      const prepared = await single.em.getConnection().execute<{ name: string; statement: string }[]>(`select name, statement from pg_prepared_statements order by name`);
+      expect(prepared).toEqual([
+        { name: 'academy_outbox_claim', statement: expect.stringContaining('for update skip locked') },
+        { name: 'academy_outbox_mark_sent', statement: expect.stringContaining('set published_at = now()') },
+      ]);
+    } finally {
+      await single.close();
+    }
+  });
+
   test("a second instance's relay hears the first one's commits", async () => {
     const other = await createOrm({ clientUrl: db.url, entities: messagingEntities, migrations: [], poolMax: 2 });
     try {
