@@ -477,12 +477,14 @@ export async function teachesSubject(em: EntityManager, employeeId: number, subj
 /**
  * The versions of `attendance_report_versions` (see its migration), read in one query: the subject's
  * (0 while it has none), or with no subject the sum over every subject's (versions only grow and rows
- * are never deleted, so the sum grows with every bump), and the global one.
+ * are never deleted, so the sum grows with every bump), and the global one. The epoch is the global
+ * row's with the database's oid: a database copied from another (a test database cloned from the migrated
+ * template, a restored backup) holds the same row, and must not answer from the other's cached reports.
  */
 export async function reportVersions(em: EntityManager, subjectId: number | undefined): Promise<ReportVersions | null> {
   const scope = subjectId === undefined ? null : `subject:${subjectId}`;
   const [row] = await em.execute<ReportVersions[]>(
-    `select g.epoch::text as epoch, g.version::text as global,
+    `select g.epoch::text || ':' || (select d.oid from pg_database d where d.datname = current_database())::text as epoch, g.version::text as global,
             (select coalesce(sum(v.version), 0) from attendance_report_versions v where v.scope like 'subject:%' and (?::text is null or v.scope = ?::text))::text as subjects
        from attendance_report_versions g where g.scope = 'global'`,
     [scope, scope],

@@ -5,6 +5,8 @@ import { adminToken, useAttendance, type attendanceWorld } from './attendance-su
 import type { RunningService } from '@academy/service';
 import type { Config } from '../../src/config.ts';
 import type { SettableClock } from '@academy/kit';
+import { stopTestService } from '@academy/testing/harness';
+import { em, startAcademic } from '../support.ts';
 
 // The admins' JSON report is kept in Redis under the versions of what it shows, bumped by triggers in
 // the transaction of every change: a cached answer is the computed one, and no change is ever hidden.
@@ -51,6 +53,18 @@ describe('the attendance report cache', () => {
   const { clock, service, world: w } = useAttendance('2026-04-20T10:00:00Z');
   const { term, report, settled, keyOf, rowOf } = helpers(clock, service, w);
   const redis = () => service().ctx.redis;
+
+  test('two databases cloned from one migrated template never share a cached report: their epochs differ', async () => {
+    // Test databases are copies of one migrated template, as a restored backup is of its original: the
+    // global row's random epoch is the same in each, and equal versions would meet in Redis.
+    const other = await startAcademic({}, { clock });
+    try {
+      const [mine, theirs] = [await reportVersions(em(service()), undefined), await reportVersions(em(other), undefined)];
+      expect(mine!.epoch).not.toBe(theirs!.epoch);
+    } finally {
+      await stopTestService(other);
+    }
+  });
 
   test('a cached report is the computed one, stored and sent as its JSON text', async () => {
     const { place } = await term();
