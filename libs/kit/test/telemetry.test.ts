@@ -30,6 +30,7 @@ describe('inSpan and startSpan under a sampled-out parent', () => {
 
   test('a sampled-out parent: no span, no sampler; the work runs in the parent’s context, which it passes on as not sampled', async () => {
     samplerCalls = 0;
+    exporter.reset();
     const seen = await inSpan('process employee.deleted', { parent: parent(TraceFlags.NONE), attributes: { 'messaging.system': 'rabbitmq' } }, async (span) => {
       await Promise.resolve();
       return { spanId: span.spanContext().spanId, recording: span.isRecording(), active: trace.getActiveSpan()?.spanContext().spanId, carrier: currentTraceCarrier() };
@@ -44,6 +45,7 @@ describe('inSpan and startSpan under a sampled-out parent', () => {
 
   test('a sampled parent: a child span is started and recorded, as before', async () => {
     samplerCalls = 0;
+    exporter.reset();
     const spanId = await inSpan('process employee.deleted', { parent: parent(TraceFlags.SAMPLED) }, async (span) => span.spanContext().spanId);
     expect(spanId).not.toBe(PARENT_ID);
     expect(samplerCalls).toBe(1);
