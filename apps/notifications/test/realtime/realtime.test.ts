@@ -223,17 +223,28 @@ describe('two notifications instances sharing Redis (Streams adapter)', () => {
     const onFirst = client(first.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
     const onSecond = client(second.url, { token: tokenFor({ sub: '1', role: 'admin' }), via: 'auth' });
     await Promise.all([connected(onFirst), connected(onSecond)]);
-    // the adapters start reading the stream at "$": let both be reading before the first emit
-    await sleep(400);
+    // The adapters start reading the stream at "$": an emit before an adapter reads is not that instance's.
+    // Both are reading once a warm-up notification reached both sockets (sent again until then: a fixed
+    // sleep was too short under CI's load); only the four events after it are counted.
+    await until(
+      async () => {
+        if (onFirst.received.length > 0 && onSecond.received.length > 0) return true;
+        await first.ctx.broker.publish([envelope('incident.updated', incidentChange())]);
+        return false;
+      },
+      15_000,
+      'both instances reading the stream',
+    );
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const event = envelope('incident.updated', incidentChange());
       ids.push(event.id);
       await first.ctx.broker.publish([event]);
     }
-    await until(async () => onFirst.received.length === 4 && onSecond.received.length === 4, 10_000, 'four notifications on each instance');
-    expect(onFirst.received.map((n) => n.eventId).sort()).toEqual([...ids].sort());
-    expect(onSecond.received.map((n) => n.eventId).sort()).toEqual([...ids].sort());
+    const counted = (c: Client) => c.received.map((n) => n.eventId).filter((id) => ids.includes(id));
+    await until(async () => counted(onFirst).length === 4 && counted(onSecond).length === 4, 10_000, 'four notifications on each instance');
+    expect(counted(onFirst).sort()).toEqual([...ids].sort());
+    expect(counted(onSecond).sort()).toEqual([...ids].sort());
   });
 
   test('a revocation whose announcement was missed is caught by the periodic check, on whichever instance holds the socket', async () => {
