@@ -130,9 +130,13 @@ export async function auditOf(em: EntityManager, requestId: string): Promise<Aud
 /**
  * Records a service's answer (the first one wins: a redelivered or replayed answer changes nothing)
  * and, once no part is pending, completes the request (`failed` when a part failed). Answers whether
- * this answer was new and the request's status after it.
+ * this answer was new and the request's status after it. Runs in the caller's transaction, which holds
+ * the request's row until it commits.
  */
 export async function recordAnswer(em: EntityManager, answer: EventData<'privacy.part.answered'>, at: Date): Promise<{ recorded: boolean; status: RequestRow['status'] | null }> {
+  // Answers of one request are taken one at a time: two services answering at once would each see
+  // the other's part still pending (neither committed) and neither would complete the request.
+  await em.execute(`select 1 from privacy_requests where request_id = ? for update`, [answer.requestId]);
   const recorded = await em.execute<{ service: string }[]>(
     `update privacy_request_parts set status = ?, reason = ?, attempts = ?, answer = ?, answered_at = ?
      where request_id = ? and service = ? and status = 'pending' returning service`,

@@ -10,6 +10,7 @@ import { uniqueQueueName, waitFor } from '@academy/testing';
 import { useService } from '@academy/testing/harness';
 import type { RunningService } from '@academy/service';
 import { flagOverdueParts } from '../../src/privacy-requests/flag-overdue-parts.ts';
+import { recordAnswer } from '../../src/privacy-requests/privacy-requests.store.ts';
 import type { AcademicContext } from '../../src/shared/academic-context.ts';
 import { admin, fixtures, startAcademic, user } from '../support.ts';
 
@@ -246,5 +247,40 @@ describe('a request another service has not answered', () => {
     expect(detail.audit.filter((entry: { action: string }) => entry.action.startsWith('not answered'))).toEqual([
       { action: 'not answered by payslips', byUserId: null, at: '2026-11-28T10:00:00.000Z', detail: 'waiting since 2026-11-27T10:00:00Z' },
     ]);
+  });
+});
+
+describe('two services answering at the same moment', () => {
+  const { service, f } = useAcademicWithPrivacy('academic,payslips,incidents');
+
+  test('when payslips and incidents answer in transactions that overlap, then the last to commit completes the request (neither waits on the other\'s uncommitted part)', async () => {
+    const ctx = () => service().deps as AcademicContext;
+    const employeeId = await f.employee('Dolores');
+    const opened = await request(service().url).post(PATH).set(admin).send({ kind: 'access', subject: { kind: 'employee', id: employeeId } });
+    expect(opened.status).toBe(201);
+    await waitFor('academic answered', async () => ((await request(service().url).get(`${PATH}/${opened.body.id}`).set(admin)).body.waitingFor.length === 2 ? true : undefined), 20_000, 100);
+    const answer = (service: string) => ({ requestId: opened.body.requestId as string, kind: 'access' as const, service, status: 'nothing-held' as const, reason: null, attempts: 1, features: [], export: null, answeredAt: '2026-11-27T10:00:01.000Z' });
+    const at = new Date('2026-11-27T10:00:01Z');
+
+    // payslips' answer is recorded and its transaction held open; incidents answers meanwhile.
+    let commitPayslips!: () => void;
+    const payslipsMayCommit = new Promise<void>((resolve) => (commitPayslips = resolve));
+    let payslipsRecorded!: () => void;
+    const payslipsHasRecorded = new Promise<void>((resolve) => (payslipsRecorded = resolve));
+    const payslips = ctx().orm.em.fork().transactional(async (em) => {
+      await recordAnswer(em as never, answer('payslips'), at);
+      payslipsRecorded();
+      await payslipsMayCommit;
+    });
+    await payslipsHasRecorded;
+    const incidents = ctx().orm.em.fork().transactional((em) => recordAnswer(em as never, answer('incidents'), at));
+    // incidents either waits for payslips' commit or (without a lock) finishes at once: either way
+    // payslips commits after incidents had its chance.
+    await Promise.race([incidents, new Promise((resolve) => setTimeout(resolve, 300))]);
+    commitPayslips();
+    await Promise.all([payslips, incidents]);
+
+    const detail = (await request(service().url).get(`${PATH}/${opened.body.id}`).set(admin)).body;
+    expect(detail).toMatchObject({ status: 'completed', waitingFor: [] });
   });
 });
