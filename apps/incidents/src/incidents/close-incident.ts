@@ -1,8 +1,7 @@
 import type { Actor } from '../shared/actor.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { incidentClosed, incidentNotFound } from './incidents.errors.ts';
-import { insertMessage, lockIncident, markClosed, recordUpdate } from './incidents.store.ts';
-import { readIncident } from './read-incident.ts';
+import { insertMessage, lockIncident, markClosed, readableDetail, recordUpdate } from './incidents.store.ts';
 
 /** Admin: closes an open incident, with an optional closing note on the thread. */
 export async function closeIncident(ctx: IncidentsContext, input: { incidentId: number; note?: string }, actor: Actor) {
@@ -33,6 +32,6 @@ export async function closeIncident(ctx: IncidentsContext, input: { incidentId: 
   });
   ctx.relay.nudge();
   await ctx.cache.invalidate({ incident: incidentId }, { employee: employeeId });
-  const { messages: _messages, files: _files, ...summary } = await readIncident(ctx, { incidentId }, actor);
+  const { messages: _messages, files: _files, ...summary } = await readableDetail(ctx, incidentId, actor);
   return summary;
 }

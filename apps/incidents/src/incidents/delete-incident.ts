@@ -1,8 +1,7 @@
 import type { Actor } from '../shared/actor.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { incidentNotFound } from './incidents.errors.ts';
-import { lockIncident, markDeleted, recordUpdate } from './incidents.store.ts';
-import { readIncident } from './read-incident.ts';
+import { lockIncident, markDeleted, readableDetail, recordUpdate } from './incidents.store.ts';
 
 /**
  * Admin: deletes an incident. Soft: the row keeps its key (so the scheduled check does not create
@@ -10,7 +9,7 @@ import { readIncident } from './read-incident.ts';
  */
 export async function deleteIncident(ctx: IncidentsContext, input: { incidentId: number }, actor: Actor) {
   const { incidentId } = input;
-  const { messages: _messages, files: _files, ...before } = await readIncident(ctx, { incidentId }, actor);
+  const { messages: _messages, files: _files, ...before } = await readableDetail(ctx, incidentId, actor);
   const employeeId = await ctx.db.transaction(async (query) => {
     const incident = await lockIncident(query, incidentId);
     if (!incident) throw incidentNotFound();

@@ -6,6 +6,8 @@ import type { Actor } from '../shared/actor.ts';
 import { isoSql, type Query } from '../shared/db.ts';
 import { EMPLOYEE_NAME_SQL, EMPLOYEE_USER_ID_SQL } from '../shared/employees.store.ts';
 import { incidentEnvelope } from '../shared/incident-events.ts';
+import type { IncidentsContext } from '../shared/incidents-context.ts';
+import { incidentNotFound } from './incidents.errors.ts';
 
 /** Columns of an incident summary (`i` = incidents); `employees e` may be left-joined for the name. */
 const SUMMARY_COLUMNS = `i.id, i.employee_id as "employeeId", i.kind, i.severity, i.status, i.description, i.source,
@@ -38,6 +40,26 @@ export async function findDetail(query: Query, incidentId: number): Promise<Inci
   const files = row.files.map((file) => ({ ...file, url: fileUrl(row.id, file.id) }));
   const messages = row.messages.map((message) => ({ ...message, files: files.filter((file) => file.messageId === message.id) }));
   return { ...row, messages, files };
+}
+
+/** Admins read every incident; a user only their own employee's, and another's is a 404 like a missing one. */
+export function canRead(actor: Actor, incident: { employeeId: number }): boolean {
+  return actor.role === 'admin' || (actor.employeeId !== null && actor.employeeId === incident.employeeId);
+}
+
+/**
+ * The incident with its thread and files, for whoever may read it (`canRead`): missing, deleted and
+ * another's are the same 404. Cached per incident (a missing one is not: its id may be created
+ * later); the check is per reader. What reading an incident and answering a write of one share.
+ */
+export async function readableDetail(ctx: Pick<IncidentsContext, 'db' | 'cache'>, incidentId: number, actor: Actor): Promise<IncidentDetail> {
+  const detail = await ctx.cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
+    const found = await findDetail(ctx.db.query, incidentId);
+    if (!found) throw incidentNotFound();
+    return found;
+  });
+  if (!canRead(actor, detail)) throw incidentNotFound();
+  return detail;
 }
 
 const ORDER = {

@@ -2,8 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Actor } from '../shared/actor.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { fileNotFound } from './incidents.errors.ts';
-import { findFile } from './incidents.store.ts';
-import { readIncident } from './read-incident.ts';
+import { findFile, readableDetail } from './incidents.store.ts';
 
 export interface IncidentFileContent {
   file: { contentType: string; sizeBytes: number; fileName: string };
@@ -12,7 +11,7 @@ export interface IncidentFileContent {
 
 /** An attachment, for whoever may read its incident: its metadata and its bytes from storage. */
 export async function openIncidentFile(ctx: IncidentsContext, input: { incidentId: number; fileId: number }, actor: Actor): Promise<IncidentFileContent> {
-  await readIncident(ctx, { incidentId: input.incidentId }, actor);
+  await readableDetail(ctx, input.incidentId, actor);
   const file = await findFile(ctx.db.query, input.incidentId, input.fileId);
   const content = file ? await ctx.storage.open(file.storageKey) : null;
   if (!file || !content) throw fileNotFound();

@@ -3,8 +3,7 @@ import { onRollback } from '@academy/service';
 import type { Actor } from '../shared/actor.ts';
 import type { IncidentsContext } from '../shared/incidents-context.ts';
 import { incidentClosed, incidentNotFound } from './incidents.errors.ts';
-import { insertMessage, lockIncident, recordUpdate } from './incidents.store.ts';
-import { readIncident } from './read-incident.ts';
+import { insertMessage, lockIncident, readableDetail, recordUpdate } from './incidents.store.ts';
 
 export interface PostMessageInput {
   incidentId: number;
@@ -56,6 +55,6 @@ export async function postMessage(ctx: IncidentsContext, input: PostMessageInput
   if (files.length) onRollback(() => removeFiles(ctx.storage, files.map((file) => file.storageKey)));
   ctx.relay.nudge();
   await ctx.cache.invalidate({ incident: incidentId }, { employee: employeeId });
-  const detail = await readIncident(ctx, { incidentId }, actor);
+  const detail = await readableDetail(ctx, incidentId, actor);
   return detail.messages.find((posted) => posted.id === messageId)!;
 }
