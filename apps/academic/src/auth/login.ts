@@ -2,8 +2,7 @@ import { DUMMY_PASSWORD_HASH_PROMISE, verifyPassword } from '@academy/auth';
 import { UnauthorizedError } from '@academy/kit';
 import type { LoginBody, TokenPair } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { issueTokens } from '../shared/session-tokens.ts';
-import { findUserByEmail } from './auth.store.ts';
+import { findUserByEmail, issueTokens } from './auth.store.ts';
 
 /**
  * Checks the password and starts a session. An unknown e-mail is verified against a dummy hash,

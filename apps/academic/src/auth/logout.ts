@@ -1,6 +1,5 @@
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { hashRefreshToken } from '../shared/session-tokens.ts';
-import { findRefreshToken, revokeFamily } from './auth.store.ts';
+import { findRefreshToken, hashRefreshToken, revokeFamily } from './auth.store.ts';
 
 /**
  * Revokes the session of a refresh token (the token and any successor) and ends its access tokens.

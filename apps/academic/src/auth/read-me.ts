@@ -2,8 +2,7 @@ import type { Actor } from '@academy/auth';
 import { UnauthorizedError } from '@academy/kit';
 import type { MeResponse } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { toAuthUser } from '../shared/session-tokens.ts';
-import { findUser } from './auth.store.ts';
+import { findUser, toAuthUser } from './auth.store.ts';
 
 /** The user behind a valid access token; a deleted or deactivated one is refused like a bad token. */
 export async function readMe(ctx: AcademicContext, _input: Record<string, never>, actor: Actor): Promise<MeResponse> {

@@ -1,8 +1,7 @@
 import { UnauthorizedError } from '@academy/kit';
 import type { TokenPair } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { hashRefreshToken, issueTokens } from '../shared/session-tokens.ts';
-import { findUser, lockRefreshToken, revokeFamily } from './auth.store.ts';
+import { findUser, hashRefreshToken, issueTokens, lockRefreshToken, revokeFamily } from './auth.store.ts';
 
 type Outcome = { ok: true; pair: TokenPair } | { ok: false; error: UnauthorizedError; endedSession?: string };
 

@@ -2,8 +2,7 @@ import type { Actor } from '@academy/auth';
 import { UnauthorizedError } from '@academy/kit';
 import type { MeResponse, UpdateMeBody } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { toAuthUser } from '../shared/session-tokens.ts';
-import { findUser } from './auth.store.ts';
+import { findUser, toAuthUser } from './auth.store.ts';
 
 /** The user changes their own settings (their notifications' language). */
 export async function updateMe(ctx: AcademicContext, input: UpdateMeBody, actor: Actor): Promise<MeResponse> {

@@ -7,7 +7,7 @@ import { academicService } from '../../src/service.ts';
 import { useAcademic } from '../support.ts';
 import { User } from '../../src/shared/entities/user.entity.ts';
 import { RefreshToken } from '../../src/shared/entities/refresh-token.entity.ts';
-import { hashRefreshToken } from '../../src/shared/session-tokens.ts';
+import { hashRefreshToken } from '../../src/auth/auth.store.ts';
 import { SettingsSchema, type Config } from '../../src/config.ts';
 
 describe('academic /api/v2/auth', () => {
