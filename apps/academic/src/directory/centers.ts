@@ -3,9 +3,8 @@ import type { Actor } from '@academy/auth';
 import type { CenterCreateBody, CenterUpdateBody, DirectoryPageQuery } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { Center } from './directory.entities.ts';
-import { guardConstraints } from '../shared/records.store.ts';
 import type { ById, Input } from './directory.types.ts';
-import { findCenter, pageOf } from './directory.store.ts';
+import { findCenter, insertRow, pageOf, saveChanges } from './directory.store.ts';
 
 type CenterRow = InferEntity<typeof Center>;
 const centerItem = (center: CenterRow) => ({
@@ -25,15 +24,14 @@ async function readCenter(ctx: AcademicContext, input: ById, _actor: Actor) {
 }
 
 async function createCenter(ctx: AcademicContext, input: Input<typeof CenterCreateBody>, _actor: Actor) {
-  const center = ctx.orm.em.create(Center, input);
-  await guardConstraints(() => ctx.orm.em.flush(), { unique: 'A center with this name already exists' });
+  const center = await insertRow(ctx.orm.em, Center, input, { unique: 'A center with this name already exists' });
   return centerItem(center);
 }
 
 async function updateCenter(ctx: AcademicContext, { id, ...changes }: Input<typeof CenterUpdateBody> & ById, _actor: Actor) {
   const center = await findCenter(ctx.orm.em, id);
   ctx.orm.em.assign(center, changes);
-  await guardConstraints(() => ctx.orm.em.flush(), { unique: 'A center with this name already exists' });
+  await saveChanges(ctx.orm.em, { unique: 'A center with this name already exists' });
   return centerItem(center);
 }
 

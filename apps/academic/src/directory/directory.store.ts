@@ -1,13 +1,14 @@
 // The directory's reads and SQL: each resource's row by id (404 otherwise) and its pages, blocks per
 // subject, students per calendar event, and the user ↔ employee link kept on both sides
-// (`users.employee_id`, `employees.user_id`). Use cases change the rows they read here and flush.
-import type { EntityManager, EntityName, FilterQuery, OrderDefinition } from '@mikro-orm/postgresql';
+// (`users.employee_id`, `employees.user_id`). Use cases change the rows they read here and write
+// them through `insertRow`, `saveChanges` or `writeInTransaction`: the database's refusals are 409s.
+import type { EntityManager, EntityName, FilterQuery, OrderDefinition, RequiredEntityData } from '@mikro-orm/postgresql';
 import type { DirectoryPageQuery } from '@academy/contracts';
 import { pgArray } from '@academy/db';
 import { pageMeta } from '@academy/kit';
 import { CalendarEvent, Registration } from '../shared/entities/registration.entities.ts';
 import { User } from '../shared/entities/user.entity.ts';
-import { findOr404, guardConstraints, likeContains } from '../shared/records.store.ts';
+import { findOr404, guardConstraints, likeContains, mustExist, type Reference } from '../shared/records.store.ts';
 import { Block, Center, Employee, Guardian, Student, Subject } from './directory.entities.ts';
 
 /** Each resource's row by id; a 404 naming the resource otherwise. */
@@ -36,11 +37,31 @@ export function findCalendarEvent(em: EntityManager, id: number) {
   return findOr404(em, CalendarEvent, id, 'EVENT_NOT_FOUND', 'Calendar event not found');
 }
 
+/** Each referenced row must exist (a 404 with the first missing one's code); a reference left out (null, undefined) is not checked. */
+export function checkExists(em: EntityManager, ...references: Reference[]): Promise<void> {
+  return mustExist(em, ...references);
+}
+
+/** What the database refuses, told as: a unique key taken (`unique`), a referenced row gone (`reference`). */
+type Refusals = Parameters<typeof guardConstraints>[1];
+
+/** A new row of `entity`, written at once (one flush of `em`); what the database refuses is a 409 with `refusals`' messages. */
+export async function insertRow<T extends object>(em: EntityManager, entity: EntityName<T>, data: RequiredEntityData<T>, refusals?: Refusals): Promise<T> {
+  const row = em.create(entity, data);
+  await saveChanges(em, refusals);
+  return row;
+}
+
+/** Writes the changes made to rows read from `em` (one flush); what the database refuses is a 409 with `refusals`' messages. */
+export async function saveChanges(em: EntityManager, refusals?: Refusals): Promise<void> {
+  await guardConstraints(() => em.flush(), refusals);
+}
+
 /**
  * Runs a directory write in one transaction on `em`; what the database refuses (a unique key
  * taken, a row still referenced) is a 409 with `refusals`' messages (`guardConstraints`).
  */
-export function writeInTransaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>, refusals?: Parameters<typeof guardConstraints>[1]): Promise<T> {
+export function writeInTransaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>, refusals?: Refusals): Promise<T> {
   return guardConstraints(() => em.transactional(work), refusals);
 }
 

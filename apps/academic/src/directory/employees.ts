@@ -7,9 +7,8 @@ import { afterCommit } from '@academy/service';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { Employee } from './directory.entities.ts';
 import { SOURCE, recordEmployeeUpserted } from '../shared/events.ts';
-import { mustExist } from '../shared/records.store.ts';
 import type { ById, EmployeeMeta, Input } from './directory.types.ts';
-import { findEmployee, pageOf, writeInTransaction } from './directory.store.ts';
+import { checkExists, findEmployee, pageOf, writeInTransaction } from './directory.store.ts';
 import { linkUserAndEmployee } from './user-employee-link.ts';
 
 type EmployeeRow = InferEntity<typeof Employee>;
@@ -50,7 +49,7 @@ async function readEmployee(ctx: AcademicContext, input: ById, _actor: Actor) {
 
 async function createEmployee(ctx: AcademicContext, input: Input<typeof EmployeeCreateBody>, actor: Actor) {
   const meta = metaOf(ctx, actor);
-  await mustExist(ctx.orm.em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
+  await checkExists(ctx.orm.em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
   const item = await writeInTransaction(ctx.orm.em, async (tx) => {
     const { userId, ...fields } = input;
     const employee = tx.create(Employee, fields);
@@ -66,7 +65,7 @@ async function createEmployee(ctx: AcademicContext, input: Input<typeof Employee
 
 async function updateEmployee(ctx: AcademicContext, { id, ...input }: Input<typeof EmployeeUpdateBody> & ById, actor: Actor) {
   const meta = metaOf(ctx, actor);
-  await mustExist(ctx.orm.em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
+  await checkExists(ctx.orm.em, ['users', input.userId, 'USER_NOT_FOUND', 'User not found']);
   const item = await writeInTransaction(ctx.orm.em, async (tx) => {
     const { userId, ...fields } = input;
     const employee = await findEmployee(tx, id);

@@ -4,7 +4,7 @@ import type { DirectoryPageQuery, GuardianCreateBody, GuardianUpdateBody } from 
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { Guardian } from './directory.entities.ts';
 import type { ById, Input } from './directory.types.ts';
-import { findGuardian, pageOf } from './directory.store.ts';
+import { findGuardian, insertRow, pageOf, saveChanges } from './directory.store.ts';
 
 type GuardianRow = InferEntity<typeof Guardian>;
 const guardianItem = (guardian: GuardianRow) => ({
@@ -26,15 +26,14 @@ async function readGuardian(ctx: AcademicContext, input: ById, _actor: Actor) {
 }
 
 async function createGuardian(ctx: AcademicContext, input: Input<typeof GuardianCreateBody>, _actor: Actor) {
-  const guardian = ctx.orm.em.create(Guardian, input);
-  await ctx.orm.em.flush();
+  const guardian = await insertRow(ctx.orm.em, Guardian, input);
   return guardianItem(guardian);
 }
 
 async function updateGuardian(ctx: AcademicContext, { id, ...changes }: Input<typeof GuardianUpdateBody> & ById, _actor: Actor) {
   const guardian = await findGuardian(ctx.orm.em, id);
   ctx.orm.em.assign(guardian, changes);
-  await ctx.orm.em.flush();
+  await saveChanges(ctx.orm.em);
   return guardianItem(guardian);
 }
 

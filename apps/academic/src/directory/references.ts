@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { mustExist } from '../shared/records.store.ts';
+import { checkExists } from './directory.store.ts';
 
 const references = [
   ['studentId', 'students', 'STUDENT_NOT_FOUND', 'Student not found'],
@@ -11,4 +11,4 @@ const references = [
 
 /** Each referenced id given in `input` must exist: a 404 naming it otherwise. */
 export const checkReferences = (em: EntityManager, input: Partial<Record<(typeof references)[number][0], number | null>>) =>
-  mustExist(em, ...references.map(([field, table, code, message]) => [table, input[field], code, message] as const));
+  checkExists(em, ...references.map(([field, table, code, message]) => [table, input[field], code, message] as const));

@@ -4,10 +4,10 @@ import type { Actor } from '@academy/auth';
 import type { RegistrationCreateBody, RegistrationListQuery, RegistrationUpdateBody } from '@academy/contracts';
 import { pageMeta } from '@academy/kit';
 import { Registration } from '../shared/entities/registration.entities.ts';
-import { givenFilters, guardConstraints } from '../shared/records.store.ts';
+import { givenFilters } from '../shared/records.store.ts';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import type { ById, Input } from './directory.types.ts';
-import { findRegistration, writeInTransaction } from './directory.store.ts';
+import { findRegistration, saveChanges, writeInTransaction } from './directory.store.ts';
 import { checkReferences } from './references.ts';
 import { ensureStudentBlocks } from '../shared/student-blocks.store.ts';
 
@@ -50,7 +50,7 @@ async function updateRegistration(ctx: AcademicContext, { id, ...changes }: Inpu
   const registration = await findRegistration(em, id);
   await checkReferences(em, changes);
   em.assign(registration, changes);
-  await guardConstraints(() => em.flush());
+  await saveChanges(em);
   return registrationItem(registration);
 }
 

@@ -3,9 +3,8 @@ import type { Actor } from '@academy/auth';
 import type { DirectoryPageQuery, StudentCreateBody, StudentUpdateBody } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { Student } from './directory.entities.ts';
-import { guardConstraints, mustExist } from '../shared/records.store.ts';
 import type { ById, Input } from './directory.types.ts';
-import { findStudent, pageOf } from './directory.store.ts';
+import { checkExists, findStudent, insertRow, pageOf, saveChanges } from './directory.store.ts';
 
 type StudentRow = InferEntity<typeof Student>;
 const studentItem = (student: StudentRow) => ({
@@ -28,18 +27,17 @@ async function readStudent(ctx: AcademicContext, input: ById, _actor: Actor) {
 
 async function createStudent(ctx: AcademicContext, input: Input<typeof StudentCreateBody>, _actor: Actor) {
   const em = ctx.orm.em;
-  await mustExist(em, ['guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
-  const student = em.create(Student, input);
-  await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
+  await checkExists(em, ['guardians', input.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
+  const student = await insertRow(em, Student, input, { reference: 'Guardian not found' });
   return studentItem(student);
 }
 
 async function updateStudent(ctx: AcademicContext, { id, ...changes }: Input<typeof StudentUpdateBody> & ById, _actor: Actor) {
   const em = ctx.orm.em;
   const student = await findStudent(em, id);
-  await mustExist(em, ['guardians', changes.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
+  await checkExists(em, ['guardians', changes.guardianId, 'GUARDIAN_NOT_FOUND', 'Guardian not found']);
   em.assign(student, changes);
-  await guardConstraints(() => em.flush(), { reference: 'Guardian not found' });
+  await saveChanges(em, { reference: 'Guardian not found' });
   return studentItem(student);
 }
 

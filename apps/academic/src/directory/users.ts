@@ -5,9 +5,8 @@ import { hashPassword, type Actor } from '@academy/auth';
 import { afterCommit } from '@academy/service';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { User } from '../shared/entities/user.entity.ts';
-import { mustExist } from '../shared/records.store.ts';
 import type { ById, EmployeeMeta, Input } from './directory.types.ts';
-import { findUser, pageOf, writeInTransaction } from './directory.store.ts';
+import { checkExists, findUser, pageOf, writeInTransaction } from './directory.store.ts';
 import { linkUserAndEmployee } from './user-employee-link.ts';
 
 type UserRow = InferEntity<typeof User>;
@@ -41,7 +40,7 @@ async function readUser(ctx: AcademicContext, input: ById, _actor: Actor) {
 
 async function createUser(ctx: AcademicContext, input: Input<typeof UserCreateBody>, actor: Actor) {
   const meta = metaOf(ctx, actor);
-  await mustExist(ctx.orm.em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
+  await checkExists(ctx.orm.em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
   const { password, employeeId, ...rest } = input;
   const passwordHash = await hashPassword(password);
   const item = await writeInTransaction(ctx.orm.em, async (tx) => {
@@ -57,7 +56,7 @@ async function createUser(ctx: AcademicContext, input: Input<typeof UserCreateBo
 
 async function updateUser(ctx: AcademicContext, { id, ...input }: Input<typeof UserUpdateBody> & ById, actor: Actor) {
   const meta = metaOf(ctx, actor);
-  await mustExist(ctx.orm.em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
+  await checkExists(ctx.orm.em, ['employees', input.employeeId, 'EMPLOYEE_NOT_FOUND', 'Employee not found'], ['students', input.studentId, 'STUDENT_NOT_FOUND', 'Student not found']);
   const { password, employeeId, ...rest } = input;
   const passwordHash = password ? await hashPassword(password) : undefined;
   const item = await writeInTransaction(ctx.orm.em, async (tx) => {
