@@ -1,4 +1,4 @@
-export { createOrm, runMigrations, dbReadiness, ensureDatabase, dropDatabase, type OrmOptions } from './orm.ts';
+export { createOrm, runMigrations, dbReadiness, ensureDatabase, dropDatabase, DEFAULT_POOL_MIN, DEFAULT_POOL_IDLE_TIMEOUT_MS, type OrmOptions } from './orm.ts';
 export { migrationCli } from './migration-cli.ts';
 export { Sql, numberedPlaceholders, type Query } from './sql.ts';
 export { beginWith, commitWith, sqlLiteral } from './client-transaction.ts';

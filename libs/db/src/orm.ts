@@ -1,4 +1,4 @@
-import { MikroORM, type Constructor, type EntityManager, type EntitySchema, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type Constructor, type EntityManager, type EntitySchema, type Options, type PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { Migrator, type Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
 import type { Logger } from '@academy/kit';
@@ -18,6 +18,18 @@ export interface OrmOptions {
   logger?: Logger;
   poolMax?: number;
   /**
+   * Connections opened at start and kept however long they idle (default `DEFAULT_POOL_MIN`, at most
+   * `poolMax`): each keeps its backend's caches and the statements `Sql` prepared on it, so the first
+   * request after a quiet spell neither opens a connection nor plans its statement again.
+   */
+  poolMin?: number;
+  /**
+   * How long a connection above `poolMin` may idle before it is closed (default
+   * `DEFAULT_POOL_IDLE_TIMEOUT_MS`; pg-pool's own default was 10 s, shorter than the gap between a
+   * console's polls or two bursts of work, so each burst opened its connections again).
+   */
+  idleTimeoutMs?: number;
+  /**
    * How long a query waits for a connection of the pool (or for a new one to open) before it fails.
    * A pool every connection of which is held by work waiting for one more then fails loudly and
    * frees itself, instead of hanging without a word. Default 30 s.
@@ -26,15 +38,23 @@ export interface OrmOptions {
   debug?: boolean;
 }
 
+/** Connections a pool keeps open and warm (see `OrmOptions.poolMin`). */
+export const DEFAULT_POOL_MIN = 4;
+/** Idle time after which a connection above the minimum is closed (see `OrmOptions.idleTimeoutMs`). */
+export const DEFAULT_POOL_IDLE_TIMEOUT_MS = 60_000;
+
 export async function createOrm(options: OrmOptions): Promise<MikroORM> {
   const own: { em?: EntityManager } = {};
+  const max = options.poolMax ?? 20;
+  const min = Math.min(options.poolMin ?? DEFAULT_POOL_MIN, max);
   const config: Options = {
     // The current EntityManager is the request's (`runInRequestScope`), forked on first use.
     context: requestScopedContext(() => own.em),
     clientUrl: options.clientUrl,
     entities: options.entities,
     extensions: [Migrator],
-    pool: { min: 0, max: options.poolMax ?? 20 },
+    // pg-pool closes no connection while it holds `min` or fewer, but opens none before it is asked: `warmPool` below.
+    pool: { min, max, idleTimeoutMillis: options.idleTimeoutMs ?? DEFAULT_POOL_IDLE_TIMEOUT_MS },
     // pg-pool's `connectionTimeoutMillis`: the wait for a free connection as well as for a new one.
     driverOptions: { connectionTimeoutMillis: options.acquireTimeoutMs ?? 30_000 },
     debug: options.debug ?? false,
@@ -57,7 +77,21 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
   }
   const orm = await MikroORM.init(config);
   own.em = orm.em;
+  await warmPool(orm, min);
   return orm;
+}
+
+/**
+ * Opens the pool's minimum of connections at once (pg-pool opens a connection only when a query
+ * finds none idle), so the first requests of a service do not each wait for a backend to start.
+ * Best effort: a database that refuses now leaves the pool to open them on demand, as before.
+ */
+async function warmPool(orm: MikroORM, min: number): Promise<void> {
+  if (min === 0) return;
+  const pool = await (orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
+  // Held together, so that each is a connection of its own (an idle one would be handed out again).
+  const clients = await Promise.allSettled(Array.from({ length: min }, () => pool.connect()));
+  for (const client of clients) if (client.status === 'fulfilled') client.value.release();
 }
 
 /**

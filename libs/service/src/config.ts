@@ -10,6 +10,10 @@ export function baseConfigSchema(defaults: { port: number; database: string }) {
     LOG_LEVEL: env.logLevel(),
     DATABASE_URL: env.url(`postgres://postgres@127.0.0.1:5432/${defaults.database}`),
     DATABASE_POOL_MAX: z.coerce.number().int().positive().default(20),
+    /** Connections opened at start and kept however long they idle (`@academy/db`'s default when unset: 4). */
+    DATABASE_POOL_MIN: z.coerce.number().int().nonnegative().optional(),
+    /** Idle time after which a connection above the minimum closes (`@academy/db`'s default when unset: 60 s). */
+    DATABASE_POOL_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
     /** How long a query waits for a pool connection before failing (a starved pool fails loudly, never hangs). */
     DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
     RABBITMQ_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),

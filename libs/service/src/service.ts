@@ -84,7 +84,13 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
   const clock = options.clock ?? systemClock;
   const logger = createLogger(definition.name, config.LOG_LEVEL, undefined, { redact: definition.personalFields });
   const metrics = createMetrics(definition.name);
-  const orm = await openServiceOrm(definition, config.DATABASE_URL, { logger, poolMax: config.DATABASE_POOL_MAX, acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS });
+  const orm = await openServiceOrm(definition, config.DATABASE_URL, {
+    logger,
+    poolMax: config.DATABASE_POOL_MAX,
+    poolMin: config.DATABASE_POOL_MIN,
+    idleTimeoutMs: config.DATABASE_POOL_IDLE_TIMEOUT_MS,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+  });
   // Whatever start-up opened is closed again when a later step fails (no half-started service).
   const opened: (() => Promise<void> | void)[] = [() => orm.close()];
   const closeOpened = async () => {
