@@ -19,9 +19,12 @@ export async function employeeForPayslip(query: Query, employeeId: number): Prom
   return { id: row.id, userId: row.userId, name: row.name, email: row.email };
 }
 
-/** The active employees among `ids`, by id. */
-export async function activeEmployees(query: Query, ids: readonly number[]): Promise<Map<number, PayslipEmployee>> {
-  const rows = await query<PayslipEmployee>(`select ${EMPLOYEE_COLUMNS} from employees where id = any($1::int[]) and active and not deleted`, [ids]);
+/** The active employees among `ids`, by id; with `lock: 'share'`, their rows shared-locked until the transaction ends (none deactivated meanwhile). */
+export async function activeEmployees(query: Query, ids: readonly number[], options: { lock?: 'share' } = {}): Promise<Map<number, PayslipEmployee>> {
+  const rows = await query<PayslipEmployee>(
+    `select ${EMPLOYEE_COLUMNS} from employees where id = any($1::int[]) and active and not deleted order by id${options.lock ? ' for share' : ''}`,
+    [ids],
+  );
   return new Map(rows.map((employee) => [employee.id, employee]));
 }
 

@@ -197,6 +197,61 @@ describe('assign, publish and discard a batch', () => {
     expect(await sql(service(), `select id from payslips where batch_id = $1`, [batch.id])).toHaveLength(2);
   });
 
+  /** The service's context whose PDF split first runs `meanwhile` (once): something committed between a publish's first read and its lock. */
+  function splittingAfter(meanwhile: () => Promise<void>) {
+    const deps = service().deps;
+    let ran = false;
+    const pdf = Object.assign(Object.create(deps.pdf) as typeof deps.pdf, {
+      split: async (task: Parameters<typeof deps.pdf.split>[0]) => {
+        if (!ran) {
+          ran = true;
+          await meanwhile();
+        }
+        return deps.pdf.split(task);
+      },
+    });
+    return { ...deps, pdf } as typeof deps;
+  }
+  const admin: Parameters<typeof publishBatch>[2] = { userId: 1, role: 'admin', employeeId: null, correlationId: 'test-race' };
+
+  test('a page assigned while a publish splits the PDF is published with it (the publish starts over from the runs as assigned)', async () => {
+    const [ana, luis] = [await seedEmployee(service()), await seedEmployee(service())];
+    const batch = await readyBatch(service(), [page(ana), 'página sin nombre', page(luis)]);
+    const racing = splittingAfter(async () => {
+      expect((await assign(batch.id, 2, ana.employeeId)).status).toBe(200);
+    });
+    const answer = await publishBatch(racing, { batchId: batch.id }, admin);
+    expect(answer.status).toBe('published');
+    expect(runsOf(answer)).toEqual([
+      [ana.employeeId, 1, 2],
+      [luis.employeeId, 3, 3],
+    ]);
+    expect(answer.unmatchedPages).toEqual([]);
+    // Page 2 is in ana's payslip, not left out of every payslip.
+    const pages = await sql<{ page: number; employeeId: number }>(
+      service(),
+      `select bp.page, p.employee_id as "employeeId" from payslip_batch_pages bp left join payslips p on p.id = bp.payslip_id where bp.batch_id = $1 order by bp.page`,
+      [batch.id],
+    );
+    expect(pages).toEqual([
+      { page: 1, employeeId: ana.employeeId },
+      { page: 2, employeeId: ana.employeeId },
+      { page: 3, employeeId: luis.employeeId },
+    ]);
+  });
+
+  test('an employee deactivated while a publish splits the PDF gets no payslip from it', async () => {
+    const [ana, luis] = [await seedEmployee(service()), await seedEmployee(service())];
+    const batch = await readyBatch(service(), [page(ana), page(luis)]);
+    const racing = splittingAfter(async () => {
+      await sql(service(), `update employees set active = false where id = $1`, [ana.employeeId]);
+    });
+    const answer = await publishBatch(racing, { batchId: batch.id }, admin);
+    expect(answer.status).toBe('published');
+    expect(await sql(service(), `select employee_id as "employeeId" from payslips where batch_id = $1`, [batch.id])).toEqual([{ employeeId: luis.employeeId }]);
+    expect((await outboxEvents(service(), 'payslip.published')).filter((e) => e.data.batchId === batch.id).map((e) => e.data.employeeId)).toEqual([luis.employeeId]);
+  });
+
   test('a batch still reading cannot be published or assigned (409); a failed one neither', async () => {
     const [reading] = await sql<{ id: number }>(
       service(),
