@@ -13,9 +13,11 @@
 // figure a loaded machine moves least; `node --cpu-prof tools/bench/events.ts` profiles the pipeline.
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
+import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { ensureInfra, stopInfra, urls } from '@academy/infra';
 import { createLogger } from '@academy/kit';
 import { createEnvelope } from '@academy/contracts';
@@ -42,6 +44,10 @@ await ensureDatabase(databaseUrl);
 const orm = await createOrm({ clientUrl: databaseUrl, entities: messagingEntities, migrations: [], poolMax: 20 });
 await orm.schema.create();
 await orm.em.getConnection().execute(`create table bench_effects (event_id uuid primary key, employee_id int not null)`);
+/** The pipeline's pg pool (writer, relay and consumer share it), watched for connections opened during a phase. */
+const pipelinePool = await (orm.em.getConnection() as PostgreSqlConnection).getNativeClient();
+const poolConnects: number[] = [];
+pipelinePool.on('connect', () => poolConnects.push(performance.now()));
 /** A connection of its own to read the PostgreSQL backends' CPU (its own backend excluded). */
 const cpuDb = new pg.Pool({ connectionString: databaseUrl, max: 1 });
 
@@ -194,11 +200,22 @@ async function writeEventsSql(count: number): Promise<Map<string, number>> {
   return new Map(envelopes.map((envelope) => [envelope.id, now]));
 }
 
+/** PostgreSQL's background work so far: checkpoints (the server's) and autovacuum/autoanalyze passes (this database's tables). */
+async function databaseBackground(): Promise<{ checkpoints: number; autovacuums: number }> {
+  const { rows } = await cpuDb.query<{ checkpoints: number; autovacuums: number }>(
+    `select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)::int as checkpoints,
+            (select coalesce(sum(autovacuum_count + autoanalyze_count), 0) from pg_stat_user_tables)::int as autovacuums`,
+  );
+  return rows[0]!;
+}
+
 type Writer = 'orm' | 'sql';
+let steadyRuns = 0;
 
 /** One transaction every 10 ms carrying the events due (500/s); latency = commit → handler done. */
 async function steady(name: string, batchSize: number | undefined, writer: Writer, listen: boolean, broker: Broker, seconds = STEADY_SECONDS): Promise<{ handler: number[]; relay: number[]; stages: Record<string, number[]>; cpu: { process: number; postgres: number } }> {
-  const phase = await startConsumer(`steady-${name.replace(':', '-')}`, batchSize, broker);
+  // A queue of its own each run (a phase named twice in BENCH_STEADY gets two).
+  const phase = await startConsumer(`steady-${name.replace(':', '-')}-${++steadyRuns}`, batchSize, broker);
   // A tap: a plain exclusive queue read with no acks and no database work, so the relay's share (commit → delivered by the broker) shows apart from the consumer's.
   const tapConnection = await amqp.connect(rabbitmq, { noDelay: true });
   const tap = await tapConnection.createChannel();
@@ -212,7 +229,20 @@ async function steady(name: string, batchSize: number | undefined, writer: Write
   const total = STEADY_RATE * seconds;
   const cpuBefore = process.cpuUsage();
   const postgresBefore = await postgresCpu(cpuDb, true);
+  const backgroundBefore = await databaseBackground();
   const started = performance.now();
+  // Each second of the phase: the event loop's worst delay, the pool's size and connections opened (BENCH_PER_SECOND).
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  const perSecond: { loopMaxMs: number; cpuMs: number; pool: number; connects: number }[] = [];
+  let cpuMark = process.cpuUsage();
+  const sampler = setInterval(() => {
+    const cpuNow = process.cpuUsage(cpuMark);
+    cpuMark = process.cpuUsage();
+    const since = performance.now() - 1000;
+    perSecond.push({ loopMaxMs: loopDelay.max / 1e6, cpuMs: (cpuNow.user + cpuNow.system) / 1000, pool: pipelinePool.totalCount, connects: poolConnects.filter((at) => at >= since).length });
+    loopDelay.reset();
+  }, 1000);
   let written = 0;
   while (written < total) {
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * STEADY_RATE)) - written;
@@ -223,14 +253,38 @@ async function steady(name: string, batchSize: number | undefined, writer: Write
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await waitForInbox(phase.queue, total, 60_000);
+  clearInterval(sampler);
+  loopDelay.disable();
   const used = process.cpuUsage(cpuBefore);
   const postgresUsed = postgresCpuDelta(postgresBefore, await postgresCpu(cpuDb, true));
+  const backgroundAfter = await databaseBackground();
   await relay.stop();
   await stopConsumer(phase);
   await tapConnection.close();
   const since = (at: Map<string, number>) => [...committedAt].map(([id, committed]) => (at.get(id) ?? Infinity) - committed).sort((a, b) => a - b);
   const cpu = { process: (used.user + used.system) / 1000 / total, postgres: postgresUsed / total };
   const stages = { claimed: since(claimedAt), confirmed: since(confirmedAt), 'handler started': since(handlerStartedAt) };
+  if (process.env.BENCH_PER_SECOND) {
+    // The stages' p99 by the second of the phase the event was committed in: a start-of-run effect shows as its first seconds.
+    const bySecond = new Map<number, string[]>();
+    for (const [id, committed] of committedAt) {
+      const second = Math.floor((committed - started) / 1000);
+      if (!bySecond.has(second)) bySecond.set(second, []);
+      bySecond.get(second)!.push(id);
+    }
+    console.log(
+      `          ${name}: during the phase, ${backgroundAfter.checkpoints - backgroundBefore.checkpoints} checkpoints, ` +
+        `${backgroundAfter.autovacuums - backgroundBefore.autovacuums} autovacuum or autoanalyze passes on this database's tables; by the second of its commit:`,
+    );
+    for (const [second, ids] of [...bySecond].sort(([a], [b]) => a - b)) {
+      const p99 = (at: Map<string, number>) => percentile(ids.map((id) => (at.get(id) ?? Infinity) - committedAt.get(id)!).sort((a, b) => a - b), 99).toFixed(1);
+      const sample = perSecond[second];
+      console.log(
+        `          second ${second}: ${ids.length} events, p99 claimed ${p99(claimedAt)}, confirmed ${p99(confirmedAt)}, tap ${p99(deliveredAt)}, handler started ${p99(handlerStartedAt)}, done ${p99(handledAt)} ms` +
+          (sample ? `; loop delay max ${sample.loopMaxMs.toFixed(0)} ms, process CPU ${sample.cpuMs.toFixed(0)} ms, pool ${sample.pool} (${sample.connects} opened)` : ''),
+      );
+    }
+  }
   return { handler: since(handledAt), relay: since(deliveredAt), stages, cpu };
 }
 
