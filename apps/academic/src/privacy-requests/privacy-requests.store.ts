@@ -90,9 +90,13 @@ export const notAnsweredBy = (service: string) => `not answered by ${service}`;
 
 /**
  * Names on each open request opened at or before `openedBefore` every service still pending and not
- * named yet (an audit entry `not answered by <service>`, once): answers the parts named now.
+ * named yet (an audit entry `not answered by <service>`, once): answers the parts named now. Runs in
+ * the caller's transaction, which holds the check's lock until it commits.
  */
 export async function auditOverdueParts(em: EntityManager, openedBefore: Date, at: Date): Promise<{ requestId: string; id: number; service: string }[]> {
+  // One check at a time (every instance runs it): two at once would each see no entry yet and both
+  // name the service. Taken before the statement, whose snapshot then sees the other's entries.
+  await em.execute(`select pg_advisory_xact_lock(hashtext('academic.privacy-overdue'))`);
   return em.execute(
     `with overdue as (
        select r.request_id, r.id, p.service, r.opened_at

@@ -10,7 +10,7 @@ import { uniqueQueueName, waitFor } from '@academy/testing';
 import { useService } from '@academy/testing/harness';
 import type { RunningService } from '@academy/service';
 import { flagOverdueParts } from '../../src/privacy-requests/flag-overdue-parts.ts';
-import { recordAnswer } from '../../src/privacy-requests/privacy-requests.store.ts';
+import { auditOverdueParts, recordAnswer } from '../../src/privacy-requests/privacy-requests.store.ts';
 import type { AcademicContext } from '../../src/shared/academic-context.ts';
 import { admin, fixtures, startAcademic, user } from '../support.ts';
 
@@ -247,6 +247,39 @@ describe('a request another service has not answered', () => {
     expect(detail.audit.filter((entry: { action: string }) => entry.action.startsWith('not answered'))).toEqual([
       { action: 'not answered by payslips', byUserId: null, at: '2026-11-28T10:00:00.000Z', detail: 'waiting since 2026-11-27T10:00:00Z' },
     ]);
+  });
+});
+
+describe('two instances checking for overdue parts at the same moment', () => {
+  const { service, f } = useAcademicWithPrivacy('academic,payslips');
+
+  test('when one instance has named payslips and not committed yet while another runs the check, then the request names payslips once', async () => {
+    const ctx = () => service().deps as AcademicContext;
+    const employeeId = await f.employee('Elvira');
+    const opened = await request(service().url).post(PATH).set(admin).send({ kind: 'access', subject: { kind: 'employee', id: employeeId } });
+    expect(opened.status).toBe(201);
+    await waitFor('academic answered', async () => ((await request(service().url).get(`${PATH}/${opened.body.id}`).set(admin)).body.waitingFor.length === 1 ? true : undefined), 20_000, 100);
+    const now = new Date('2026-11-28T10:00:00Z');
+    const openedBefore = new Date(now.getTime() - ctx().config.PRIVACY_OVERDUE_AFTER_MS);
+
+    let commitFirst!: () => void;
+    const firstMayCommit = new Promise<void>((resolve) => (commitFirst = resolve));
+    let firstNamed!: () => void;
+    const firstHasNamed = new Promise<void>((resolve) => (firstNamed = resolve));
+    const first = ctx().orm.em.fork().transactional(async (em) => {
+      await auditOverdueParts(em as never, openedBefore, now);
+      firstNamed();
+      await firstMayCommit;
+    });
+    await firstHasNamed;
+    const second = flagOverdueParts(ctx(), { now });
+    // The second either waits for the first's commit or (unserialized) names payslips at once.
+    await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 300))]);
+    commitFirst();
+    await Promise.all([first, second]);
+
+    const detail = (await request(service().url).get(`${PATH}/${opened.body.id}`).set(admin)).body;
+    expect(detail.audit.filter((entry: { action: string }) => entry.action.startsWith('not answered')).map((entry: { action: string }) => entry.action)).toEqual(['not answered by payslips']);
   });
 });
 
