@@ -41,9 +41,12 @@ export async function employeePayslips(em: EntityManager, employeeId: number): P
 /**
  * Restricts every payslip of the employee from `now` (kept for the retention, never listed, downloaded
  * or corrected again; the purge removes them with the hidden ones); answers how many there are and the
- * latest end of their periods.
+ * latest end of their periods. The employee's replica row is locked first, until the erasure commits.
  */
 export async function restrictEmployeePayslips(em: EntityManager, employeeId: number, now: Date): Promise<{ count: number; newlyRestricted: number; lastPeriodEnd: string | null }> {
+  // A payslip is published under its employee's row shared-locked: one committed before this lock is
+  // restricted below (the statement's snapshot comes after it), one after it finds the employee erased.
+  await rows(em, `select 1 from employees where id = ? for update`, [employeeId]);
   const [row] = await rows<{ count: number; newlyRestricted: number; lastPeriodEnd: string | null }>(
     em,
     `with restricted as (update payslips set restricted_at = ? where employee_id = ? and restricted_at is null returning 1)

@@ -8,6 +8,8 @@ import { personalFieldNames, type ProviderContext } from '@academy/privacy';
 import { waitFor } from '@academy/testing';
 import { purgePayslips } from '../../src/payslips/purge-payslips.ts';
 import { PAYSLIPS_PERSONAL_FIELDS, payslipsPrivacy, payslipsProviders } from '../../src/privacy/payslips.privacy.ts';
+import { employeeForPayslip } from '../../src/shared/employees.store.ts';
+import { publishPayslip } from '../../src/shared/publish-payslip.ts';
 import { payslipsService } from '../../src/service.ts';
 import { adminAuth, monthOf, payslipPdf, seedEmployee, sql, storedFiles, upload, usePayslips, type PayslipsService } from '../support.ts';
 
@@ -49,6 +51,40 @@ describe("payslips' part of a personal data request", () => {
     expect(await buffer(await answer!.files![1]!.open())).toEqual(february);
     expect(JSON.stringify(answer?.data)).not.toContain(String(other.feb.id) + ',');
     expect(await inTransaction(service(), (ctx) => payslipsPrivacy(deps()).export(ctx), { ...subjectOf(employee), id: 999_999 })).toBeNull();
+  });
+
+  test('a payslip published for the employee while the erasure runs (its transaction open) is restricted with the others', async () => {
+    const { employee } = await employeeWithPayslips();
+    const s = service();
+    let commitUpload!: () => void;
+    const uploadMayCommit = new Promise<void>((resolve) => (commitUpload = resolve));
+    let uploadInserted!: () => void;
+    const uploadHasInserted = new Promise<void>((resolve) => (uploadInserted = resolve));
+    // An upload (or a batch's publish) has checked the employee and inserted the payslip; it commits later.
+    const uploading = s.deps.sql.transaction(async (query) => {
+      const person = await employeeForPayslip(query, employee.employeeId);
+      const march = { label: 'Nómina marzo', periodStart: '2026-03-01', periodEnd: '2026-03-31', issuedOn: '2026-04-01', sizeBytes: 1, sha256: `race-${employee.employeeId}` };
+      await publishPayslip(query, { ...march, storageKey: `race-${employee.employeeId}`, batchId: null, supersedesId: null, createdByUserId: 1, createdAt: s.clock.now() }, person, 'test-race');
+      uploadInserted();
+      await uploadMayCommit;
+    });
+    await uploadHasInserted;
+    const erasing = inTransaction(
+      s,
+      async (ctx) => {
+        for (const provider of payslipsProviders(deps())) await provider.erase(ctx);
+      },
+      subjectOf(employee),
+    );
+    // The erasure either waits for the upload's commit or (unserialized) restricts what it sees at once.
+    await Promise.race([erasing, new Promise((resolve) => setTimeout(resolve, 300))]);
+    commitUpload();
+    await Promise.all([uploading, erasing]);
+    expect(await sql(s, `select label, restricted_at is not null as restricted from payslips where employee_id = $1 order by id`, [employee.employeeId])).toEqual([
+      { label: 'Nómina 2026-02', restricted: true },
+      { label: 'Nómina 2026-01', restricted: true },
+      { label: 'Nómina marzo', restricted: true },
+    ]);
   });
 
   test('erasure keeps the payslips restricted until the day after their retention: no longer listed or downloadable by anyone, then purged; the replica is a blank tombstone', async () => {
