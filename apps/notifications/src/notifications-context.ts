@@ -2,7 +2,7 @@ import { implementFor, type ServiceContext } from '@academy/service';
 import type { Config } from './config.ts';
 import { createMailWorker, smtpTransport, type MailTransport, type MailWorker } from './email/mail-worker.ts';
 import { firebaseFromCredentials, firebasePushProvider, recordingPushProvider, type MulticastSender, type PushProvider } from './push/push-provider.ts';
-import { createRealtime, type Realtime } from './realtime/realtime.ts';
+import { createRealtimeSockets, type RealtimeSockets } from './realtime/realtime.sockets.ts';
 import { countingMailFailures, countingPushFailures, deliveryMetrics } from './delivery-metrics.ts';
 
 /**
@@ -13,7 +13,8 @@ import { countingMailFailures, countingPushFailures, deliveryMetrics } from './d
 export interface NotificationsContext extends ServiceContext<Config> {
   push: PushProvider;
   mailWorker: MailWorker;
-  realtime: Realtime;
+  /** Socket.IO and the sessions of the sockets connected here (served from the service's start: realtime/start-realtime.ts). */
+  realtime: RealtimeSockets;
   /** Stops the mail worker (its poll, its SMTP pool), Socket.IO and the push provider. */
   close(): Promise<void>;
 }
@@ -51,7 +52,7 @@ export function createNotificationsContext(ctx: ServiceContext<Config>, override
     pollMs: config.MAIL_POLL_MS,
   });
 
-  const realtime = createRealtime({ redisUrl: config.REDIS_URL, stream: config.SOCKET_STREAM, streamBlockMs: config.SOCKET_STREAM_BLOCK_MS, sessionCheckMs: config.SOCKET_SESSION_CHECK_MS, verifier: ctx.verifier, revocationFeed: ctx.revocationFeed, logger });
+  const realtime = createRealtimeSockets({ redisUrl: config.REDIS_URL, stream: config.SOCKET_STREAM, streamBlockMs: config.SOCKET_STREAM_BLOCK_MS, verifier: ctx.verifier, logger });
 
   return {
     ...ctx,

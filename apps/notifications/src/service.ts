@@ -5,6 +5,7 @@ import { entities } from './entities.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRoutes } from './routes.ts';
 import { startBackgroundWork } from './background.ts';
+import { startRealtime } from './realtime/start-realtime.ts';
 import { notificationsProviders } from './privacy.ts';
 import { subscriptions } from './subscriptions.ts';
 import { createNotificationsContext, type NotificationsContext, type NotificationsOverrides } from './notifications-context.ts';
@@ -20,6 +21,7 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
     personalFields: personalFieldNames(notificationsProviders),
     setup: (ctx) => {
       const deps = createNotificationsContext(ctx, overrides);
+      let stopRealtime = () => {};
       let stopBackgroundWork = async () => {};
       let stopPrivacy = async () => {};
       return {
@@ -28,13 +30,14 @@ export function defineNotificationsService(overrides: NotificationsOverrides = {
         subscriptions: async () => {
           stopPrivacy = (await subscriptions(deps)).stop;
         },
-        // Its timers start once the service listens, and stop with it.
+        // Its sockets and timers start once the service listens, and stop with it.
         listening: (server) => {
-          deps.realtime.attach(server);
+          stopRealtime = startRealtime(deps, server);
           stopBackgroundWork = startBackgroundWork(deps);
         },
         beforeClose: () => deps.realtime.closeTransports(),
         stop: async () => {
+          stopRealtime();
           await stopBackgroundWork();
           await stopPrivacy();
           await deps.close();

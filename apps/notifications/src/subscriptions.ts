@@ -40,7 +40,7 @@ export async function subscriptions(ctx: NotificationsContext): Promise<PrivacyS
       'blocks.pending-digest': onPendingDigest({ wake: () => ctx.mailWorker.wake(), appUrl: ctx.config.APP_URL, academy }),
     },
   });
-  const incidents = onIncidentChanged({ realtime: ctx.realtime, sendPush: push, academy });
+  const incidents = onIncidentChanged(ctx, push);
   await consume(ctx.broker, {
     orm: ctx.orm,
     queue: ctx.config.REALTIME_QUEUE,

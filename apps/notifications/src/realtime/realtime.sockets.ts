@@ -1,24 +1,19 @@
-import type { Server as HttpServer } from 'node:http';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { bearerToken, type RevocationFeed, type TokenVerifier } from '@academy/auth';
-import type { IncidentNotification } from '@academy/contracts';
+import { bearerToken, type TokenVerifier } from '@academy/auth';
 import { createSocketIoRedis, SpanKind, startSpan, type Logger } from '@academy/kit';
+
+// The realtime feature's sockets: what its store is to another feature. The only code that knows
+// Socket.IO: the server and its Redis Streams adapter, the handshake, the rooms, and the sessions of
+// the sockets connected to this instance. Building it starts nothing (start-realtime.ts serves it).
 
 export interface RealtimeOptions {
   redisUrl: string;
   /** Redis stream (and key prefix) shared by every instance of the deployment. */
   stream: string;
   streamBlockMs: number;
-  /**
-   * How often the sessions of connected sockets are checked against the revocations: the safety net
-   * behind the announcement of each revocation, which ends a session's sockets at once.
-   */
-  sessionCheckMs: number;
   verifier: TokenVerifier;
-  /** The service's revocation announcements, which end a session's sockets at once. */
-  revocationFeed: Pick<RevocationFeed, 'onEnded' | 'onResubscribed'>;
   logger: Logger;
 }
 
@@ -29,13 +24,20 @@ export interface SocketUser {
   exp: number;
 }
 
-export interface Realtime {
+/** The Socket.IO server of this instance and the sessions of the sockets connected to it (`ctx.realtime`). */
+export interface RealtimeSockets {
   io: Server;
-  /** Serves sockets on the service's HTTP server and follows their sessions (the service's start). */
-  attach(server: HttpServer): void;
+  /** Each connected socket's token (here, not in socket.data, which recovery stores in Redis). */
+  tokens: Map<Socket, string>;
+  /** The sockets of each session (its refresh-token family) connected here. */
+  socketsOfSession: Map<string, Set<Socket>>;
+  /** Sockets told that their session ended, until they are disconnected. */
+  closing: Map<Socket, NodeJS.Timeout>;
+  /** A check of every socket's session is running (`checkSocketSessions`: one at a time). */
+  checking: boolean;
   /** Ends every transport, so clients reconnect (to another instance, recovering their session) at once. */
   closeTransports(): void;
-  notifyIncident(notification: IncidentNotification, employeeUserId: number | null): void;
+  /** Closes the server and its Redis connections (the service's stop, after start-realtime's stop). */
   close(): Promise<void>;
 }
 
@@ -100,24 +102,37 @@ function socketServer(options: RealtimeOptions, log: Logger): { io: Server; redi
   return { io, redis, duplicates };
 }
 
-/** The sessions of the sockets connected to this instance: who they are, and ending them. */
-interface SocketSessions {
-  /** Ends the sockets of these sessions (ended elsewhere: a logout, a reused refresh token). */
-  endSessions(sessionIds: Iterable<string>): void;
-  /** Checks every connected socket's token again, and ends those no longer valid. */
-  checkAll(): Promise<void>;
+/** Nothing more reaches the socket; it is told why, then disconnected. */
+export function endSocketSession(sockets: RealtimeSockets, socket: Socket, reason: 'expired' | 'revoked'): void {
+  if (sockets.closing.has(socket) || socket.disconnected) return;
+  for (const room of socket.rooms) if (room !== socket.id) void socket.leave(room);
+  socket.emit('session_expired', {
+    reason,
+    message: reason === 'expired' ? 'Your session has expired; connect again with a new token' : 'Your session has ended; sign in again',
+  });
+  // With connection state recovery an emit travels through the adapter (Redis): the DISCONNECT
+  // waits a moment behind the notice instead of overtaking it.
+  sockets.closing.set(
+    socket,
+    setTimeout(() => socket.disconnect(true), EXPIRY_NOTICE_GRACE_MS),
+  );
+}
+
+/** `event` to the sockets in `rooms` on every instance (through the Redis Streams adapter): its span is the hand-over. */
+export function emitToRooms(sockets: RealtimeSockets, rooms: string[], event: string, payload: unknown): void {
+  const span = startSpan(`socket emit ${event}`, { kind: SpanKind.PRODUCER, attributes: { 'academy.socket.rooms': rooms.join(',') } });
+  sockets.io.to(rooms).emit(event, payload);
+  span.end();
 }
 
 /**
  * Checks the JWT at the handshake; each socket joins `user:<id>`, admins also `admins`; a socket
- * is told and disconnected when its token expires or its session ends.
+ * is told and disconnected when its token expires (its own timer, from its connection to its
+ * disconnection) or its session ends.
  */
-function trackSessions(io: Server, verifier: TokenVerifier): SocketSessions {
-  // Tokens and sessions of the sockets connected here (not in socket.data, which recovery stores in Redis).
-  const tokens = new Map<Socket, string>();
+function trackSessions(sockets: RealtimeSockets, verifier: TokenVerifier): void {
+  const { io, tokens, socketsOfSession, closing } = sockets;
   const sessionOf = new WeakMap<Socket, string | undefined>();
-  const socketsOfSession = new Map<string, Set<Socket>>();
-  const closing = new Map<Socket, NodeJS.Timeout>();
 
   io.use(async (socket, next) => {
     const token = handshakeToken(socket.handshake);
@@ -129,22 +144,6 @@ function trackSessions(io: Server, verifier: TokenVerifier): SocketSessions {
     next();
   });
 
-  /** Nothing more reaches the socket; it is told why, then disconnected. */
-  const endSession = (socket: Socket, reason: 'expired' | 'revoked') => {
-    if (closing.has(socket) || socket.disconnected) return;
-    for (const room of socket.rooms) if (room !== socket.id) void socket.leave(room);
-    socket.emit('session_expired', {
-      reason,
-      message: reason === 'expired' ? 'Your session has expired; connect again with a new token' : 'Your session has ended; sign in again',
-    });
-    // With connection state recovery an emit travels through the adapter (Redis): the DISCONNECT
-    // waits a moment behind the notice instead of overtaking it.
-    closing.set(
-      socket,
-      setTimeout(() => socket.disconnect(true), EXPIRY_NOTICE_GRACE_MS),
-    );
-  };
-
   io.on('connection', (socket) => {
     const user = socket.data.user as SocketUser;
     tokens.set(socket, handshakeToken(socket.handshake)!);
@@ -153,76 +152,39 @@ function trackSessions(io: Server, verifier: TokenVerifier): SocketSessions {
     void socket.join(`user:${user.userId}`);
     if (user.role === 'admin') void socket.join('admins');
     const expiresInMs = Math.min(Math.max(user.exp * 1000 - Date.now(), 0), MAX_TIMER_MS);
-    const expiry = setTimeout(() => endSession(socket, 'expired'), expiresInMs);
+    const expiry = setTimeout(() => endSocketSession(sockets, socket, 'expired'), expiresInMs);
     socket.once('disconnect', () => {
       clearTimeout(expiry);
       clearTimeout(closing.get(socket));
       closing.delete(socket);
       tokens.delete(socket);
-      const sockets = sid ? socketsOfSession.get(sid) : undefined;
-      sockets?.delete(socket);
-      if (sid && sockets?.size === 0) socketsOfSession.delete(sid);
+      const sessionSockets = sid ? socketsOfSession.get(sid) : undefined;
+      sessionSockets?.delete(socket);
+      if (sid && sessionSockets?.size === 0) socketsOfSession.delete(sid);
     });
   });
-
-  let checking = false;
-  return {
-    endSessions(sessionIds) {
-      for (const sid of sessionIds) for (const socket of socketsOfSession.get(sid) ?? []) endSession(socket, 'revoked');
-    },
-    async checkAll() {
-      if (checking) return;
-      checking = true;
-      try {
-        for (const [socket, token] of [...tokens]) if (!(await verifier.authenticate(token))) endSession(socket, 'revoked');
-      } finally {
-        checking = false;
-      }
-    },
-  };
 }
 
 /**
- * Socket.IO on the service's HTTP server, path `/socket.io`, WebSocket transport only (no
+ * Socket.IO for the service's HTTP server, path `/socket.io`, WebSocket transport only (no
  * long-polling, hence no sticky sessions: any instance behind the gateway can take any
  * connection). The Redis Streams adapter carries emits to every instance and keeps sessions for
- * connection state recovery. Sessions are followed from `attach` (the service's start) to `close`.
+ * connection state recovery. Built with the context; served from the service's start
+ * (`startRealtime`) to its stop.
  */
-export function createRealtime(options: RealtimeOptions): Realtime {
+export function createRealtimeSockets(options: RealtimeOptions): RealtimeSockets {
   const log = options.logger.child({ component: 'realtime' });
   const { io, redis, duplicates } = socketServer(options, log);
-  const sessions = trackSessions(io, options.verifier);
-  // A session ended elsewhere (logout, a reused refresh token, deactivation) ends its sockets at
-  // once: academic announces each revocation (Redis pub/sub). The announcement is not replayed to a
-  // subscriber that was disconnected, so every socket is checked again after a reconnection, and
-  // every `sessionCheckMs` as the safety net.
-  let sessionCheck: NodeJS.Timeout | null = null;
-  const stopFollowing: (() => void)[] = [];
-
-  return {
+  const sockets: RealtimeSockets = {
     io,
-    attach(httpServer) {
-      io.attach(httpServer);
-      sessionCheck = setInterval(() => void sessions.checkAll(), options.sessionCheckMs);
-      sessionCheck.unref();
-      stopFollowing.push(
-        options.revocationFeed.onEnded((sessionIds) => sessions.endSessions(sessionIds)),
-        options.revocationFeed.onResubscribed(() => void sessions.checkAll()),
-      );
-    },
+    tokens: new Map(),
+    socketsOfSession: new Map(),
+    closing: new Map(),
+    checking: false,
     closeTransports() {
       io.engine.close();
     },
-    notifyIncident(notification, employeeUserId) {
-      const rooms = employeeUserId ? ['admins', `user:${employeeUserId}`] : ['admins'];
-      // The emit goes to the sockets of every instance through the Redis stream adapter: its span is the hand-over.
-      const span = startSpan('socket emit incident_notification', { kind: SpanKind.PRODUCER, attributes: { 'academy.socket.rooms': rooms.join(',') } });
-      io.to(rooms).emit('incident_notification', notification);
-      span.end();
-    },
     async close() {
-      if (sessionCheck) clearInterval(sessionCheck);
-      for (const stop of stopFollowing) stop();
       // The adapter sends SUBSCRIBE without handling its failure: a stop right after the start
       // would disconnect it in flight (an unhandled rejection). Wait, bounded, until it is answered.
       await settle(duplicates, 1_000);
@@ -235,4 +197,6 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       redis.disconnect();
     },
   };
+  trackSessions(sockets, options.verifier);
+  return sockets;
 }
