@@ -56,7 +56,9 @@ export type AdditionResult =
 // An addition's steps after its `input` (the employee and the signed change): check the employee,
 // resolve the course, lock or create the bank, set the totals, insert the row and its event, and
 // `answer` what happened (one row, also when nothing was written).
-const ADDITION_STEPS = `emp as (select e.id from employees e, input where e.id = input.employee_id and not e.deleted),
+// The employee's row is key-share locked: an erasure (which locks it `for update` before deleting the
+// banks) commits first and the addition finds the employee deleted, instead of creating the bank again.
+const ADDITION_STEPS = `emp as (select e.id from employees e, input where e.id = input.employee_id and not e.deleted for key share of e),
      course as (${CHOSEN_SCHOOL_COURSE_SQL}),
      target as (select emp.id as employee_id, course.id as school_course_id, nextval('hours_transactions_id_seq')::int as transaction_id from emp, course),
      locked as (

@@ -46,8 +46,13 @@ export async function employeeBanks(em: EntityManager, employeeId: number): Prom
   );
 }
 
-/** Deletes the employee's banks and their history; answers how many of each went. */
+/**
+ * Deletes the employee's banks and their history; answers how many of each went. The employee's replica
+ * row is locked first (until the erasure commits): an addition key-share locks it, so one running now is
+ * deleted with the rest, and one after it finds the employee erased rather than creating the bank again.
+ */
 export async function deleteEmployeeBanks(em: EntityManager, employeeId: number): Promise<{ banks: number; transactions: number }> {
+  await rows(em, `select 1 from employees where id = ? for update`, [employeeId]);
   const transactions = await rows<{ id: number }>(em, `delete from hours_transactions where hours_bank_id in (select id from hours_banks where employee_id = ?) returning id`, [employeeId]);
   const banks = await rows<{ id: number }>(em, `delete from hours_banks where employee_id = ? returning id`, [employeeId]);
   return { banks: banks.length, transactions: transactions.length };

@@ -43,6 +43,28 @@ describe("hours-bank's part of a personal data request", () => {
   const inTransaction = <T>(run: (ctx: ProviderContext) => Promise<T>, subject: PrivacySubject) =>
     service.ctx.orm.em.fork().transactional((em) => run({ em, subject, requestId: randomUUID(), now: NOW, locale: 'es' }));
 
+  test('an addition for the person that arrives while the erasure commits finds them erased (404): no bank is created again', async () => {
+    const { id, courseId, subject } = await employeeWithHours();
+    let commitErasure!: () => void;
+    const erasureMayCommit = new Promise<void>((resolve) => (commitErasure = resolve));
+    let erased!: () => void;
+    const erasureHasRun = new Promise<void>((resolve) => (erased = resolve));
+    const erasing = inTransaction(async (ctx) => {
+      for (const provider of hoursBankProviders) await provider.erase(ctx);
+      erased();
+      await erasureMayCommit;
+    }, subject);
+    await erasureHasRun;
+    const adding = request(service.url).post(`/api/v2/hours-bank/${id}/pending`).set(admin).send({ time: '1h', reason: 'Late', schoolCourseId: courseId });
+    const added = adding.then((res) => res);
+    // The addition waits for the erasure's commit (or, unserialized, for the bank row it deleted).
+    await Promise.race([added, new Promise((resolve) => setTimeout(resolve, 300))]);
+    commitErasure();
+    await erasing;
+    expect((await added).status).toBe(404);
+    expect(await sql(service, `select id from hours_banks where employee_id = ?`, [id])).toEqual([]);
+  });
+
   test('the export holds every bank of the person with each entry, field by field, and nothing of another employee', async () => {
     const { id, courseId, subject } = await employeeWithHours();
     const other = await employeeWithHours();
