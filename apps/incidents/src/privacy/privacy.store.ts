@@ -40,8 +40,18 @@ export async function employeeIncidentFiles(em: EntityManager, employeeId: numbe
   );
 }
 
+/**
+ * Locks the employee's replica row until the erasure commits, before it deletes or restricts anything:
+ * a clock-in key-share locks it, so one running now is restricted with the rest and one after it finds
+ * the employee deleted.
+ */
+async function lockEmployee(em: EntityManager, employeeId: number): Promise<void> {
+  await rows(em, `select 1 from employees where id = ? for update`, [employeeId]);
+}
+
 /** Deletes the employee's incidents with their messages and files' rows; answers the counts and the files' storage keys. */
 export async function deleteEmployeeIncidents(em: EntityManager, employeeId: number): Promise<{ incidents: number; messages: number; storageKeys: string[] }> {
+  await lockEmployee(em, employeeId);
   const files = await rows<{ storageKey: string }>(em, `delete from incident_files where incident_id in (select id from incidents where employee_id = ?) returning storage_key as "storageKey"`, [employeeId]);
   const messages = await rows<{ id: number }>(em, `delete from incident_messages where incident_id in (select id from incidents where employee_id = ?) returning id`, [employeeId]);
   const incidents = await rows<{ id: number }>(em, `delete from incidents where employee_id = ? returning id`, [employeeId]);
@@ -64,6 +74,7 @@ export async function employeeTimeRecords(em: EntityManager, employeeId: number)
  * forgotten); answers how many there are, how many device ids went, and the day of the latest clock-in.
  */
 export async function restrictEmployeeTimeRecords(em: EntityManager, employeeId: number, now: Date, timeZone: string): Promise<{ count: number; devicesForgotten: number; lastDay: string | null }> {
+  await lockEmployee(em, employeeId);
   const [devices] = await rows<{ n: number }>(
     em,
     `with forgotten as (update time_records set clock_in_device_id = null, clock_out_device_id = null

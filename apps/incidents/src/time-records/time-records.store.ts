@@ -21,10 +21,13 @@ export interface Clocking {
 /**
  * Inserts the record unless one is open (the partial unique index decides races) or the replica
  * says the employee is deactivated. An employee the replica does not know yet may clock in: the
- * token (signed by academic) names them, and the replica may lag behind a new hire.
+ * token (signed by academic) names them, and the replica may lag behind a new hire. The replica's
+ * row is key-share locked: an erasure (which locks it `for update` first) commits before, and the
+ * clock-in finds the employee deleted instead of opening a record the erasure did not restrict.
  */
 const CLOCK_IN = `
-with gone as (select 1 from employees where id = $1 and (deleted or not active)),
+with employee as (select deleted or not active as gone from employees where id = $1 for key share),
+gone as (select 1 from employee where gone),
 r as (
   insert into time_records (employee_id, clock_in_at, clock_in_source, clock_in_device_id, created_at)
   select $1, $4::timestamptz, $2, $3, $4::timestamptz where not exists (select 1 from gone)

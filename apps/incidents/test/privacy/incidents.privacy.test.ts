@@ -35,6 +35,28 @@ describe("incidents' part of a personal data request", () => {
     return { id, incidentId: incident!.id, subject };
   }
 
+  test('a clock-in of the person that arrives while the erasure commits is refused (403): no time record escapes the restriction', async () => {
+    const employee = await seedEmployee(service());
+    const subject: PrivacySubject = { kind: 'employee', id: employee.employeeId, userId: null, email: null };
+    let commitErasure!: () => void;
+    const erasureMayCommit = new Promise<void>((resolve) => (commitErasure = resolve));
+    let erased!: () => void;
+    const erasureHasRun = new Promise<void>((resolve) => (erased = resolve));
+    const erasing = inTransaction(async (ctx) => {
+      for (const provider of providers()) await provider.erase(ctx);
+      erased();
+      await erasureMayCommit;
+    }, subject);
+    await erasureHasRun;
+    const clockIn = request(service().url).post('/api/v2/timerecord/clock-in').set(employee.auth).send({ source: 'App', deviceId: 'phone-1' }).then((res) => res);
+    // The clock-in waits for the erasure's commit or (unserialized) opens a record at once.
+    await Promise.race([clockIn, new Promise((resolve) => setTimeout(resolve, 300))]);
+    commitErasure();
+    await erasing;
+    expect((await clockIn).status).toBe(403);
+    expect(await sql(service(), `select id from time_records where employee_id = $1 and restricted_at is null`, [employee.employeeId])).toEqual([]);
+  });
+
   test('the export holds the incidents with their thread and every daily time record, field by field', async () => {
     const { id, incidentId, subject } = await employeeWithRecords();
     await employeeWithRecords();
