@@ -19,6 +19,12 @@ export function baseConfigSchema(defaults: { port: number; database: string }) {
     RABBITMQ_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
     EVENTS_EXCHANGE: z.string().min(1).default('academy.events'),
     REDIS_URL: env.url('redis://127.0.0.1:6379'),
+    /**
+     * A command to the service's Redis not answered within this fails and its connection is dropped
+     * (kit's createRedis: Redis trouble costs a caller milliseconds). Tests that assert what the
+     * service stored in Redis give more on a loaded machine, where a stalled event loop exceeds 100 ms.
+     */
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(100),
     ...jwtConfigShape,
     BODY_LIMIT: z.string().default('100kb'),
     /** How long a write's `Idempotency-Key` is remembered with its answer. */

@@ -103,7 +103,7 @@ export async function startService<C extends BaseConfig, D = unknown>(definition
     const relay = startOutboxRelay({ orm, broker });
     opened.push(() => relay.stop());
     // Every service reads ended sessions from Redis; `readinessNeedsRedis` says whether its readiness depends on it (a cache).
-    const redis = createRedis(config.REDIS_URL);
+    const redis = createRedis(config.REDIS_URL, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
     redis.on('error', (error) => logger.debug({ err: error }, 'redis error'));
     opened.push(() => redis.disconnect());
     // Verified tokens are remembered briefly (never past their exp): ES256 verification is the costliest step of a cheap request.

@@ -106,3 +106,19 @@ describe('ServiceDefinition.setup', () => {
     await dropTestDatabase(config.DATABASE_URL);
   });
 });
+
+describe("the service's Redis client", () => {
+  test('fails a command after REDIS_COMMAND_TIMEOUT_MS: 100 ms by default, what the configuration says otherwise', async () => {
+    const definition: ServiceDefinition = { name: 'probe', entities: [], migrations: [], setup: () => ({ routes: () => {} }) };
+    const config = await testConfig('service_redis_timeout');
+    const byDefault = await startService(definition, config);
+    const patient = await startService(definition, { ...config, REDIS_COMMAND_TIMEOUT_MS: 2500 });
+    try {
+      expect([byDefault.ctx.redis.options.commandTimeout, patient.ctx.redis.options.commandTimeout]).toEqual([100, 2500]);
+    } finally {
+      await patient.stop();
+      await byDefault.stop();
+      await dropTestDatabase(config.DATABASE_URL);
+    }
+  });
+});

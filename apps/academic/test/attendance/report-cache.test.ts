@@ -50,7 +50,10 @@ function helpers(clock: SettableClock, service: () => RunningService<Config>, w:
 }
 
 describe('the attendance report cache', () => {
-  const { clock, service, world: w } = useAttendance('2026-04-20T10:00:00Z');
+  // These tests read and write what the service keeps in Redis, through its client: at 100 ms (the
+  // default) a command on a loaded machine (load 27) timed out with Redis answering, the connection was
+  // dropped and the test's next command refused ("Stream isn't writeable"), or the report went uncached.
+  const { clock, service, world: w } = useAttendance('2026-04-20T10:00:00Z', { REDIS_COMMAND_TIMEOUT_MS: 5000 });
   const { term, report, settled, keyOf, rowOf } = helpers(clock, service, w);
   const redis = () => service().ctx.redis;
 
