@@ -143,7 +143,9 @@ export async function sweepExpiredParts(orm: MikroORM, storage: FileStorage, now
       storage,
       row.entries.map((entry) => entry.storageKey),
     );
-    await connection.execute('update privacy_answers set entries = null, updated_at = ? where request_id = ?', [now, row.request_id]);
+    // Only while the row still names what was removed: a retry that answered meanwhile (its part named
+    // on the row, committed after the read above) keeps its part.
+    await connection.execute('update privacy_answers set entries = null, updated_at = ? where request_id = ? and entries = ?::jsonb', [now, row.request_id, JSON.stringify(row.entries)]);
   }
   return rows.length;
 }

@@ -363,6 +363,38 @@ describe('an answer whose commit fails', () => {
   });
 });
 
+describe('a sweep and a retry at the same moment', () => {
+  test('when the retry answers while the sweep removes the failed attempt\'s files, then the sweep leaves the answer\'s part named (it empties only what it removed)', async () => {
+    await sql(`insert into notes (employee_id, text) values (43, 'exported, the commit fails, the retry comes a day later')`);
+    const envelope = request('access', { kind: 'employee', id: 43, userId: null, email: null });
+    const handler = privacyRequestHandler({ orm, clock, logger: createLogger('privacy-test', 'silent') }, { service: 'incidents', providers: [notes, marks, audit], storage });
+    const handle = () => orm.em.fork().transactional((em) => handler(em, envelope));
+    await sql(`create or replace function fail_answer_43() returns trigger language plpgsql as $$
+      begin if new.subject_id = 43 and new.status = 'done' then raise exception 'injected fault at commit'; end if; return new; end $$`);
+    await sql(`create constraint trigger fail_answer_43 after insert or update on privacy_answers deferrable initially deferred for each row execute function fail_answer_43()`);
+    await expect(handle()).rejects.toThrow('injected fault at commit');
+    await sql(`drop trigger fail_answer_43 on privacy_answers`);
+
+    // The sweep has read the row (the failed attempt's files) when the retry runs to its commit.
+    let retried = false;
+    const racing: FileStorage = {
+      ...storage,
+      remove: async (key) => {
+        if (!retried) {
+          retried = true;
+          await handle();
+        }
+        return storage.remove(key);
+      },
+    };
+    await sweepExpiredParts(orm, racing, new Date(clock.now().getTime() + 86_400_000));
+    expect(retried).toBe(true);
+    const [answered] = (await sql('select status, entries from privacy_answers where request_id = ?', [envelope.data.requestId])) as { status: string; entries: { storageKey: string }[] | null }[];
+    expect(answered!.status).toBe('done');
+    expect(answered!.entries).toHaveLength(2);
+  });
+});
+
 test('personalFieldNames lists every field a provider declares personal, once', () => {
   expect(personalFieldNames([notes, marks, audit])).toEqual(['email', 'grade', 'text']);
 });
