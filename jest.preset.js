@@ -14,6 +14,8 @@ export const preset = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['<rootDir>/{src,test}/**/*.test.ts'],
   globalSetup: path.join(root, 'libs/testing/src/global-setup.ts'),
+  // Jest's runtime with V8's code cache of each module kept between test files (tools/test/code-cache-runtime.cjs)
+  runtime: path.join(root, 'tools/test/code-cache-runtime.cjs'),
   testTimeout: 30_000,
   // Tests run in a random order within each file, so one that depends on another's leftovers fails; Jest prints the
   // seed ("Seed: …"), and `--seed=<n>` replays that order.

@@ -1,6 +1,7 @@
 import { ensureInfra } from '@academy/infra';
 import { generateKeyPairFiles } from '@academy/auth';
-import { TEST_KEYS_DIR, TEST_KID } from './index.ts';
+// the keys' names only: the testing barrel (amqplib, the db and messaging libs) costs each Jest run about a CPU second
+import { TEST_KEYS_DIR, TEST_KID } from './test-keys.ts';
 
 /** Jest global setup: starts (or reuses) the test PostgreSQL, RabbitMQ and Redis. */
 export default async function globalSetup(): Promise<void> {
