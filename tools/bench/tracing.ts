@@ -10,7 +10,7 @@
 //   GET /api/v2/auth/me (gateway → academic: JWT check, a PostgreSQL read) alternate the three.
 // - events: the event pipeline of bench:events (outbox committed → relay → RabbitMQ → consumer at
 //   its default, waiting events sharing a transaction; handler + inbox), in a child process per
-//   round and setting (started with the tracing preload, as an app is): BENCH_TRACING_EVENTS events
+//   round and setting (started with the apps' node flags and the tracing preload, as an app is): BENCH_TRACING_EVENTS events
 //   written by `recordEvent`, ten per transaction, each transaction the root span of a trace (a
 //   request's, sampled by the ratio);
 //   then the clock runs from the relay's start to the last inbox row. A traced event costs a stored
@@ -35,8 +35,8 @@ import { createLogger, flushTraces, inSpan } from '@academy/kit';
 import { consume, createBroker, DEFAULT_RETRY_DELAYS_MS, dlqName, messagingEntities, recordEvent, retryQueueName, startOutboxRelay } from '@academy/messaging';
 import { DEMO, startTestSystem, type SystemProcess } from '../system/harness.ts';
 import { login } from '../system/client.ts';
-import { readSpans } from '../dev/otlp-receiver.ts';
-import { stopChild } from '../dev/processes.ts';
+import { decodeProtobufRequest, readSpans } from '../dev/otlp-receiver.ts';
+import { NODE_FLAGS, stopChild } from '../dev/processes.ts';
 import { cpuMs, median } from './support.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -170,7 +170,7 @@ function runEventsChild(env: NodeJS.ProcessEnv): Promise<Figure> {
   const root = path.resolve(import.meta.dirname, '../..');
   // BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there (its file names the setting's service name).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF, '--cpu-prof-name', `${env.OTEL_SERVICE_NAME}-${Date.now()}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', path.join(root, 'libs/telemetry/src/register.ts'), import.meta.filename, 'events-child'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...NODE_FLAGS, '--import', path.join(root, 'libs/telemetry/src/register.ts'), import.meta.filename, 'events-child'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -253,8 +253,9 @@ if (process.argv[2] === 'receiver') countingReceiver();
 else await main();
 
 /**
- * The bench's receiver: takes OTLP/JSON exports and counts their spans by service, without decoding
- * them (a scan for each span's `startTimeUnixNano` key and the resource's `service.name`). A
+ * The bench's receiver: takes OTLP exports and counts their spans by service: protobuf ones decoded
+ * (the services' default encoding), JSON ones without decoding (a scan for each span's
+ * `startTimeUnixNano` key and the resource's `service.name`). A
  * collector ingests spans in a process of its own, usually on another machine; the dev receiver
  * (tools/dev/otlp-receiver.ts: JSON.parse, a JSON line per span, a synchronous append) cost the
  * shared 2 cores 0.1–0.4 ms per proxied request, a tenth of the gateway's own CPU (README).
@@ -266,6 +267,14 @@ function countingReceiver(): void {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (String(req.headers['content-type']).startsWith('application/x-protobuf')) {
+        // Protobuf (the services' default encoding): decoded, the spans counted by their resource's service.
+        for (const { resource, scopeSpans } of decodeProtobufRequest(Buffer.concat(chunks)).resourceSpans ?? []) {
+          const service = String(resource?.attributes?.find((kv) => kv.key === 'service.name')?.value.stringValue ?? '?');
+          counts[service] = (counts[service] ?? 0) + (scopeSpans ?? []).reduce((sum, scope) => sum + (scope.spans?.length ?? 0), 0);
+        }
+        return res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      }
       const body = Buffer.concat(chunks).toString('latin1');
       const service = /"key":"service\.name","value":\{"stringValue":"([^"]*)"/.exec(body)?.[1] ?? '?';
       let spans = 0;

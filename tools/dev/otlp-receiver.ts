@@ -1,13 +1,16 @@
 // A small OTLP/HTTP trace receiver for this machine: `npm start` runs it on 127.0.0.1:4318 and points
 // every service's OTEL_EXPORTER_OTLP_ENDPOINT at it; the system test starts its own. It takes
-// `POST /v1/traces` in OTLP's JSON encoding (what @opentelemetry/exporter-trace-otlp-http sends) and
+// `POST /v1/traces` in either OTLP/HTTP encoding, protobuf (`application/x-protobuf`, the services'
+// default: OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf) or JSON (`application/json`), gzipped or not, and
 // appends one line per span to a JSON-lines file (.local/dev/traces/spans.jsonl), which
 // `npm run trace` reads. `GET /v1/traces/<traceId>` answers a trace's spans (tests read it).
-// Not a collector: no protobuf, no retention beyond `maxBytes` (the file starts over past it).
+// Not a collector: no gRPC, no retention beyond `maxBytes` (the file starts over past it).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import protobuf from 'protobufjs';
 
 /** One span as stored: flat, ids in hex, times in ms since the epoch (fractional). */
 export interface StoredSpan {
@@ -48,7 +51,7 @@ interface OtlpSpan {
   links?: { traceId: string; spanId: string }[];
   events?: { name: string; attributes?: OtlpKeyValue[] }[];
 }
-interface OtlpRequest {
+export interface OtlpRequest {
   resourceSpans?: { resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
 }
 
@@ -80,6 +83,17 @@ export function spansOf(body: OtlpRequest): StoredSpan[] {
       })),
     );
   });
+}
+
+/** OTLP's `ExportTraceServiceRequest` (the official definitions' fields this receiver reads: otlp-trace.proto). */
+const ExportTraceServiceRequest = protobuf.loadSync(path.join(import.meta.dirname, 'otlp-trace.proto')).lookupType('opentelemetry.proto.ExportTraceServiceRequest');
+
+/**
+ * A protobuf export request as its JSON encoding (ids in base64, as the protobuf-JSON mapping has them;
+ * 64-bit numbers as strings), which `spansOf` reads. Throws on bytes that are not such a request.
+ */
+export function decodeProtobufRequest(body: Uint8Array): OtlpRequest {
+  return ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { longs: String, bytes: String }) as OtlpRequest;
 }
 
 /** Every stored span (a line that does not parse, a half-written last one, is skipped). */
@@ -116,7 +130,11 @@ export async function startOtlpReceiver(options: { file: string; port?: number; 
     const traceMatch = /^\/v1\/traces\/([0-9a-f]{32})$/.exec(req.url ?? '');
     if (req.method === 'GET' && traceMatch) return answer(200, readSpans(file).filter((span) => span.traceId === traceMatch[1]));
     if (req.method !== 'POST' || req.url !== '/v1/traces') return answer(404, { error: 'POST /v1/traces or GET /v1/traces/<traceId>' });
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return answer(415, { error: 'OTLP/JSON only (application/json)' });
+    const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const isProtobuf = type === 'application/x-protobuf' || type === 'application/protobuf';
+    if (!isProtobuf && type !== 'application/json') return answer(415, { error: 'OTLP/HTTP: application/x-protobuf or application/json' });
+    const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding !== 'identity' && encoding !== 'gzip') return answer(415, { error: 'content-encoding: gzip or none' });
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -127,12 +145,16 @@ export async function startOtlpReceiver(options: { file: string; port?: number; 
     req.on('end', () => {
       let spans: StoredSpan[];
       try {
-        spans = spansOf(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpRequest);
+        const raw = Buffer.concat(chunks);
+        const body = encoding === 'gzip' ? gunzipSync(raw, { maxOutputLength: MAX_BODY_BYTES }) : raw;
+        spans = spansOf(isProtobuf ? decodeProtobufRequest(body) : (JSON.parse(body.toString('utf8')) as OtlpRequest));
       } catch {
-        return answer(400, { error: 'not an OTLP/JSON export request' });
+        return answer(400, { error: `not an OTLP ${isProtobuf ? 'protobuf' : 'JSON'} export request` });
       }
       if (existsSync(file) && statSync(file).size > maxBytes) renameSync(file, `${file}.1`);
       if (spans.length) appendFileSync(file, spans.map((span) => JSON.stringify(span)).join('\n') + '\n');
+      // An empty ExportTraceServiceResponse, in the request's encoding (empty bytes in protobuf).
+      if (isProtobuf) return res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
       answer(200, {});
     });
   });

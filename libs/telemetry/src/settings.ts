@@ -10,7 +10,16 @@ export interface TelemetrySettings {
   edge: boolean;
   /** The synchronous ES-module hook for `ESM_INSTRUMENTED` (`TRACE_ESM_HOOK`, default true). */
   esmHook: boolean;
+  /**
+   * The OTLP encoding (`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`):
+   * `http/protobuf` by default, as the OpenTelemetry specification says, or `http/json`. gRPC is not
+   * shipped: `grpc` (or anything else) is taken as `http/protobuf`, with `protocolWarning` saying so.
+   */
+  protocol: OtlpProtocol;
+  protocolWarning?: string;
 }
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
 /** The packages our ES modules import that have an instrumentation: only these go through the ES-module hook. */
 export const ESM_INSTRUMENTED = ['express', 'ioredis'];
@@ -23,6 +32,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
   const app = /apps\/([^/]+)\//.exec(argv1)?.[1] ?? /tools\/([\w-]+)\.ts$/.exec(argv1)?.[1];
   const serviceName = env.OTEL_SERVICE_NAME || env.SERVICE || app || 'academy';
   const endpoint = env.OTEL_SDK_DISABLED === 'true' ? null : env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || null;
+  const asked = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim().toLowerCase();
+  const protocol: OtlpProtocol = asked === 'http/json' ? 'http/json' : 'http/protobuf';
   return {
     serviceName,
     endpoint,
@@ -30,5 +41,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
     commit: env.GIT_COMMIT || env.APP_COMMIT || undefined,
     edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true',
     esmHook: env.TRACE_ESM_HOOK !== 'false',
+    protocol,
+    ...(asked !== protocol ? { protocolWarning: `OTLP protocol "${asked}" is not supported here (http/protobuf or http/json): exporting as http/protobuf` } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { testUrls } from '@academy/testing';
 const root = path.resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
 
-/** A minimal OTLP/HTTP JSON endpoint: the instrumentation scopes of the spans each service sent. */
+/** A minimal OTLP/HTTP JSON endpoint (the apps run with OTEL_EXPORTER_OTLP_PROTOCOL=http/json): the instrumentation scopes of the spans each service sent. */
 function otlpEndpoint() {
   const scopes = new Map<string, Set<string>>();
   const server: Server = createServer((req, res) => {
@@ -42,7 +42,7 @@ describe('the ES-module hook of the tracing preload', () => {
   const runApp = (service: string, env: Record<string, string> = {}) =>
     run(process.execPath, ['--import', path.join(root, 'libs/telemetry/src/register.ts'), path.join(import.meta.dirname, 'fixtures/esm-app.mjs')], {
       cwd: root,
-      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: service, REDIS_URL: testUrls.redis, ...env },
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: service, REDIS_URL: testUrls.redis, ...env },
       timeout: 60_000,
     });
 

@@ -32,14 +32,25 @@ describe('samplerFromEnv', () => {
 
 describe('settingsFromEnv', () => {
   test('tracing is off with no OTLP endpoint, or when OTEL_SDK_DISABLED is true', () => {
-    expect(settingsFromEnv({}, '/repo/apps/academic/src/main.ts')).toEqual({ serviceName: 'academic', endpoint: null, version: undefined, commit: undefined, edge: false, esmHook: true });
+    expect(settingsFromEnv({}, '/repo/apps/academic/src/main.ts')).toEqual({ serviceName: 'academic', endpoint: null, version: undefined, commit: undefined, edge: false, esmHook: true, protocol: 'http/protobuf' });
     expect(settingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }, '/repo/apps/academic/src/main.ts').endpoint).toBeNull();
   });
 
   test('the gateway is the edge; the service name, version and commit come from the environment', () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', SERVICE: 'gateway', SERVICE_VERSION: '1.1.1', GIT_COMMIT: 'abc123' };
-    expect(settingsFromEnv(env, '/app/dist/main.js')).toEqual({ serviceName: 'gateway', endpoint: 'http://127.0.0.1:4318', version: '1.1.1', commit: 'abc123', edge: true, esmHook: true });
+    expect(settingsFromEnv(env, '/app/dist/main.js')).toEqual({ serviceName: 'gateway', endpoint: 'http://127.0.0.1:4318', version: '1.1.1', commit: 'abc123', edge: true, esmHook: true, protocol: 'http/protobuf' });
     expect(settingsFromEnv({ ...env, TRACE_ESM_HOOK: 'false' }, '/app/dist/main.js').esmHook).toBe(false);
+  });
+
+  test('OTEL_EXPORTER_OTLP_PROTOCOL chooses the encoding (the traces variable first); default http/protobuf; gRPC, not shipped, is http/protobuf with a warning', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    expect(settingsFromEnv(endpoint, '/app/dist/main.js')).toMatchObject({ protocol: 'http/protobuf' });
+    expect(settingsFromEnv(endpoint, '/app/dist/main.js').protocolWarning).toBeUndefined();
+    expect(settingsFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, '/app/dist/main.js').protocol).toBe('http/json');
+    expect(settingsFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }, '/app/dist/main.js').protocol).toBe('http/protobuf');
+    const grpc = settingsFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, '/app/dist/main.js');
+    expect(grpc.protocol).toBe('http/protobuf');
+    expect(grpc.protocolWarning).toContain('"grpc" is not supported');
   });
 
   test("in the image, version and commit are the build's APP_VERSION and APP_COMMIT (the Dockerfile's)", () => {
