@@ -41,4 +41,6 @@ USER 1000:1000
 # node is PID 1 and handles SIGTERM itself (stop taking work, finish in-flight, close, exit 0).
 # `node dist/migrate.js` applies the migrations alone (the service also does at start, under a lock).
 # dist/telemetry.js is the tracing preload (libs/telemetry): a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
-CMD ["node", "--enable-source-maps", "--import", "./dist/telemetry.js", "dist/main.js"]
+# --experimental-async-context-frame: AsyncLocalStorage (the trace context, the request scope) without async
+# hooks on every promise (Node 24's default; libs/telemetry README).
+CMD ["node", "--enable-source-maps", "--experimental-async-context-frame", "--import", "./dist/telemetry.js", "dist/main.js"]

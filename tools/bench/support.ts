@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import type pg from 'pg';
 import { freePort, waitFor } from '@academy/infra';
 import { TEST_KEYS_DIR, TEST_KID, testUrls, uniqueName } from '@academy/testing';
-import { answersOk, stopChild } from '../dev/processes.ts';
+import { answersOk, NODE_FLAGS, stopChild } from '../dev/processes.ts';
 
 /** Whether CPU times can be read from /proc (Linux). */
 export const procAvailable = existsSync('/proc/self/stat');
@@ -105,7 +105,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(service: string, env: Record<string, string | undefined>, options: { cpuProfile?: boolean } = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const flags = options.cpuProfile && process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...flags, `apps/${service}/src/main.ts`], {
+  const child = spawn(process.execPath, [...flags, ...NODE_FLAGS, `apps/${service}/src/main.ts`], {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'error', ...env, PORT: String(port) },
   });

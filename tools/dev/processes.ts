@@ -28,11 +28,17 @@ export function spawnLogged(name: string, command: string, args: string[], optio
 /** The tracing preload every app starts with (libs/telemetry): it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
 export const TELEMETRY_PRELOAD = ['--import', './libs/telemetry/src/register.ts'];
 
-/** `node --import <telemetry> apps/<service>/src/main.ts` with the given environment. */
+/**
+ * Node's flags of every app, as the image's CMD has them: AsyncLocalStorage (tracing's context, the
+ * request scope) without async hooks on every promise, the default from Node 24 (libs/telemetry README).
+ */
+export const NODE_FLAGS = ['--experimental-async-context-frame'];
+
+/** `node --experimental-async-context-frame --import <telemetry> apps/<service>/src/main.ts` with the given environment. */
 export function spawnService(service: string, options: { logFile: string; env?: NodeJS.ProcessEnv; cwd?: string }): LoggedChild {
   // A checkout of a release older than the preload runs without it.
   const preload = existsSync(path.join(options.cwd ?? repoRoot, TELEMETRY_PRELOAD[1])) ? TELEMETRY_PRELOAD : [];
-  return spawnLogged(service, process.execPath, [...preload, path.join('apps', service, 'src/main.ts')], options);
+  return spawnLogged(service, process.execPath, [...NODE_FLAGS, ...preload, path.join('apps', service, 'src/main.ts')], options);
 }
 
 /** maildev on loopback: SMTP on `smtpPort`, its web UI and REST API on `webPort`. */
