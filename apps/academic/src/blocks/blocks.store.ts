@@ -121,7 +121,11 @@ const PENDING_BLOCK_JOINS = `join blocks b on b.id = sb.block_id
  * A page of the spec's pending listing (`limit`), answered as PostgreSQL writes it: one query reads
  * the page's rows on the indexes (`pendingPage`), joins them to the names they show (a deferred
  * join), groups them by student in the order of their oldest block, and writes the answer's JSON
- * with the cursor of the page after (null when the page is not full).
+ * with the cursor of the page after (null when the page is not full). A student's blocks reach
+ * `json_agg` in their order from a subquery sorted by student and order (one sort of the page's rows,
+ * which also feeds the grouping): `json_agg(… order by n)` sorted each student's blocks apart, a sort
+ * begun and ended per group, ~10% of the page's PostgreSQL CPU (PostgreSQL 15 does not use the input's
+ * order for an aggregate's own ORDER BY; 16 does).
  */
 export async function selectPendingPageJson(em: EntityManager, query: PendingPageQuery): Promise<string> {
   const { sql, params } = pendingPageJsonSql(query);
@@ -151,8 +155,8 @@ export function pendingPageJsonSql(query: PendingPageQuery): { sql: string; para
          join students s on s.id = page.student_id
          left join employees e on e.id = page.employee_id),
      groups as (
-       select min(n) as first, json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block order by n)) as "group"
-         from listed group by student_id)
+       select min(n) as first, json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block)) as "group"
+         from (select * from listed order by student_id, n) listed group by student_id)
      select json_build_object('ok', true, 'total', (select count(*) from listed), 'byStudent', coalesce((select json_agg("group" order by first) from groups), '[]'),
                               'nextCursor', (select ${cursorSql('closed_at', 'id')} from listed where n = ?::int))::text as body`,
     params: [...page.params, query.limit],
