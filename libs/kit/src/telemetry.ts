@@ -88,7 +88,8 @@ export function currentTraceCarrier(): TraceCarrier | null {
 
 /** The context a carrier names (a malformed `traceparent` gives none: a new root). */
 export function contextFromCarrier(carrier: Record<string, unknown> | null | undefined): Context {
-  if (!carrier) return ROOT_CONTEXT;
+  // No traceparent, nothing to extract (a message of an untraced writer; a delivery that was not replayed).
+  if (typeof carrier?.traceparent !== 'string') return ROOT_CONTEXT;
   const headers: TraceCarrier = {};
   for (const key of ['traceparent', 'tracestate']) if (typeof carrier[key] === 'string') headers[key] = carrier[key] as string;
   return propagation.extract(ROOT_CONTEXT, headers);
@@ -96,6 +97,7 @@ export function contextFromCarrier(carrier: Record<string, unknown> | null | und
 
 /** A link to the trace a carrier names, or null when it names none. */
 export function linkFromCarrier(carrier: Record<string, unknown> | null | undefined, attributes?: Attributes): Link | null {
+  if (typeof carrier?.traceparent !== 'string') return null;
   const spanContext = trace.getSpanContext(contextFromCarrier(carrier));
   return spanContext && isSpanContextValid(spanContext) ? { context: spanContext, attributes } : null;
 }

@@ -6,7 +6,7 @@ import { context, propagation, ROOT_CONTEXT, trace, TraceFlags, type Context } f
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, ParentBasedSampler, AlwaysOnSampler, SimpleSpanProcessor, TracerProvider, type Sampler } from '@opentelemetry/sdk-trace';
-import { currentTraceCarrier, inSpan, startSpan } from '../src/telemetry.ts';
+import { contextFromCarrier, currentTraceCarrier, inSpan, linkFromCarrier, startSpan } from '../src/telemetry.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
@@ -41,6 +41,25 @@ describe('inSpan and startSpan under a sampled-out parent', () => {
     expect(started.spanContext().spanId).toBe(PARENT_ID);
     expect(samplerCalls).toBe(0);
     expect(exporter.getFinishedSpans()).toHaveLength(0);
+  });
+
+  test("a delivery's headers without a traceparent are not handed to the propagator (no extract per message); with one, they are", () => {
+    let extracts = 0;
+    const w3c = new W3CTraceContextPropagator();
+    propagation.disable();
+    propagation.setGlobalPropagator({ inject: (...args) => w3c.inject(...args), extract: (...args) => (extracts++, w3c.extract(...args)), fields: () => w3c.fields() });
+    try {
+      expect(contextFromCarrier({ 'x-published-at': 1 })).toBe(ROOT_CONTEXT);
+      expect(linkFromCarrier({ traceparent: undefined })).toBeNull();
+      expect(extracts).toBe(0);
+      const traceparent = `00-${TRACE_ID}-${PARENT_ID}-00`;
+      expect(trace.getSpanContext(contextFromCarrier({ traceparent }))?.spanId).toBe(PARENT_ID);
+      expect(linkFromCarrier({ traceparent })?.context.spanId).toBe(PARENT_ID);
+      expect(extracts).toBe(2);
+    } finally {
+      propagation.disable();
+      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    }
   });
 
   test('a sampled parent: a child span is started and recorded, as before', async () => {
