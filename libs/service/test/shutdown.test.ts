@@ -28,6 +28,7 @@ async function startBackbone() {
     RABBITMQ_URL: servers.rabbitmq,
     EVENTS_EXCHANGE: `academy.events.test.${suffix}`,
     REDIS_URL: servers.redis,
+    REDIS_COMMAND_TIMEOUT_MS: 100,
     JWT_KEYS_DIR: keysDir,
     JWT_KEY_IDS: ['test-1'],
     JWT_ISSUER: 'academy',

@@ -75,6 +75,7 @@ export async function testConfig(name: string, settings?: SettingsSchema<object>
     RABBITMQ_URL: testUrls.rabbitmq,
     EVENTS_EXCHANGE: uniqueName('academy.events.test'),
     REDIS_URL: testUrls.redis,
+    REDIS_COMMAND_TIMEOUT_MS: 100,
     JWT_KEYS_DIR: TEST_KEYS_DIR,
     JWT_KEY_IDS: [TEST_KID],
     JWT_ISSUER: TEST_ISSUER,
