@@ -56,7 +56,8 @@ try {
     REDIS_URL: config.REDIS_URL,
   }, { cpuProfile: true });
   children.push(academic.child);
-  await waitReady('academic', `${academic.url}/readyz`);
+  // Migrating a new database takes academic most of a minute on a loaded machine.
+  await waitReady('academic', `${academic.url}/readyz`, 180_000);
   const gatewayService = await startReady('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() }, { children, readyPath: '/healthz' });
   const [academicProcess, gatewayProcess, gateway] = [academic.child, gatewayService.child, gatewayService.url];
   // Stands for the notifications consumer, so the relay's block.approved publishes are routable; keeps only the newest.

@@ -475,17 +475,20 @@ export const REJECT_SQL = `with ${rejectSteps()}
 // stored under the key; the key is inserted with the answer row (whether the row changed, and the
 // answer the use case built), which a replay answers from. A first request that committed after this
 // statement's snapshot makes the key's insert fail, and with it the whole statement (`StatementKey.record`).
+// The answer is stored as the request gave it (`json`: not parsed into `jsonb` and written out again,
+// and a replay keeps its keys' order) and not sent back: the first request has it, a replay reads it
+// from `key_stored`.
 const keyedReview = (steps: string) => `with idempotency_lock as (select pg_try_advisory_xact_lock(hashtextextended(?::text, 0)) as locked),
   idempotency_stored as (
     select k.fingerprint, k.status, k.content_type, k.body from idempotency_keys k
      where (select locked from idempotency_lock) and k.scope = ? and k.key = ? and k.expires_at > ?::timestamptz),
   idempotency_free as (select 1 from idempotency_lock where locked and not exists (select 1 from idempotency_stored)),
   ${steps},
-  answer as (select (select count(*)::int from reviewed) as reviewed, ?::jsonb as answer),
+  answer as (select (select count(*)::int from reviewed) as reviewed, ?::json as answer),
   idempotency_recorded as (
     insert into idempotency_keys (scope, key, fingerprint, status, content_type, body, created_at, expires_at)
     select ?, ?, ?, ?::int, null, row_to_json(a)::text, ?::timestamptz, ?::timestamptz from answer a, idempotency_free)
-  select a.reviewed, a.answer, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored from answer a`;
+  select a.reviewed, (select locked from idempotency_lock) as key_locked, (select row_to_json(s) from idempotency_stored s) as key_stored from answer a`;
 const KEYED_APPROVE_SQL = keyedReview(approveSteps(WHEN_KEY_FREE));
 const KEYED_REJECT_SQL = keyedReview(rejectSteps(WHEN_KEY_FREE));
 
@@ -514,7 +517,8 @@ async function writeReview<Answer>(em: EntityManager, sql: { plain: string; keye
   }
   const { key } = keyed;
   const row = await key.record(async () => {
-    const [written] = await prepared<{ reviewed: number; answer: Answer } & KeyColumns>(em, sql.keyed, [
+    // `answer`: only in a replayed row (the stored one); the first request answers its own.
+    const [written] = await prepared<{ reviewed: number; answer?: Answer } & KeyColumns>(em, sql.keyed, [
       key.lock,
       key.scope,
       key.key,
