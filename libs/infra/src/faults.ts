@@ -25,7 +25,7 @@ export interface RabbitInstance {
  * Starts a separate RabbitMQ for fault tests ("faults" folder under the local dir), on free
  * ports unless given, never touching the shared test or dev servers.
  */
-export async function startFaultRabbit(name: string, ports: { port?: number; distPort?: number } = {}): Promise<RabbitInstance> {
+export async function startFaultRabbit(name: string, ports: { port?: number; distPort?: number; readyMs?: number } = {}): Promise<RabbitInstance> {
   ensureInstalled(() => {});
   const port = ports.port ?? (await freePort());
   const distPort = ports.distPort ?? (await freePort());
@@ -42,6 +42,7 @@ export async function startFaultRabbit(name: string, ports: { port?: number; dis
       managementPort: null,
       logFile: path.join(dir, 'rabbitmq.log'),
       pidFile: path.join(dir, 'server.pid'),
+      readyMs: ports.readyMs,
     });
   };
   const stop = async () => {

@@ -29,6 +29,8 @@ export interface RabbitLaunch {
   managementPort: number | null;
   logFile: string;
   pidFile: string;
+  /** How long it may take to answer AMQP (default 60 s; more on a loaded machine). */
+  readyMs?: number;
 }
 
 export async function launchRabbit(options: RabbitLaunch): Promise<number> {
@@ -62,7 +64,7 @@ export async function launchRabbit(options: RabbitLaunch): Promise<number> {
   await waitFor(`RabbitMQ on port ${port}`, async () => {
     if (!pidAlive(pid)) throw new InfraError(`RabbitMQ exited: ${tail(options.logFile)}`);
     return amqpHandshake(port);
-  }, 60_000);
+  }, options.readyMs ?? 60_000);
   return pid;
 }
 
