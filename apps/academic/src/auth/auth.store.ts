@@ -23,6 +23,14 @@ export function lockRefreshToken(tx: EntityManager, tokenHash: string) {
   return tx.findOne(RefreshToken, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
+/**
+ * Locks the session's live token (neither used nor revoked) for the transaction: a refresh spending it
+ * holds its row until its successor commits, so a revocation after this lock sees that successor too.
+ */
+export async function lockLiveTokens(tx: EntityManager, familyId: string): Promise<void> {
+  await tx.find(RefreshToken, { familyId, usedAt: null, revokedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+}
+
 /** Revokes every token of the session (family) not revoked yet. */
 export async function revokeFamily(em: EntityManager, familyId: string, at: Date): Promise<void> {
   await em.nativeUpdate(RefreshToken, { familyId, revokedAt: null }, { revokedAt: at });

@@ -1,5 +1,5 @@
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { findRefreshToken, hashRefreshToken, revokeFamily } from './auth.store.ts';
+import { findRefreshToken, hashRefreshToken, lockLiveTokens, revokeFamily } from './auth.store.ts';
 
 /**
  * Revokes the session of a refresh token (the token and any successor) and ends its access tokens.
@@ -9,6 +9,11 @@ export async function logout(ctx: AcademicContext, input: { refreshToken: string
   const em = ctx.orm.em;
   const stored = await findRefreshToken(em, hashRefreshToken(input.refreshToken));
   if (!stored) return;
-  await revokeFamily(em, stored.familyId, new Date());
+  // A refresh of the session committing now would leave its new token out of a plain revocation
+  // (READ COMMITTED): wait for it, then revoke what the family holds then.
+  await em.transactional(async (tx) => {
+    await lockLiveTokens(tx, stored.familyId);
+    await revokeFamily(tx, stored.familyId, new Date());
+  });
   await ctx.sessions.endSessions([stored.familyId]);
 }

@@ -7,7 +7,8 @@ import { academicService } from '../../src/service.ts';
 import { useAcademic } from '../support.ts';
 import { User } from '../../src/shared/entities/user.entity.ts';
 import { RefreshToken } from '../../src/shared/entities/refresh-token.entity.ts';
-import { hashRefreshToken } from '../../src/auth/auth.store.ts';
+import { findUser, hashRefreshToken, issueTokens, lockRefreshToken } from '../../src/auth/auth.store.ts';
+import type { AcademicContext } from '../../src/shared/academic-context.ts';
 import { SettingsSchema, type Config } from '../../src/config.ts';
 
 describe('academic /api/v2/auth', () => {
@@ -117,6 +118,33 @@ describe('academic /api/v2/auth', () => {
   });
 
   describe('POST /logout', () => {
+    test('while a refresh of the same token is committing, the logout also revokes the token that refresh issues: the session ends', async () => {
+      const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
+      const deps = service().deps as AcademicContext;
+      let commitRefresh!: () => void;
+      const refreshMayCommit = new Promise<void>((resolve) => (commitRefresh = resolve));
+      let spent!: () => void;
+      const refreshHasSpent = new Promise<void>((resolve) => (spent = resolve));
+      // A refresh as refreshSession runs it (the token's row locked, spent, a successor issued), held before its commit.
+      const refreshing = deps.orm.em.fork().transactional(async (tx) => {
+        const stored = (await lockRefreshToken(tx, hashRefreshToken(refreshToken)))!;
+        stored.usedAt = new Date();
+        const pair = issueTokens(tx, deps.tokens, (await findUser(tx, stored.user))!, stored.familyId);
+        await tx.flush();
+        spent();
+        await refreshMayCommit;
+        return pair;
+      });
+      await refreshHasSpent;
+      const loggingOut = request(service().url).post('/api/v2/auth/logout').send({ refreshToken }).then((res) => res);
+      // The logout waits for the refresh's commit, or (unserialized) revokes what it sees at once.
+      await Promise.race([loggingOut, new Promise((resolve) => setTimeout(resolve, 300))]);
+      commitRefresh();
+      const successor = await refreshing;
+      expect((await loggingOut).status).toBe(204);
+      expect((await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: successor.refreshToken })).status).toBe(401);
+    });
+
     test('revokes the session: its refresh token no longer refreshes; a second logout is still 204', async () => {
       const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
       expect((await request(service().url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
