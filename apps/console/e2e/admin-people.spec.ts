@@ -17,6 +17,9 @@ function freshTaxId(): string {
   return `${digits}${'TRWAGMYFPDXBNJZSQVHLCKE'[digits % 23]}`;
 }
 
+/** The page's own status line (administrators' incident notices, which the other width raises meanwhile, are statuses too, outside <main>). */
+const saved = (page: Page) => page.getByRole('main').getByRole('status');
+
 async function openView(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Apartados' }).getByRole('link', { name, exact: true }).click();
   await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
@@ -45,7 +48,7 @@ test('an employee with tax id and payroll code (a wrong and a taken tax id refus
   await expect(form.getByRole('alert')).toHaveText('Revisa estos datos: NIF.');
   await form.getByLabel('NIF').fill(taxId.toLowerCase());
   await form.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('status')).toHaveText(`Guardado: Marta Prueba ${tag}.`);
+  await expect(saved(page)).toHaveText(`Guardado: Marta Prueba ${tag}.`);
   await page.getByLabel('Buscar').fill(tag);
   const row = page.getByRole('row', { name: new RegExp(`Marta Prueba ${tag}`) });
   // (At phone width a cell's name starts with its label, "NIF: …": the row's text is compared.)
@@ -76,18 +79,18 @@ test('an employee with tax id and payroll code (a wrong and a taken tax id refus
   await page.getByLabel('Tiempo').fill('2h');
   await page.getByLabel('Motivo').fill('Guardia del viernes');
   await page.getByRole('button', { name: 'Anotar', exact: true }).click();
-  await expect(page.getByRole('status')).toHaveText('Anotado: 2h.');
+  await expect(saved(page)).toHaveText('Anotado: 2h.');
   await page.getByLabel('Tipo').selectOption('completed');
   await page.getByLabel('Tiempo').fill('1h 30m');
   await page.getByRole('button', { name: 'Anotar', exact: true }).click();
-  await expect(page.getByRole('status')).toHaveText('Anotado: 1h 30m.');
+  await expect(saved(page)).toHaveText('Anotado: 1h 30m.');
   const totals = page.locator('dl.totals');
   await expect(totals).toContainText('Horas pendientes30m');
   await expect(totals).toContainText('Horas realizadas0h');
   await checkPage(page, testInfo, 'admin-people-hours');
   // Undo the completed operation: the pending total is whole again.
   await page.getByRole('button', { name: /^Anular 1h 30m del / }).click();
-  await expect(page.getByRole('status')).toHaveText('Operación anulada.');
+  await expect(saved(page)).toHaveText('Operación anulada.');
   await expect(totals).toContainText('Horas pendientes2h');
   // Another school course's bank of the same employee is its own (empty).
   const courses = await call<{ data: { id: number; isLatest: boolean }[] }>('GET', '/api/v2/school-courses', token);
@@ -110,7 +113,7 @@ test('a guardian and their student; a school course created and deleted; the stu
   await guardianForm.getByLabel('Correo electrónico').fill(`lucia.${tag}@example.org`);
   await guardianForm.getByLabel('Teléfono').fill('+34 600 000 000');
   await guardianForm.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('status')).toHaveText(`Guardado: Lucía Tutora ${tag}.`);
+  await expect(saved(page)).toHaveText(`Guardado: Lucía Tutora ${tag}.`);
   await page.getByLabel('Buscar').fill(tag);
   await expect(page.getByRole('row', { name: new RegExp(`Lucía Tutora ${tag}`) })).toBeVisible();
   await checkPage(page, testInfo, 'admin-people-guardians');
@@ -122,7 +125,7 @@ test('a guardian and their student; a school course created and deleted; the stu
   await studentForm.getByLabel('Apellidos').fill(`Lector ${tag}`);
   await studentForm.getByLabel('Tutor').selectOption({ label: `Lucía Tutora ${tag} · lucia.${tag}@example.org` });
   await studentForm.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('status')).toHaveText(`Guardado: Hugo Lector ${tag}.`);
+  await expect(saved(page)).toHaveText(`Guardado: Hugo Lector ${tag}.`);
   await page.getByLabel('Buscar').fill(tag);
   const student = page.getByRole('row', { name: new RegExp(`Hugo Lector ${tag}`) });
   await expect(student).toContainText(`Lucía Tutora ${tag}`);
@@ -135,11 +138,11 @@ test('a guardian and their student; a school course created and deleted; the stu
   await page.getByLabel('Empieza').fill('1990-09-01');
   await page.getByLabel('Termina').fill('1991-06-30');
   await page.getByRole('button', { name: 'Crear curso' }).click();
-  await expect(page.getByRole('status')).toHaveText(`Guardado: ${course}.`);
+  await expect(saved(page)).toHaveText(`Guardado: ${course}.`);
   await expect(page.getByRole('row', { name: new RegExp(course) })).toBeVisible();
   await checkPage(page, testInfo, 'admin-people-courses');
   await page.getByRole('button', { name: `Borrar el curso ${course}` }).click();
-  await expect(page.getByRole('status')).toHaveText(`Borrado: ${course}.`);
+  await expect(saved(page)).toHaveText(`Borrado: ${course}.`);
   await expect(page.getByRole('row', { name: new RegExp(course) })).toHaveCount(0);
 
   // The class's students: two of the registered ones ticked and saved, then one taken out.

@@ -1,18 +1,20 @@
 // The administrators' review queue (issue 34): bulk review racing a second administrator, the badge,
 // the mails; a rejection with its reason in the thread; the lists; a teacher refused.
-import { expect, test, type Page } from '@playwright/test';
-import { checkPage, logInThroughForm, system, teacherFor } from './world';
+import { expect, type Page } from '@playwright/test';
+import { checkPage, logInThroughForm, system, teacherFor, test } from './world';
 import { ADMIN, ADMIN2, call, caughtMails, distinctPending, pendingBlocks, pendingCount, tokenOf } from './admin-world';
 import { countRowRenders, resetRowRenders, rowRenders } from './renders';
 
 test.use({ baseURL: system().gateway });
 // Long journeys (several pages, axe on each) on a machine shared with other work.
 test.describe.configure({ timeout: 300_000 });
+// The queue is the whole system's, and the other width runs at once: the tests that count it or pick its
+// oldest blocks take turns with the other width's (@review-queue, world.ts).
 
 const badge = (page: Page) => page.getByTestId('pending-badge');
 const badgeCount = async (page: Page) => Number((await badge(page).textContent())?.match(/\d+/)?.[0]);
 
-test('bulk-approve five while a second administrator approves one: its conflict shown, the rest approved, the badge right, the mails sent', async ({ page }, testInfo) => {
+test('bulk-approve five while a second administrator approves one: its conflict shown, the rest approved, the badge right, the mails sent', { tag: '@review-queue' }, async ({ page }, testInfo) => {
   const token = await tokenOf(ADMIN);
   const second = await tokenOf(ADMIN2);
   const five = await distinctPending(token, 5);
@@ -54,7 +56,7 @@ test('bulk-approve five while a second administrator approves one: its conflict 
   }
 });
 
-test('the badge follows approvals made elsewhere', async ({ page }) => {
+test('the badge follows approvals made elsewhere', { tag: '@review-queue' }, async ({ page }) => {
   const token = await tokenOf(ADMIN);
   await page.goto('/admin/review');
   await logInThroughForm(page, ADMIN);
@@ -66,7 +68,7 @@ test('the badge follows approvals made elsewhere', async ({ page }) => {
   await expect.poll(() => badgeCount(page), { timeout: 15_000 }).toBe(before - 1);
 });
 
-test('selecting a block renders its row again and no other: the queue is not rendered again row by row', async ({ page }) => {
+test('selecting a block renders its row again and no other: the queue is not rendered again row by row', { tag: '@review-queue' }, async ({ page }) => {
   expect((await pendingBlocks(await tokenOf(ADMIN))).length).toBeGreaterThan(2);
   await countRowRenders(page);
   await page.goto('/admin/review');
@@ -87,7 +89,7 @@ test('selecting a block renders its row again and no other: the queue is not ren
   expect(await rowRenders(page)).toEqual({ rendered: 2, mounted: 0 });
 });
 
-test('a rejection needs a reason; the reason is in the block’s thread and the block in the rejected list; the completed list', async ({ page }, testInfo) => {
+test('a rejection needs a reason; the reason is in the block’s thread and the block in the rejected list; the completed list', { tag: '@review-queue' }, async ({ page }, testInfo) => {
   const token = await tokenOf(ADMIN);
   const [item] = await distinctPending(token, 1);
   const name = `${item.studentName} · ${item.blockName}`;

@@ -1,12 +1,70 @@
 // What the journeys need from the running system, through the gateway as an admin's client would.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 
 export const system = (): { gateway: string; mailApi: string } => JSON.parse(process.env.CONSOLE_SYSTEM ?? '{}');
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../dist/console-screenshots');
 mkdirSync(SCREENSHOTS, { recursive: true });
+
+/**
+ * Takes a lock shared by the run's workers (a directory: mkdir is atomic), named after the system's
+ * gateway so that runs against other systems never wait for it; its owner's pid lets a lock left by a
+ * killed worker be taken over. Resolves to its release.
+ */
+async function lockOf(name: string): Promise<() => void> {
+  const dir = path.join(os.tmpdir(), `academy-console-${name}-${new URL(system().gateway).port}.lock`);
+  for (;;) {
+    try {
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'owner'), String(process.pid));
+      return () => rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let owner = 0;
+    try {
+      owner = Number(readFileSync(path.join(dir, 'owner'), 'utf8'));
+    } catch {
+      // Taken a moment ago, its owner not written yet.
+    }
+    if (owner && !alive(owner)) rmSync(dir, { recursive: true, force: true });
+    else await delay(100);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Playwright's `test`, where a test tagged `@review-queue` runs while no other such test does. The two
+ * widths run at once (one worker each) against one system, whose review queue is one: the tests that
+ * count it (the badge, "five fewer than before"), pick its oldest blocks or add blocks to it take turns.
+ */
+export const test = base.extend<{ reviewQueueTurn: void }>({
+  reviewQueueTurn: [
+    // Playwright reads the fixtures a fixture uses from this pattern: none.
+    async ({}, use, testInfo) => {
+      if (!testInfo.tags.includes('@review-queue')) return use();
+      const release = await lockOf('review-queue');
+      try {
+        await use();
+      } finally {
+        release();
+      }
+    },
+    { auto: true },
+  ],
+});
 
 /** The demo teachers, split between the two widths so that their journeys never meet (clock state, language). */
 export function teacherFor(testInfo: TestInfo, role: 'clock' | 'day' | 'language'): { email: string; password: string } {
