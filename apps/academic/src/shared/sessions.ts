@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { CLOCK_SKEW_SECONDS, createSessionRevocations, revocationTtlSeconds } from '@academy/auth';
 import type { Clock, Logger } from '@academy/kit';
@@ -32,10 +32,15 @@ export function createSessionEnder(redis: Redis, config: Config, logger: Logger,
     endSessions,
     async endUserSessions(em, userId) {
       const now = clock.now();
-      await em.nativeUpdate(RefreshToken, { user: userId, revokedAt: null }, { revokedAt: now });
-      // Each access token was issued with a refresh token of its family: families with a token this recent may have live access tokens.
-      const since = new Date(now.getTime() - (config.ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000);
-      const recent = await em.find(RefreshToken, { user: userId, createdAt: { $gte: since } }, { fields: ['familyId'] });
+      const recent = await em.transactional(async (tx) => {
+        // A refresh committing now would leave its new token out of the revocation (READ COMMITTED): the
+        // live tokens are locked first, so it commits before and its successor is revoked with the rest.
+        await tx.find(RefreshToken, { user: userId, usedAt: null, revokedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        await tx.nativeUpdate(RefreshToken, { user: userId, revokedAt: null }, { revokedAt: now });
+        // Each access token was issued with a refresh token of its family: families with a token this recent may have live access tokens.
+        const since = new Date(now.getTime() - (config.ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000);
+        return tx.find(RefreshToken, { user: userId, createdAt: { $gte: since } }, { fields: ['familyId'] });
+      });
       await endSessions([...new Set(recent.map((token) => token.familyId))]);
     },
   };

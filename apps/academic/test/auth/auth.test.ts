@@ -145,6 +145,34 @@ describe('academic /api/v2/auth', () => {
       expect((await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: successor.refreshToken })).status).toBe(401);
     });
 
+    test('while a refresh is committing, ending every session of its user (a password change) also revokes the token that refresh issues', async () => {
+      const em = service().ctx.orm.em.fork();
+      const user = em.create(User, { email: 'renewed@academy.test', passwordHash: await hashPassword('renewed-pass'), role: 'user' });
+      await em.flush();
+      const { refreshToken } = (await login('renewed@academy.test', 'renewed-pass')).body;
+      const deps = service().deps as AcademicContext;
+      let commitRefresh!: () => void;
+      const refreshMayCommit = new Promise<void>((resolve) => (commitRefresh = resolve));
+      let spent!: () => void;
+      const refreshHasSpent = new Promise<void>((resolve) => (spent = resolve));
+      const refreshing = deps.orm.em.fork().transactional(async (tx) => {
+        const stored = (await lockRefreshToken(tx, hashRefreshToken(refreshToken)))!;
+        stored.usedAt = new Date();
+        const pair = issueTokens(tx, deps.tokens, (await findUser(tx, stored.user))!, stored.familyId);
+        await tx.flush();
+        spent();
+        await refreshMayCommit;
+        return pair;
+      });
+      await refreshHasSpent;
+      const ending = deps.sessions.endUserSessions(deps.orm.em.fork(), user.id);
+      await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 300))]);
+      commitRefresh();
+      const successor = await refreshing;
+      await ending;
+      expect((await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: successor.refreshToken })).status).toBe(401);
+    });
+
     test('revokes the session: its refresh token no longer refreshes; a second logout is still 204', async () => {
       const { refreshToken } = (await login('teacher@academy.test', 'teacher-pass')).body;
       expect((await request(service().url).post('/api/v2/auth/logout').send({ refreshToken })).status).toBe(204);
