@@ -14,7 +14,13 @@ import { cloneMigratedDatabase } from './template-database.ts';
 export async function startTestService<C extends BaseConfig, D>(definition: ServiceDefinition<C, D>, config: C, options: StartOptions = {}): Promise<RunningService<C, D>> {
   await cloneMigratedDatabase(definition as ServiceDefinition, config);
   const service = await startService(definition, config, options);
-  await service.ctx.broker.start();
+  try {
+    await service.ctx.broker.start();
+  } catch (error) {
+    // The service is up: a failed broker start must not leave it running (and Jest waiting for it).
+    await service.stop();
+    throw error;
+  }
   return service;
 }
 
@@ -33,19 +39,45 @@ export async function stopTestService(service: RunningService, options: { keepDa
   await deleteTestQueues(config.EVENTS_EXCHANGE, queues);
 }
 
+/** How long a service may take to start or stop in a test's hooks: a start is not what the tests assert, and at load it takes tens of seconds. */
+const SERVICE_HOOK_TIMEOUT_MS = 120_000;
+
+/**
+ * A service started once and stopped once, even when the stop is asked for while the start still runs.
+ * A start that outlived its hook's timeout (load) finished after `afterAll` had found nothing to stop,
+ * and the running service (its pool, relay, broker and Redis) kept Jest, and so CI, from ever exiting.
+ */
+export function serviceSlot<S>(start: () => Promise<S>, stop: (service: S) => Promise<void>) {
+  let starting: Promise<S> | undefined;
+  let service: S | undefined;
+  return {
+    async begin(): Promise<S> {
+      starting = start();
+      service = await starting;
+      return service;
+    },
+    current: (): S | undefined => service,
+    async end(): Promise<void> {
+      const pending = starting;
+      starting = undefined;
+      service = undefined;
+      // A start that failed left nothing running to stop.
+      const started = pending ? await pending.catch(() => undefined) : undefined;
+      if (started) await stop(started);
+    },
+  };
+}
+
 /**
  * Starts a service before the tests of the enclosing `describe` and stops it after them (by default
- * with `stopTestService`); returns a getter for it.
+ * with `stopTestService`), also when its start outlives the hook; returns a getter for it.
  */
 export function useService<S extends RunningService>(start: () => Promise<S>, stop: (service: S) => Promise<void> = stopTestService): () => S {
-  let service: S | undefined;
-  beforeAll(async () => {
-    service = await start();
-  });
-  afterAll(async () => {
-    if (service) await stop(service);
-  });
+  const slot = serviceSlot(start, stop);
+  beforeAll(() => slot.begin(), SERVICE_HOOK_TIMEOUT_MS);
+  afterAll(() => slot.end(), SERVICE_HOOK_TIMEOUT_MS);
   return () => {
+    const service = slot.current();
     if (!service) throw new Error('the service is not started: useService starts it around the tests of its describe only');
     return service;
   };
