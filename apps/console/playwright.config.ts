@@ -1,6 +1,9 @@
 // `npm run test:console`: the console in Debian's Chromium (no browser download) against the system
 // started as test:system starts it (tools/console/system.ts). Every journey at 1280 and 390 px wide;
 // screenshots of every page under dist/console-screenshots (CI leaves the folder behind).
+// The two widths run at once, one worker each (their teachers differ; within a width the journeys share
+// teachers and run one after the other); the tests that count or change the one review queue take turns
+// (the @review-queue tag, world.ts). See the README's Playwright section.
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
@@ -9,7 +12,7 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  workers: 2,
   fullyParallel: false,
   retries: 0,
   reporter: [['list']],
@@ -23,7 +26,7 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'desktop', use: { viewport: { width: 1280, height: 900 } } },
-    { name: 'phone', use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
+    { name: 'desktop', workers: 1, use: { viewport: { width: 1280, height: 900 } } },
+    { name: 'phone', workers: 1, use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
   ],
 });
