@@ -37,8 +37,9 @@ afterAll(async () => {
 const label = (span: StoredSpan) => `${span.service}: ${span.name}`;
 
 /**
- * The one trace of the request `requestId`, once it holds a span named like each of `leaves`
- * (spans arrive in batches, from several processes). Fails when the request id names more than one trace.
+ * The one trace of the request `requestId`, once it holds a span named like each of `leaves` and
+ * every span's parent (spans arrive in batches, from several processes): a parent never exported
+ * fails the wait. Fails when the request id names more than one trace.
  */
 async function traceOf(requestId: string, leaves: RegExp[]): Promise<StoredSpan[]> {
   return eventually(`the trace of ${requestId} with ${leaves.join(', ')}`, async () => {
@@ -46,7 +47,10 @@ async function traceOf(requestId: string, leaves: RegExp[]): Promise<StoredSpan[
     const traceIds = traceIdsFor(spans, requestId);
     expect(traceIds.length).toBeLessThanOrEqual(1);
     const trace = spans.filter((span) => span.traceId === traceIds[0]);
-    return traceIds.length === 1 && leaves.every((leaf) => trace.some((span) => leaf.test(label(span)))) ? trace : undefined;
+    // Whole too: each process exports its spans in its own batches, so a leaf can arrive before a parent.
+    const ids = new Set(trace.map((span) => span.spanId));
+    const whole = trace.every((span) => !span.parentSpanId || ids.has(span.parentSpanId));
+    return traceIds.length === 1 && whole && leaves.every((leaf) => trace.some((span) => leaf.test(label(span)))) ? trace : undefined;
   }, 30_000, 250);
 }
 
