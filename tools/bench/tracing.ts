@@ -16,8 +16,16 @@
 //   then the clock runs from the relay's start to the last inbox row. A traced event costs a stored
 //   trace context, a publish span, a process span and the handler's query spans, all exported.
 //
-// BENCH_TRACING_ONLY=gateway|events runs one part; BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS,
-// BENCH_TRACING_EVENTS shorten or lengthen them; BENCH_CPU_PROF=<dir> profiles the three gateways,
+// Rounds are short and paired: each round runs every setting back to back (order rotated per round),
+// and each traced setting is printed as the median of its ratios to the same round's "off", with their
+// spread, for throughput and for the CPU per operation of every process involved (the traced one,
+// academic, the receiver apart).
+//
+// BENCH_TRACING_AB=protocol compares OTLP protobuf with JSON at 100 % (both parts); BENCH_TRACING_AB=flag
+// runs the events children with and without `--experimental-async-context-frame`, off / 100 % / 10 %
+// (the gateway part's processes keep the harness's flags).
+// BENCH_TRACING_ONLY=gateway|events runs one part; BENCH_ROUNDS (6), BENCH_DURATION (3 s), BENCH_CONNECTIONS,
+// BENCH_TRACING_EVENTS (3000) shorten or lengthen them; BENCH_CPU_PROF=<dir> profiles the three gateways,
 // academic and each events child (V8 CPU profiles, written as each exits). Starts the test servers if
 // needed (events part).
 import { spawn } from 'node:child_process';
@@ -35,23 +43,50 @@ import { createLogger, flushTraces, inSpan } from '@academy/kit';
 import { consume, createBroker, DEFAULT_RETRY_DELAYS_MS, dlqName, messagingEntities, recordEvent, retryQueueName, startOutboxRelay } from '@academy/messaging';
 import { DEMO, startTestSystem, type SystemProcess } from '../system/harness.ts';
 import { login } from '../system/client.ts';
-import { decodeProtobufRequest, readSpans } from '../dev/otlp-receiver.ts';
+import { decodeProtobufRequest, readSpans, spansOf, type OtlpRequest } from '../dev/otlp-receiver.ts';
 import { NODE_FLAGS, stopChild } from '../dev/processes.ts';
 import { cpuMs, median } from './support.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-const EVENTS = Number(process.env.BENCH_TRACING_EVENTS ?? 4000);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const EVENTS = Number(process.env.BENCH_TRACING_EVENTS ?? 3000);
 const EVENTS_PER_TRANSACTION = 10;
 const ONLY = process.env.BENCH_TRACING_ONLY;
+const AB = process.env.BENCH_TRACING_AB;
 
-const SETTINGS = { 'tracing off': null, 'tracing 100%': 1, 'tracing 10%': 0.1 } as const;
-type Setting = keyof typeof SETTINGS;
-const NAMES = Object.keys(SETTINGS) as Setting[];
+/**
+ * One setting of a run: its sampling ratio (null: tracing off) and what else it changes (the OTLP
+ * encoding; the node flags of the events child). The first of a run is the baseline the others are
+ * paired with, round by round.
+ */
+type Setting = { name: string; ratio: number | null; env?: Record<string, string>; nodeFlags?: string[] };
+const WITHOUT_FRAME = NODE_FLAGS.filter((flag) => flag !== '--experimental-async-context-frame');
+const SETTINGS: Setting[] =
+  AB === 'protocol'
+    ? [
+        { name: 'tracing off', ratio: null },
+        { name: '100% protobuf', ratio: 1, env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' } },
+        { name: '100% json', ratio: 1, env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } },
+      ]
+    : AB === 'flag'
+      ? [
+          { name: 'tracing off', ratio: null },
+          { name: 'off, no flag', ratio: null, nodeFlags: WITHOUT_FRAME },
+          { name: '100%', ratio: 1 },
+          { name: '100%, no flag', ratio: 1, nodeFlags: WITHOUT_FRAME },
+          { name: '10%', ratio: 0.1 },
+          { name: '10%, no flag', ratio: 0.1, nodeFlags: WITHOUT_FRAME },
+        ]
+      : [
+          { name: 'tracing off', ratio: null },
+          { name: 'tracing 100%', ratio: 1 },
+          { name: 'tracing 10%', ratio: 0.1 },
+        ];
+const TARGETS: Record<string, number> = { 'tracing 100%': 0.9, 'tracing 10%': 0.97 };
 
 /** The receiver as the bench uses it: where to send, where it writes, its process. */
-type OtlpReceiver = { url: string; pid: number; spans(): Promise<Record<string, number>>; close(): Promise<void> };
+type OtlpReceiver = { url: string; pid: number; spans(): Promise<Record<string, number>>; names(): Promise<Record<string, number>>; close(): Promise<void> };
 
 const traced = (receiver: OtlpReceiver, ratio: number) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(ratio) });
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
@@ -62,40 +97,60 @@ const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
  */
 type Figure = { rate: number; cpuMs: number; others?: Record<string, number> };
 
-/** Runs `measure` for each setting, `ROUNDS` times, the order rotated per round; the figures by setting. */
-async function rotate(measure: (name: Setting) => Promise<Figure>): Promise<Record<Setting, Figure[]>> {
-  const figures = Object.fromEntries(NAMES.map((name) => [name, [] as Figure[]])) as Record<Setting, Figure[]>;
+/**
+ * Runs `measure` for every setting in short rounds, each round all settings back to back (the order
+ * rotated per round: ABC, BCA, CAB…), so that each traced setting is paired with the baseline of the
+ * same round, a few seconds apart; the figures by setting, one per round.
+ */
+async function rotate(measure: (setting: Setting) => Promise<Figure>): Promise<Figure[][]> {
+  const figures = SETTINGS.map(() => [] as Figure[]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 0; i < NAMES.length; i++) {
-      const name = NAMES[(i + round) % NAMES.length];
-      figures[name].push(await measure(name));
+    for (let i = 0; i < SETTINGS.length; i++) {
+      const at = (i + round) % SETTINGS.length;
+      figures[at]!.push(await measure(SETTINGS[at]!));
     }
   }
   return figures;
 }
 
-function printRatios(what: string, unit: string, cpuUnit: string, figures: Record<Setting, Figure[]>): void {
-  const rates = (name: Setting) => figures[name].map((figure) => figure.rate);
-  const cpu = (name: Setting) => median(figures[name].map((figure) => figure.cpuMs));
-  for (const name of NAMES) {
-    console.log(`${name.padEnd(14)} ${median(rates(name)).toFixed(0).padStart(7)} ${unit} (median; rounds ${rates(name).map((rate) => rate.toFixed(0)).join(', ')})   CPU ${cpu(name).toFixed(3)} ms ${cpuUnit}`);
-  }
-  const off = median(rates('tracing off'));
-  console.log(`${what}: throughput with tracing at 100%: ${pct(median(rates('tracing 100%')) / off)} of off (target >= 90%)`);
-  console.log(`${what}: throughput with tracing at 10%:  ${pct(median(rates('tracing 10%')) / off)} of off (target >= 97%)`);
-  // Each round against the same round's off: what the noise of this machine does to one ratio.
-  const perRound = (name: Setting) => figures[name].map((figure, round) => pct(figure.rate / figures['tracing off'][round].rate)).join(', ');
-  console.log(`${what}: per round, 100%: ${perRound('tracing 100%')}; 10%: ${perRound('tracing 10%')}`);
-  console.log(`${what}: CPU ${cpuUnit} of the traced process, 100%: ${pct(cpu('tracing 100%') / cpu('tracing off'))} of off; 10%: ${pct(cpu('tracing 10%') / cpu('tracing off'))}`);
-  for (const other of Object.keys(figures['tracing off'][0]?.others ?? {})) {
-    const of = (name: Setting) => median(figures[name].map((figure) => figure.others?.[other] ?? 0)).toFixed(3);
-    console.log(`${what}: CPU of ${other} ${cpuUnit.replace(/ \(.*\)$/, '')}, off / 100% / 10%: ${NAMES.map(of).join(' / ')} ms`);
+/** The median of the values and their spread (the middle half, then min–max), as a percentage when `asPct`. */
+function spread(values: number[], format: (value: number) => string): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))]!;
+  return `${format(median(values))} (middle half ${format(at(0.25))}–${format(at(0.75))}, all ${format(sorted[0]!)}–${format(sorted.at(-1)!)})`;
+}
+
+/**
+ * Prints, per setting, the throughput and the CPU per operation of the traced process (medians, each
+ * round's), then each traced setting against the same round's baseline: the median of the paired
+ * ratios and their spread, for throughput and for CPU per operation; then the other processes' CPU.
+ */
+function printRatios(what: string, unit: string, cpuUnit: string, figures: Figure[][]): void {
+  const base = figures[0]!;
+  SETTINGS.forEach((setting, i) => {
+    const rates = figures[i]!.map((figure) => figure.rate);
+    const cpu = figures[i]!.map((figure) => figure.cpuMs);
+    console.log(
+      `${setting.name.padEnd(15)} ${median(rates).toFixed(0).padStart(6)} ${unit} (rounds ${rates.map((rate) => rate.toFixed(0)).join(', ')})   CPU ${median(cpu).toFixed(3)} ms ${cpuUnit} (rounds ${cpu.map((ms) => ms.toFixed(3)).join(', ')})`,
+    );
+  });
+  SETTINGS.forEach((setting, i) => {
+    if (i === 0) return;
+    const rate = figures[i]!.map((figure, round) => figure.rate / base[round]!.rate);
+    const cpu = figures[i]!.map((figure, round) => figure.cpuMs / base[round]!.cpuMs);
+    const target = TARGETS[setting.name] === undefined ? '' : ` (target >= ${pct(TARGETS[setting.name]!)})`;
+    console.log(`${what}: ${setting.name} vs ${SETTINGS[0]!.name}, paired by round: throughput ${spread(rate, pct)}${target}; CPU ${cpuUnit.replace(/ \(.*\)$/, '')} ${spread(cpu, pct)}`);
+  });
+  for (const other of Object.keys(base[0]?.others ?? {})) {
+    const of = (i: number) => median(figures[i]!.map((figure) => figure.others?.[other] ?? 0)).toFixed(3);
+    console.log(`${what}: CPU of ${other} ${cpuUnit.replace(/ \(.*\)$/, '')}, ${SETTINGS.map((setting) => setting.name).join(' / ')}: ${SETTINGS.map((_, i) => of(i)).join(' / ')} ms`);
   }
 }
 
 /** BENCH_CPU_PROF=<dir>: `NODE_OPTIONS` that make a process write a V8 CPU profile there when it exits (its name starts with `name`). */
 const profiling = (name: string): Record<string, string> =>
   process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)} --cpu-prof-name=${name}-${Date.now()}.cpuprofile` } : {};
+const slug = (name: string) => name.replace(/\W+/g, '');
 
 async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
   const limits = { RATE_LIMIT_USER_PER_MINUTE: '100000000', RATE_LIMIT_IP_PER_MINUTE: '100000000' };
@@ -110,35 +165,37 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
   });
   try {
     // Three gateways started alike (the harness's own one served the seed): only their tracing differs.
-    const gateways: Record<Setting, SystemProcess> = {
-      'tracing off': await system.addGateway(0, { ...limits, ...profiling('gateway-off') }),
-      'tracing 100%': await system.addGateway(0, { ...limits, ...traced(receiver, 1), ...profiling('gateway-100') }),
-      'tracing 10%': await system.addGateway(0, { ...limits, ...traced(receiver, 0.1), ...profiling('gateway-10') }),
-    };
+    // (The node flags are the harness's for every gateway: BENCH_TRACING_AB=flag varies them in the events part only.)
+    const gateways = new Map<Setting, SystemProcess>();
+    for (const setting of SETTINGS) {
+      const env = { ...limits, ...(setting.ratio === null ? {} : traced(receiver, setting.ratio)), ...setting.env, ...profiling(`gateway-${slug(setting.name)}`) };
+      gateways.set(setting, await system.addGateway(0, env));
+    }
     const { accessToken } = await login(system.gateway, DEMO.admin);
     const headers = { authorization: `Bearer ${accessToken}` };
     const run = (url: string, duration: number) =>
       autocannon({ url: `${url}/api/v2/auth/me`, headers, connections: CONNECTIONS, duration, workers: 1 }) as unknown as Promise<autocannon.Result>;
-    for (const gateway of Object.values(gateways)) await run(gateway.url, 2);
+    for (const gateway of gateways.values()) await run(gateway.url, 2);
 
-    console.log(`\ngateway: GET /api/v2/auth/me, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each (order rotated per round), load average ${loadavg()[0].toFixed(1)}`);
+    console.log(`\ngateway: GET /api/v2/auth/me, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each (each round every setting, the order rotated), load average ${loadavg()[0].toFixed(1)}`);
     let errors = 0;
     const academic = system.process('academic', 0);
-    const figures = await rotate(async (name) => {
-      const before = [cpuMs(gateways[name].pid), cpuMs(academic.pid), cpuMs(receiver.pid)];
-      const result = await run(gateways[name].url, DURATION_S);
+    const figures = await rotate(async (setting) => {
+      const gateway = gateways.get(setting)!;
+      const before = [cpuMs(gateway.pid), cpuMs(academic.pid), cpuMs(receiver.pid)];
+      const result = await run(gateway.url, DURATION_S);
       errors += result.errors + result.non2xx;
       const per = (now: number, i: number) => (now - before[i]!) / Math.max(1, result.requests.total);
       return {
         rate: result.requests.total / DURATION_S,
-        cpuMs: per(cpuMs(gateways[name].pid), 0),
+        cpuMs: per(cpuMs(gateway.pid), 0),
         others: { academic: per(cpuMs(academic.pid), 1), 'the receiver': per(cpuMs(receiver.pid), 2) },
       };
     });
     printRatios('gateway', 'req/s', 'per request (gateway)', figures);
     await new Promise((resolve) => setTimeout(resolve, 6000));
     const spans = await receiver.spans();
-    console.log(`gateway: ${errors} errors; ${spans.gateway ?? 0} gateway spans and ${spans.academic ?? 0} academic spans received`);
+    console.log(`gateway: ${errors} errors; ${spans.gateway ?? 0} gateway spans and ${spans.academic ?? 0} academic spans received; by name: ${JSON.stringify(await receiver.names())}`);
   } finally {
     await system.stop();
   }
@@ -148,29 +205,27 @@ async function eventsPart(receiver: OtlpReceiver): Promise<void> {
   const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq']);
   try {
     console.log(`\nevents: ${EVENTS} events (${EVENTS_PER_TRANSACTION} a transaction, each transaction a trace), outbox → relay → broker → consumer (its default: waiting events share a transaction); ${ROUNDS} rounds, a child process each, order rotated; load average ${loadavg()[0].toFixed(1)}`);
-    const figures = await rotate(async (name) => {
-      const ratio = SETTINGS[name];
-      const env = { ...process.env, OTEL_SERVICE_NAME: `bench-events-${name.replace(/\W+/g, '')}`, ...(ratio === null ? { OTEL_EXPORTER_OTLP_ENDPOINT: '' } : traced(receiver, ratio)) };
+    const figures = await rotate(async (setting) => {
+      const env = { ...process.env, OTEL_SERVICE_NAME: `bench-events-${slug(setting.name)}`, ...(setting.ratio === null ? { OTEL_EXPORTER_OTLP_ENDPOINT: '' } : traced(receiver, setting.ratio)), ...setting.env };
       const before = cpuMs(receiver.pid);
-      const figure = await runEventsChild(env);
+      const figure = await runEventsChild(env, setting.nodeFlags ?? NODE_FLAGS);
       // The receiver's CPU over the child's whole life (its writes' spans included), per event.
       return { ...figure, others: { 'the receiver': (cpuMs(receiver.pid) - before) / EVENTS } };
     });
     printRatios('events', 'events/s', 'per event (the pipeline process)', figures);
     const spans = await receiver.spans();
-    const count = (service: string) => spans[service] ?? 0;
-    console.log(`events: spans received: 100% ${count('bench-events-tracing100')}, 10% ${count('bench-events-tracing10')}, off ${count('bench-events-tracingoff')}`);
+    console.log(`events: spans received: ${SETTINGS.map((setting) => `${setting.name} ${spans[`bench-events-${slug(setting.name)}`] ?? 0}`).join(', ')}`);
   } finally {
     if (infra.started.length) await stopInfra('test', infra.started);
   }
 }
 
 /** One round of the events part in a child process started with the tracing preload; its events/s and CPU per event. */
-function runEventsChild(env: NodeJS.ProcessEnv): Promise<Figure> {
+function runEventsChild(env: NodeJS.ProcessEnv, nodeFlags: string[]): Promise<Figure> {
   const root = path.resolve(import.meta.dirname, '../..');
   // BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there (its file names the setting's service name).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF, '--cpu-prof-name', `${env.OTEL_SERVICE_NAME}-${Date.now()}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profile, ...NODE_FLAGS, '--import', path.join(root, 'libs/telemetry/src/register.ts'), import.meta.filename, 'events-child'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...nodeFlags, '--import', path.join(root, 'libs/telemetry/src/register.ts'), import.meta.filename, 'events-child'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -253,34 +308,43 @@ if (process.argv[2] === 'receiver') countingReceiver();
 else await main();
 
 /**
- * The bench's receiver: takes OTLP exports and counts their spans by service: protobuf ones decoded
- * (the services' default encoding), JSON ones without decoding (a scan for each span's
- * `startTimeUnixNano` key and the resource's `service.name`). A
- * collector ingests spans in a process of its own, usually on another machine; the dev receiver
- * (tools/dev/otlp-receiver.ts: JSON.parse, a JSON line per span, a synchronous append) cost the
- * shared 2 cores 0.1–0.4 ms per proxied request, a tenth of the gateway's own CPU (README).
+ * The bench's receiver: takes OTLP exports (protobuf or JSON) and keeps their bodies as they came, no
+ * decoding, nothing written; they are decoded only when the bench asks for the counts (`GET /counts`:
+ * spans by service; `GET /names`: by service and span name), after the measured rounds. What it costs
+ * while they run is an HTTP request per export and a copy of its bytes: as cheap as a receiver in Node
+ * gets, since the bench measures the traced process, not the collector (a collector runs in a process,
+ * usually a machine, of its own). Its CPU is printed apart all the same. Past 512 MB of bodies it
+ * counts what it holds and lets the bodies go.
  */
 function countingReceiver(): void {
+  const held: { protobuf: boolean; body: Buffer }[] = [];
+  let heldBytes = 0;
   const counts: Record<string, number> = {};
+  const names: Record<string, number> = {};
+  const count = () => {
+    for (const { protobuf, body } of held.splice(0)) {
+      for (const span of spansOf(protobuf ? decodeProtobufRequest(body) : (JSON.parse(body.toString('utf8')) as OtlpRequest))) {
+        counts[span.service] = (counts[span.service] ?? 0) + 1;
+        names[`${span.service}: ${span.name}`] = (names[`${span.service}: ${span.name}`] ?? 0) + 1;
+      }
+    }
+    heldBytes = 0;
+  };
   const server = http.createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/counts') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts));
+    if (req.method === 'GET' && (req.url === '/counts' || req.url === '/names')) {
+      count();
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.url === '/counts' ? counts : names));
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (String(req.headers['content-type']).startsWith('application/x-protobuf')) {
-        // Protobuf (the services' default encoding): decoded, the spans counted by their resource's service.
-        for (const { resource, scopeSpans } of decodeProtobufRequest(Buffer.concat(chunks)).resourceSpans ?? []) {
-          const service = String(resource?.attributes?.find((kv) => kv.key === 'service.name')?.value.stringValue ?? '?');
-          counts[service] = (counts[service] ?? 0) + (scopeSpans ?? []).reduce((sum, scope) => sum + (scope.spans?.length ?? 0), 0);
-        }
-        return res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-      }
-      const body = Buffer.concat(chunks).toString('latin1');
-      const service = /"key":"service\.name","value":\{"stringValue":"([^"]*)"/.exec(body)?.[1] ?? '?';
-      let spans = 0;
-      for (let at = body.indexOf('"startTimeUnixNano"'); at >= 0; at = body.indexOf('"startTimeUnixNano"', at + 1)) spans++;
-      counts[service] = (counts[service] ?? 0) + spans;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      const protobuf = String(req.headers['content-type']).startsWith('application/x-protobuf');
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      held.push({ protobuf, body });
+      heldBytes += body.length;
+      if (heldBytes > 512 * 1024 * 1024) count();
+      if (protobuf) res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(`OTLP/HTTP receiver on http://127.0.0.1:${(server.address() as AddressInfo).port}, counting`));
@@ -304,13 +368,16 @@ async function startReceiverProcess(file: string): Promise<OtlpReceiver> {
     });
   });
   child.removeAllListeners('exit');
-  const spans = async (): Promise<Record<string, number>> => {
-    if (!dev) return (await fetch(`${url}/counts`)).json() as Promise<Record<string, number>>;
+  const counted = async (what: 'counts' | 'names'): Promise<Record<string, number>> => {
+    if (!dev) return (await fetch(`${url}/${what}`)).json() as Promise<Record<string, number>>;
     const counts: Record<string, number> = {};
-    for (const span of readSpans(file)) counts[span.service] = (counts[span.service] ?? 0) + 1;
+    for (const span of readSpans(file)) {
+      const key = what === 'counts' ? span.service : `${span.service}: ${span.name}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
     return counts;
   };
-  return { url, pid: child.pid!, spans, close: () => stopChild(child, 5000) };
+  return { url, pid: child.pid!, spans: () => counted('counts'), names: () => counted('names'), close: () => stopChild(child, 5000) };
 }
 
 async function main(): Promise<void> {
