@@ -1,9 +1,12 @@
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { RandomIdGenerator, SamplingDecision, type IdGenerator, type Sampler } from '@opentelemetry/sdk-trace';
 import { recordingNow } from './recorded-only.ts';
 
 type Handler = (this: unknown, ...args: unknown[]) => unknown;
+
+/** Sets a propagated header on a request not yet sent (it replaces a client's `traceparent` the proxy copied). */
+const HEADER_SETTER = { set: (request: ClientRequest, key: string, value: string) => void request.setHeader(key, value) };
 
 /** A version-00 `traceparent`: trace id, parent id, flags. Anything else is not read here (the SDK's path reads it). */
 const TRACEPARENT = /^00-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})$/;
@@ -59,8 +62,13 @@ export type HttpSampling = { edge: true; sampler: Sampler; ids: EdgeIdGenerator 
  * - `ignore` (the probes): the app alone.
  *
  * An outgoing request outside any trace (the gateway's proxying of a sampled-out request, which
- * already carries its header; a readiness check) goes straight to Node's; inside one, the
- * instrumentation runs (it injects the context, recorded or not). Returns the instrumentation.
+ * already carries its header; a readiness check) goes straight to Node's; inside one, behind the
+ * edge, the instrumentation runs (a client span; it injects the context, recorded or not). At the
+ * **edge** an outgoing request (the proxied hop) gets no client span of its own: Node's request is
+ * made, the current context injected into its headers (`traceparent`: the gateway's server span is
+ * the service's parent) and bound to it (its listeners, the proxy's error log, run in the request's
+ * trace). The service's server span, the client span's only child, times the hop; the gateway's
+ * server span has the status. Returns the instrumentation.
  */
 export function httpOnlyWhenRecorded<T extends object>(instrumentation: T, sampling: HttpSampling, ignore: (request: IncomingMessage) => boolean): T {
   const methods = instrumentation as unknown as Record<string, (component: string, original: Handler) => Handler>;
@@ -108,8 +116,13 @@ export function httpOnlyWhenRecorded<T extends object>(instrumentation: T, sampl
   methods._outgoingRequestFunction = (component, original) => {
     const patched = outgoing.call(instrumentation, component, original);
     return function (this: unknown, ...args: unknown[]) {
-      const spanContext = trace.getSpanContext(context.active());
-      return spanContext && isSpanContextValid(spanContext) ? patched.apply(this, args) : original.apply(this, args);
+      const active = context.active();
+      const spanContext = trace.getSpanContext(active);
+      if (!spanContext || !isSpanContextValid(spanContext)) return original.apply(this, args);
+      if (!sampling.edge) return patched.apply(this, args);
+      const request = original.apply(this, args) as ClientRequest;
+      if (!request.headersSent) propagation.inject(active, request, HEADER_SETTER);
+      return context.bind(active, request);
     };
   };
   return instrumentation;

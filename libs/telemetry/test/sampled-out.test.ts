@@ -2,7 +2,8 @@
 // runs only for a request that will be recorded, the edge decides before it, and a service behind the
 // edge follows the traceparent's flag without a span of its own; express's layers likewise.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -132,6 +133,39 @@ describe('httpOnlyWhenRecorded', () => {
       context.with(trace.setSpanContext(ROOT_CONTEXT, { traceId: CLIENT_TRACE, spanId: CLIENT_PARENT, traceFlags }), () => send());
     }
     expect(fake.calls).toEqual(['instrumented', 'instrumented']);
+  });
+
+  test("at the edge an outgoing request inside a trace gets no client span: Node's request carries the current context as traceparent (a client's copied header replaced) and its listeners run in that context", async () => {
+    const received: (string | undefined)[] = [];
+    const server = http.createServer((req, res) => {
+      received.push(req.headers.traceparent as string | undefined);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const fake = fakeHttp();
+      const send = httpOnlyWhenRecorded(fake.instrumentation, edge(new AlwaysOnSampler()), probe)._outgoingRequestFunction('http', http.request as unknown as Handler);
+      const get = (headers: Record<string, string>) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const request = send({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/', headers }) as http.ClientRequest;
+          request.on('response', (response) => {
+            response.resume();
+            resolve(trace.getSpanContext(context.active())?.spanId);
+          });
+          request.on('error', reject);
+          request.end();
+        });
+      const ours = { traceId: CLIENT_TRACE, spanId: 'a1b2c3d4e5f60718', traceFlags: TraceFlags.SAMPLED };
+      const client = `00-${CLIENT_TRACE}-${CLIENT_PARENT}-01`;
+      const inTrace = await context.with(trace.setSpanContext(ROOT_CONTEXT, ours), () => get({ traceparent: client }));
+      const outside = await get({ traceparent: client });
+      expect(fake.calls).toEqual([]);
+      expect(received).toEqual([`00-${CLIENT_TRACE}-a1b2c3d4e5f60718-01`, client]);
+      expect(inTrace).toBe('a1b2c3d4e5f60718');
+      expect(outside).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
