@@ -15,7 +15,8 @@
 // Each run also reports the CPU time per request of the gateway, of academic and of the PostgreSQL
 // backends (read from /proc): on a machine shared with other work, latency and req/s move with the
 // load, CPU per request barely does.
-// BENCH_DURATION (seconds per run, default 3; the review runs take one more second).
+// BENCH_DURATION (seconds per run, default 3); BENCH_REVIEW_ROUNDS
+// (default 5); BENCH_REVIEW_ONLY=1: part 2 alone (the listing's scenarios, plans and statements skipped).
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -46,7 +47,7 @@ let rabbit: { close(): Promise<void> } | undefined;
 
 try {
   // The academic service migrates its database at start.
-  // BENCH_CPU_PROF=<dir>: academic writes a CPU profile of the whole run there when it stops.
+  // BENCH_CPU_PROF=<dir>: academic and the gateway write a CPU profile of the whole run there when they stop.
   const academic = await startServiceProcess('academic', {
     ...jwtEnv(config),
     DATABASE_URL: config.DATABASE_URL,
@@ -58,7 +59,7 @@ try {
   children.push(academic.child);
   // Migrating a new database takes academic most of a minute on a loaded machine.
   await waitReady('academic', `${academic.url}/readyz`, 180_000);
-  const gatewayService = await startReady('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() }, { children, readyPath: '/healthz' });
+  const gatewayService = await startReady('gateway', { ...jwtEnv(config), ACADEMIC_URL: academic.url, ...gatewayLimitsOff() }, { children, readyPath: '/healthz', cpuProfile: true });
   const [academicProcess, gatewayProcess, gateway] = [academic.child, gatewayService.child, gatewayService.url];
   // Stands for the notifications consumer, so the relay's block.approved publishes are routable; keeps only the newest.
   rabbit = await eventSink(config.EVENTS_EXCHANGE, 'block.#');
@@ -120,149 +121,152 @@ try {
     return { ...figuresOf(result, expectStatus), cpu };
   };
 
-  // The deep page by cursor: the page after page 14's nextCursor (page 15 of 20), of each subject, walked once here.
-  const deepCursor: Record<number, string> = {};
-  for (let subject = 1; subject <= SUBJECTS; subject++) {
-    let cursor = '';
-    for (let page = 1; page <= 14; page++) {
-      const answer = await fetch(`${gateway}/api/v2/blocks/pending?subjectId=${subject}&limit=50${cursor ? `&after=${cursor}` : ''}`, { headers });
-      cursor = ((await answer.json()) as { nextCursor: string }).nextCursor;
+  if (process.env.BENCH_REVIEW_ONLY !== '1') {
+    // The deep page by cursor: the page after page 14's nextCursor (page 15 of 20), of each subject, walked once here.
+    const deepCursor: Record<number, string> = {};
+    for (let subject = 1; subject <= SUBJECTS; subject++) {
+      let cursor = '';
+      for (let page = 1; page <= 14; page++) {
+        const answer = await fetch(`${gateway}/api/v2/blocks/pending?subjectId=${subject}&limit=50${cursor ? `&after=${cursor}` : ''}`, { headers });
+        cursor = ((await answer.json()) as { nextCursor: string }).nextCursor;
+      }
+      deepCursor[subject] = cursor;
     }
-    deepCursor[subject] = cursor;
-  }
 
-  /**
-   * A cursor not asked before: page 14's last block of the subject, its close time a few microseconds
-   * earlier each time (blocks here close minutes apart, so the page after it holds the same rows).
-   */
-  let fresh = 0;
-  const newCursor = (subject: number) => {
-    const [micros, id] = deepCursor[subject]!.split('.') as [string, string];
-    return `${Number(micros) - (++fresh % 50_000_000)}.${id}`;
-  };
-  const BADGE_CLIENTS = 10;
-  const scenarios: { name: string; path: (i: number) => string; connections: number[]; expectStatus?: number }[] = [
-    { name: 'baseline: proxied, token checked, no database (400)', path: () => '/api/v2/blocks/pending?studentId=abc', connections: [1, BADGE_CLIENTS, CLIENTS], expectStatus: 400 },
-    { name: 'filtered page: subjectId, 50 per page', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50`, connections: [1, CLIENTS] },
-    { name: "one student's pending blocks", path: (i) => `/api/v2/blocks/pending?studentId=${1 + ((i * 7919) % STUDENTS)}`, connections: [1, CLIENTS] },
-    { name: 'deep page: subjectId, page 15 of 20', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&page=15`, connections: [CLIENTS] },
-    { name: 'deep page by cursor: subjectId, after page 14', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&after=${deepCursor[1 + (i % SUBJECTS)]}`, connections: [1, CLIENTS] },
-    // The page cache's miss: every request a cursor never asked before (page 14's last close time, ids
-    // after it), so every answer is computed by the page's statement, as after each change to the queue.
-    { name: 'deep page by cursor, computed: a new cursor each', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&after=${newCursor(1 + (i % SUBJECTS))}`, connections: [1, CLIENTS] },
-    { name: `whole listing, unfiltered (${counts!.pending} blocks)`, path: () => '/api/v2/blocks/pending', connections: [1] },
-    { name: 'badge: GET /api/v2/blocks/pending/count', path: () => '/api/v2/blocks/pending/count', connections: [BADGE_CLIENTS] },
-  ];
-  // Warm-up (JIT, pools, plans), not measured.
-  await autocannon({ url: `${gateway}/api/v2/blocks/pending?subjectId=1&limit=50`, connections: CLIENTS, amount: 500, headers });
+    /**
+     * A cursor not asked before: page 14's last block of the subject, its close time a few microseconds
+     * earlier each time (blocks here close minutes apart, so the page after it holds the same rows).
+     */
+    let fresh = 0;
+    const newCursor = (subject: number) => {
+      const [micros, id] = deepCursor[subject]!.split('.') as [string, string];
+      return `${Number(micros) - (++fresh % 50_000_000)}.${id}`;
+    };
+    const BADGE_CLIENTS = 10;
+    const scenarios: { name: string; path: (i: number) => string; connections: number[]; expectStatus?: number }[] = [
+      { name: 'baseline: proxied, token checked, no database (400)', path: () => '/api/v2/blocks/pending?studentId=abc', connections: [1, BADGE_CLIENTS, CLIENTS], expectStatus: 400 },
+      { name: 'filtered page: subjectId, 50 per page', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50`, connections: [1, CLIENTS] },
+      { name: "one student's pending blocks", path: (i) => `/api/v2/blocks/pending?studentId=${1 + ((i * 7919) % STUDENTS)}`, connections: [1, CLIENTS] },
+      { name: 'deep page: subjectId, page 15 of 20', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&page=15`, connections: [CLIENTS] },
+      { name: 'deep page by cursor: subjectId, after page 14', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&after=${deepCursor[1 + (i % SUBJECTS)]}`, connections: [1, CLIENTS] },
+      // The page cache's miss: every request a cursor never asked before (page 14's last close time, ids
+      // after it), so every answer is computed by the page's statement, as after each change to the queue.
+      { name: 'deep page by cursor, computed: a new cursor each', path: (i) => `/api/v2/blocks/pending?subjectId=${1 + (i % SUBJECTS)}&limit=50&after=${newCursor(1 + (i % SUBJECTS))}`, connections: [1, CLIENTS] },
+      { name: `whole listing, unfiltered (${counts!.pending} blocks)`, path: () => '/api/v2/blocks/pending', connections: [1] },
+      { name: 'badge: GET /api/v2/blocks/pending/count', path: () => '/api/v2/blocks/pending/count', connections: [BADGE_CLIENTS] },
+    ];
+    // Warm-up (JIT, pools, plans), not measured.
+    await autocannon({ url: `${gateway}/api/v2/blocks/pending?subjectId=1&limit=50`, connections: CLIENTS, amount: 500, headers });
 
-  console.log(`\n1. GET /api/v2/blocks/pending through the gateway, ${DURATION_S} s per run`);
-  const listingRows: Record<string, unknown>[] = [];
-  const baselineRps: Record<number, number> = {};
-  for (const scenario of scenarios) {
-    for (const connections of scenario.connections) {
-      const run = await getRun(scenario.path, connections, scenario.expectStatus);
-      if (scenario.expectStatus) baselineRps[connections] = run.rps;
-      const baseline = baselineRps[connections];
-      listingRows.push({
-        scenario: scenario.name,
-        clients: connections,
-        'p50 ms': run.p50,
-        'p99 ms': run.p99,
-        'req/s': Math.round(run.rps),
-        errors: run.errors,
-        'vs baseline': baseline ? (run.rps / baseline).toFixed(2) : '-',
-        ...cpuColumns(run.cpu),
-      });
+    console.log(`\n1. GET /api/v2/blocks/pending through the gateway, ${DURATION_S} s per run`);
+    const listingRows: Record<string, unknown>[] = [];
+    const baselineRps: Record<number, number> = {};
+    for (const scenario of scenarios) {
+      for (const connections of scenario.connections) {
+        const run = await getRun(scenario.path, connections, scenario.expectStatus);
+        if (scenario.expectStatus) baselineRps[connections] = run.rps;
+        const baseline = baselineRps[connections];
+        listingRows.push({
+          scenario: scenario.name,
+          clients: connections,
+          'p50 ms': run.p50,
+          'p99 ms': run.p99,
+          'req/s': Math.round(run.rps),
+          errors: run.errors,
+          'vs baseline': baseline ? (run.rps / baseline).toFixed(2) : '-',
+          ...cpuColumns(run.cpu),
+        });
+      }
     }
-  }
-  console.table(listingRows);
-  // Issue 32's targets for a filtered page, first or deep, at 16 clients: PostgreSQL ≤ 1 ms and academic ≤ 1.5 ms of CPU a request, p99 within 2× the floor's.
-  const floorAt16 = listingRows.find((row) => String(row.scenario).startsWith('baseline') && row.clients === CLIENTS)!;
-  for (const row of listingRows.filter((row) => ['filtered', 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)) && row.clients === CLIENTS)) {
-    const [pgCpu, academicCpu, p99] = [row['postgres cpu ms/req'] as number, row['academic cpu ms/req'] as number, row['p99 ms'] as number];
-    const ratio = p99 / Math.max(1, floorAt16['p99 ms'] as number);
-    const met = pgCpu <= 1 && academicCpu <= 1.5 && ratio <= 2;
+    console.table(listingRows);
+    // Issue 32's targets for a filtered page, first or deep, at 16 clients: PostgreSQL ≤ 1 ms and academic ≤ 1.5 ms of CPU a request, p99 within 2× the floor's.
+    const floorAt16 = listingRows.find((row) => String(row.scenario).startsWith('baseline') && row.clients === CLIENTS)!;
+    for (const row of listingRows.filter((row) => ['filtered', 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)) && row.clients === CLIENTS)) {
+      const [pgCpu, academicCpu, p99] = [row['postgres cpu ms/req'] as number, row['academic cpu ms/req'] as number, row['p99 ms'] as number];
+      const ratio = p99 / Math.max(1, floorAt16['p99 ms'] as number);
+      const met = pgCpu <= 1 && academicCpu <= 1.5 && ratio <= 2;
+      console.log(
+        `${row.scenario}, ${CLIENTS} clients: PostgreSQL ${pgCpu} ms (≤ 1), academic ${academicCpu} ms (≤ 1.5) CPU a request; p99 ${p99} ms, ×${ratio.toFixed(2)} the floor's ${floorAt16['p99 ms']} ms (≤ ×2): ${(row.errors as number) > 0 ? 'INVALID' : met ? 'MET' : 'NOT MET'}`,
+      );
+    }
+    const whole = listingRows.find((row) => String(row.scenario).startsWith('whole listing'))!;
+    const wholeCpu = (whole['gateway cpu ms/req'] as number) + (whole['academic cpu ms/req'] as number) + (whole['postgres cpu ms/req'] as number);
+    const per100 = (100 * wholeCpu) / counts!.pending;
+    console.log(`whole listing: ${wholeCpu.toFixed(1)} ms CPU a request in the gateway, academic and PostgreSQL, ${per100.toFixed(2)} ms per 100 blocks (target < 5): ${(whole.errors as number) > 0 ? 'INVALID' : per100 < 5 ? 'MET' : 'NOT MET'}`);
+
+    // Where PostgreSQL's time goes: the service's own statements under EXPLAIN (ANALYZE, BUFFERS), each run once warm.
+    const positionalSql = (sql: string) => {
+      let n = 0;
+      return sql.replace(/\?/g, () => `$${++n}`);
+    };
+    const explained: Record<string, unknown>[] = [];
+    const explain = async (name: string, statement: { sql: string; params: unknown[] }) => {
+      await db.query(positionalSql(statement.sql), statement.params);
+      const { rows } = await db.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }] }>(
+        `explain (analyze, buffers, format json) ${positionalSql(statement.sql)}`,
+        statement.params,
+      );
+      const [plan] = rows[0]!['QUERY PLAN'];
+      explained.push({ statement: name, 'planning ms': plan['Planning Time'], 'execution ms': plan['Execution Time'], 'shared hit blocks': plan.Plan['Shared Hit Blocks'], 'read blocks': plan.Plan['Shared Read Blocks'] });
+    };
+    const page = (query: Partial<PendingPageQuery>) => pendingPageJsonSql({ limit: 50, ...query });
+    await explain('filtered page: subjectId 1, 50', page({ subjectId: 1 }));
+    await explain("one student's page", page({ studentId: 7 }));
+    await explain('deep page: subjectId 1, page 15', page({ subjectId: 1, page: 15 }));
+    await explain('deep page by cursor: subjectId 1, after page 14', page({ subjectId: 1, after: PendingCursor.parse(deepCursor[1]) }));
+    await explain('unfiltered page, after page 14', page({ after: PendingCursor.parse(deepCursor[1]) }));
+    await explain('whole listing, its groups', pendingGroupsSql({}));
+    console.log('\nEXPLAIN (ANALYZE, BUFFERS) of the listing statements, warm (planned here; the service runs them prepared, planned once per connection):');
+    console.table(explained);
+
+    // What a page costs PostgreSQL as the service runs it: each statement a named prepared statement on a
+    // connection of its own (generic plan after five runs), its backend's CPU over 300 runs, the
+    // statements interleaved 10 runs at a time so that the machine's load weighs on all of them alike.
+    const statements: { name: string; sql: string; params: unknown[] }[] = [
+      { name: "the page cache's hit: the queue's version", sql: `select epoch::text as epoch, version::text as version from listing_versions where name = 'pending_blocks'`, params: [] },
+      { name: 'filtered page: subjectId 1, 50', ...page({ subjectId: 1 }) },
+      { name: 'deep page by cursor: subjectId 1, after page 14', ...page({ subjectId: 1, after: PendingCursor.parse(deepCursor[1]) }) },
+      { name: 'deep page: subjectId 1, page 15', ...page({ subjectId: 1, page: 15 }) },
+    ];
+    const prepared = await Promise.all(
+      statements.map(async (statement) => {
+        const client = await db.connect();
+        const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+        return { statement, client, pid, cpu: 0, runs: 0 };
+      }),
+    );
+    const runPrepared = (one: (typeof prepared)[number], times: number) =>
+      Array.from({ length: times }).reduce<Promise<unknown>>((previous) => previous.then(() => one.client.query({ name: 'bench_page', text: positionalSql(one.statement.sql), values: one.statement.params })), Promise.resolve());
+    for (const one of prepared) await runPrepared(one, 10);
+    for (let round = 0; round < 30; round++) {
+      for (const one of prepared) {
+        const before = cpuMs(one.pid);
+        await runPrepared(one, 10);
+        one.cpu += cpuMs(one.pid) - before;
+        one.runs += 10;
+      }
+    }
+    const plans = await Promise.all(prepared.map(async (one) => (await one.client.query<{ generic: string; custom: string }>(`select generic_plans as generic, custom_plans as custom from pg_prepared_statements where name = 'bench_page'`)).rows[0]));
+    prepared.forEach((one) => one.client.release(true));
+    console.log('\nPostgreSQL CPU an execution, as the service runs them (named prepared statements, 300 runs each, interleaved):');
+    console.table(prepared.map((one, i) => ({ statement: one.statement.name, 'postgres cpu ms/run': +(one.cpu / one.runs).toFixed(3), 'generic plans': Number(plans[i]?.generic), 'custom plans': Number(plans[i]?.custom) })));
+
+    const filtered = listingRows.filter((row) => ['filtered', "one student's", 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)));
+    const worstFiltered = Math.max(...filtered.map((row) => row['p99 ms'] as number));
+    const listingErrors = listingRows.reduce((sum, row) => sum + (row.errors as number), 0);
+    console.log(`worst p99 of a filtered page, page 1 or deep: ${worstFiltered} ms (target < 50 ms): ${verdict(worstFiltered, 50, listingErrors)}`);
+    const badge = listingRows.find((row) => String(row.scenario).startsWith('badge'))!;
+    console.log(`badge count p99 at ${BADGE_CLIENTS} clients: ${badge['p99 ms']} ms (target < 10 ms): ${(badge.errors as number) > 0 ? 'INVALID' : (badge['p99 ms'] as number) < 10 ? 'MET' : 'NOT MET'}`);
+    // The floor of this machine: a request the gateway proxies and academic refuses before any query, at the same clients.
+    const floor = listingRows.find((row) => String(row.scenario).startsWith('baseline') && row.clients === BADGE_CLIENTS)!;
     console.log(
-      `${row.scenario}, ${CLIENTS} clients: PostgreSQL ${pgCpu} ms (≤ 1), academic ${academicCpu} ms (≤ 1.5) CPU a request; p99 ${p99} ms, ×${ratio.toFixed(2)} the floor's ${floorAt16['p99 ms']} ms (≤ ×2): ${(row.errors as number) > 0 ? 'INVALID' : met ? 'MET' : 'NOT MET'}`,
+      `badge against the floor at ${BADGE_CLIENTS} clients (proxied, refused before any query): p50 ${badge['p50 ms']} vs ${floor['p50 ms']} ms, p99 ${badge['p99 ms']} vs ${floor['p99 ms']} ms (×${((badge['p99 ms'] as number) / Math.max(1, floor['p99 ms'] as number)).toFixed(2)})`,
     );
+
   }
-  const whole = listingRows.find((row) => String(row.scenario).startsWith('whole listing'))!;
-  const wholeCpu = (whole['gateway cpu ms/req'] as number) + (whole['academic cpu ms/req'] as number) + (whole['postgres cpu ms/req'] as number);
-  const per100 = (100 * wholeCpu) / counts!.pending;
-  console.log(`whole listing: ${wholeCpu.toFixed(1)} ms CPU a request in the gateway, academic and PostgreSQL, ${per100.toFixed(2)} ms per 100 blocks (target < 5): ${(whole.errors as number) > 0 ? 'INVALID' : per100 < 5 ? 'MET' : 'NOT MET'}`);
-
-  // Where PostgreSQL's time goes: the service's own statements under EXPLAIN (ANALYZE, BUFFERS), each run once warm.
-  const positionalSql = (sql: string) => {
-    let n = 0;
-    return sql.replace(/\?/g, () => `$${++n}`);
-  };
-  const explained: Record<string, unknown>[] = [];
-  const explain = async (name: string, statement: { sql: string; params: unknown[] }) => {
-    await db.query(positionalSql(statement.sql), statement.params);
-    const { rows } = await db.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }] }>(
-      `explain (analyze, buffers, format json) ${positionalSql(statement.sql)}`,
-      statement.params,
-    );
-    const [plan] = rows[0]!['QUERY PLAN'];
-    explained.push({ statement: name, 'planning ms': plan['Planning Time'], 'execution ms': plan['Execution Time'], 'shared hit blocks': plan.Plan['Shared Hit Blocks'], 'read blocks': plan.Plan['Shared Read Blocks'] });
-  };
-  const page = (query: Partial<PendingPageQuery>) => pendingPageJsonSql({ limit: 50, ...query });
-  await explain('filtered page: subjectId 1, 50', page({ subjectId: 1 }));
-  await explain("one student's page", page({ studentId: 7 }));
-  await explain('deep page: subjectId 1, page 15', page({ subjectId: 1, page: 15 }));
-  await explain('deep page by cursor: subjectId 1, after page 14', page({ subjectId: 1, after: PendingCursor.parse(deepCursor[1]) }));
-  await explain('unfiltered page, after page 14', page({ after: PendingCursor.parse(deepCursor[1]) }));
-  await explain('whole listing, its groups', pendingGroupsSql({}));
-  console.log('\nEXPLAIN (ANALYZE, BUFFERS) of the listing statements, warm (planned here; the service runs them prepared, planned once per connection):');
-  console.table(explained);
-
-  // What a page costs PostgreSQL as the service runs it: each statement a named prepared statement on a
-  // connection of its own (generic plan after five runs), its backend's CPU over 300 runs, the
-  // statements interleaved 10 runs at a time so that the machine's load weighs on all of them alike.
-  const statements: { name: string; sql: string; params: unknown[] }[] = [
-    { name: "the page cache's hit: the queue's version", sql: `select epoch::text as epoch, version::text as version from listing_versions where name = 'pending_blocks'`, params: [] },
-    { name: 'filtered page: subjectId 1, 50', ...page({ subjectId: 1 }) },
-    { name: 'deep page by cursor: subjectId 1, after page 14', ...page({ subjectId: 1, after: PendingCursor.parse(deepCursor[1]) }) },
-    { name: 'deep page: subjectId 1, page 15', ...page({ subjectId: 1, page: 15 }) },
-  ];
-  const prepared = await Promise.all(
-    statements.map(async (statement) => {
-      const client = await db.connect();
-      const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-      return { statement, client, pid, cpu: 0, runs: 0 };
-    }),
-  );
-  const runPrepared = (one: (typeof prepared)[number], times: number) =>
-    Array.from({ length: times }).reduce<Promise<unknown>>((previous) => previous.then(() => one.client.query({ name: 'bench_page', text: positionalSql(one.statement.sql), values: one.statement.params })), Promise.resolve());
-  for (const one of prepared) await runPrepared(one, 10);
-  for (let round = 0; round < 30; round++) {
-    for (const one of prepared) {
-      const before = cpuMs(one.pid);
-      await runPrepared(one, 10);
-      one.cpu += cpuMs(one.pid) - before;
-      one.runs += 10;
-    }
-  }
-  const plans = await Promise.all(prepared.map(async (one) => (await one.client.query<{ generic: string; custom: string }>(`select generic_plans as generic, custom_plans as custom from pg_prepared_statements where name = 'bench_page'`)).rows[0]));
-  prepared.forEach((one) => one.client.release(true));
-  console.log('\nPostgreSQL CPU an execution, as the service runs them (named prepared statements, 300 runs each, interleaved):');
-  console.table(prepared.map((one, i) => ({ statement: one.statement.name, 'postgres cpu ms/run': +(one.cpu / one.runs).toFixed(3), 'generic plans': Number(plans[i]?.generic), 'custom plans': Number(plans[i]?.custom) })));
-
-  const filtered = listingRows.filter((row) => ['filtered', "one student's", 'deep page'].some((prefix) => String(row.scenario).startsWith(prefix)));
-  const worstFiltered = Math.max(...filtered.map((row) => row['p99 ms'] as number));
-  const listingErrors = listingRows.reduce((sum, row) => sum + (row.errors as number), 0);
-  console.log(`worst p99 of a filtered page, page 1 or deep: ${worstFiltered} ms (target < 50 ms): ${verdict(worstFiltered, 50, listingErrors)}`);
-  const badge = listingRows.find((row) => String(row.scenario).startsWith('badge'))!;
-  console.log(`badge count p99 at ${BADGE_CLIENTS} clients: ${badge['p99 ms']} ms (target < 10 ms): ${(badge.errors as number) > 0 ? 'INVALID' : (badge['p99 ms'] as number) < 10 ? 'MET' : 'NOT MET'}`);
-  // The floor of this machine: a request the gateway proxies and academic refuses before any query, at the same clients.
-  const floor = listingRows.find((row) => String(row.scenario).startsWith('baseline') && row.clients === BADGE_CLIENTS)!;
-  console.log(
-    `badge against the floor at ${BADGE_CLIENTS} clients (proxied, refused before any query): p50 ${badge['p50 ms']} vs ${floor['p50 ms']} ms, p99 ${badge['p99 ms']} vs ${floor['p99 ms']} ms (×${((badge['p99 ms'] as number) / Math.max(1, floor['p99 ms'] as number)).toFixed(2)})`,
-  );
 
   // Review: distinct pending blocks, oldest first; half for the service, half for the raw baseline.
-  // Open and blocked blocks become pending (enough for three rounds of each run and a warm-up), then
+  // Open and blocked blocks become pending (about 15,000 for the service: five rounds of each run at 400/s and a warm-up), then
   // vacuumed and analysed: without, autovacuum's pass over the updated rows (and a stale plan) landed in
   // the first review run's PostgreSQL CPU, and no other.
   await db.query(`update student_blocks set status = 'pending', closed_at = now() - id * interval '1 second' where status in ('open', 'blocked')`);
@@ -270,7 +274,8 @@ try {
   const pendingIds = (await db.query<{ id: number }>(`select id from student_blocks where status = 'pending' order by id`)).rows.map((row) => row.id);
   const serviceIds = pendingIds.filter((_, i) => i % 2 === 0);
   const rawIds = pendingIds.filter((_, i) => i % 2 === 1);
-  const REVIEW_S = DURATION_S + 1;
+  // Five rounds of DURATION_S: more, shorter paired rounds (their spread printed) rather than three longer ones.
+  const REVIEW_S = DURATION_S;
 
   // Bulk review: 100 approvals in one request through the gateway, three times, on blocks set aside.
   const BULK_ITEMS = 100;
@@ -377,8 +382,14 @@ try {
     return { ...figuresOf(result), cpu, ok: result['2xx'] };
   };
   // Rounds of the three runs, interleaved so that load from elsewhere on the machine weighs on them alike; medians reported.
-  const REVIEW_ROUNDS = Number(process.env.BENCH_REVIEW_ROUNDS ?? 3);
+  const REVIEW_ROUNDS = Number(process.env.BENCH_REVIEW_ROUNDS ?? 5);
   const rounds = { review: [] as Awaited<ReturnType<typeof serviceRun>>[], keyed: [] as Awaited<ReturnType<typeof serviceRun>>[], raw: [] as Awaited<ReturnType<typeof rawRun>>[] };
+  const percent = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
+  /** The same round's ratio, each round: its median and spread (min–max), the figure to read on a shared machine. */
+  const roundRatios = (a: { rps: number }[], b: { rps: number }[]) => {
+    const ratios = a.map((x, i) => (100 * x.rps) / b[i]!.rps);
+    return `median ${Math.round(median(ratios))}%, rounds ${Math.round(Math.min(...ratios))}–${Math.round(Math.max(...ratios))}% (${ratios.map((x) => Math.round(x)).join(', ')})`;
+  };
   const cpuText = (cpu: Cpu) => `${cpu.gateway.toFixed(2)} / ${cpu.academic.toFixed(2)} / ${cpu.postgres.toFixed(2)}`;
   /**
    * Until the relay has published every review's event: a run's events are published partly after it
@@ -402,7 +413,7 @@ try {
     rounds.raw.push(await rawRun());
     const [r, k, w] = [rounds.review.at(-1)!, rounds.keyed.at(-1)!, rounds.raw.at(-1)!];
     console.log(
-      `  round ${round}/${REVIEW_ROUNDS} (${round % 2 === 1 ? 'plain first' : 'keyed first'}): review ${Math.round(r.rps)} req/s (CPU gateway / academic / PostgreSQL ${cpuText(r.cpu)} ms), keyed ${Math.round(k.rps)} req/s (${cpuText(k.cpu)}), raw SQL ${Math.round(w.rps)} req/s (PostgreSQL ${w.cpu.postgres.toFixed(2)})`,
+      `  round ${round}/${REVIEW_ROUNDS} (${round % 2 === 1 ? 'plain first' : 'keyed first'}, load ${loadAverage().split(' ')[0]}): review ${Math.round(r.rps)} req/s (CPU gateway / academic / PostgreSQL ${cpuText(r.cpu)} ms), keyed ${Math.round(k.rps)} req/s (${cpuText(k.cpu)}), raw SQL ${Math.round(w.rps)} req/s (PostgreSQL ${w.cpu.postgres.toFixed(2)}); review/raw ${percent(r.rps, w.rps)}, keyed/review ${percent(k.rps, r.rps)}`,
     );
   }
   const medianCpu = (runs: { cpu: Cpu }[]): Cpu => ({ gateway: median(runs.map((x) => x.cpu.gateway)), academic: median(runs.map((x) => x.cpu.academic)), postgres: median(runs.map((x) => x.cpu.postgres)) });
@@ -435,6 +446,10 @@ try {
   );
   console.log(
     `with an Idempotency-Key: ${Math.round(keyed.rps)} req/s, ${Math.round((100 * keyed.rps) / review.rps)}% of the same review without (issue 32: ≥ 90%)${keyed.errors > 0 ? ` INVALID (${keyed.errors} errors)` : ''}`,
+  );
+  console.log(`paired by round: review / raw SQL ${roundRatios(rounds.review, rounds.raw)}; keyed / review ${roundRatios(rounds.keyed, rounds.review)}`);
+  console.log(
+    `CPU a review, medians (gateway + academic / PostgreSQL): plain ${(reviewCpu.gateway + reviewCpu.academic).toFixed(2)} / ${reviewCpu.postgres.toFixed(2)} ms, keyed ${(keyedCpu.gateway + keyedCpu.academic).toFixed(2)} / ${keyedCpu.postgres.toFixed(2)} ms, raw SQL — / ${rawCpu.postgres.toFixed(2)} ms`,
   );
   const reviewCpuTotal = reviewCpu.gateway + reviewCpu.academic + reviewCpu.postgres;
   console.log(

@@ -115,9 +115,9 @@ export async function startServiceProcess(service: string, env: Record<string, s
 /** Waits until `url` answers 2xx (a service's `/readyz`). */
 export const waitReady = (name: string, url: string, timeoutMs = 60_000) => waitFor(name, () => answersOk(url), timeoutMs);
 
-/** startServiceProcess, the process added to `children` (to stop at the end), then waitReady on `readyPath`. */
-export async function startReady(service: string, env: Record<string, string | undefined>, options: { children: ChildProcess[]; readyPath?: string }): Promise<ServiceProcess> {
-  const started = await startServiceProcess(service, env);
+/** startServiceProcess, the process added to `children` (to stop at the end), then waitReady on `readyPath`; `cpuProfile` as startServiceProcess's. */
+export async function startReady(service: string, env: Record<string, string | undefined>, options: { children: ChildProcess[]; readyPath?: string; cpuProfile?: boolean }): Promise<ServiceProcess> {
+  const started = await startServiceProcess(service, env, { cpuProfile: options.cpuProfile });
   options.children.push(started.child);
   await waitReady(service, `${started.url}${options.readyPath ?? '/readyz'}`);
   return started;
