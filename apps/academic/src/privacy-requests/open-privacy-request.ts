@@ -4,11 +4,10 @@ import type { PrivacyRequestKind, PrivacySubjectKind } from '@academy/contracts'
 import { recordEvent } from '@academy/messaging';
 import type { AcademicContext } from '../shared/academic-context.ts';
 import { SOURCE } from '../shared/events.ts';
-import { guardConstraints } from '../shared/records.store.ts';
-import { personNotFound, requestRunning } from './privacy-requests.errors.ts';
-import { audit, findErasure, findSubject, insertRequest } from './privacy-requests.store.ts';
+import { personNotFound } from './privacy-requests.errors.ts';
+import { audit, findErasure, findSubject, insertRequest, readRequest } from './privacy-requests.store.ts';
+import { requestDetail } from './privacy-request-view.ts';
 import { answeringServices, deadlineOf } from './privacy-services.ts';
-import { readPrivacyRequest } from './read-privacy-request.ts';
 
 /**
  * An admin opens an access or erasure request for a person of the directory: the request, a pending
@@ -18,31 +17,28 @@ import { readPrivacyRequest } from './read-privacy-request.ts';
 export async function openPrivacyRequest(ctx: AcademicContext, input: { kind: PrivacyRequestKind; subject: { kind: PrivacySubjectKind; id: number } }, actor: Actor) {
   const now = ctx.clock.now();
   const { kind, subject } = input;
-  const opened = await guardConstraints(
-    () =>
-      ctx.orm.em.fork().transactional(async (tx) => {
-        const person = await findSubject(tx, subject.kind, subject.id);
-        if (!person) throw personNotFound(subject.kind);
-        if (person.erasedAt) {
-          const erasure = await findErasure(tx, subject.kind, subject.id);
-          if (erasure) return { id: erasure, created: false };
-        }
-        const requestId = randomUUID();
-        const deadline = deadlineOf(now);
-        const locale = person.locale ?? ctx.config.ACADEMY_LOCALE;
-        const id = await insertRequest(tx, { id: requestId, kind, subjectKind: subject.kind, subjectId: subject.id, userId: person.userId, locale, services: ctx.config.PRIVACY_SERVICES.length > 0 ? ctx.config.PRIVACY_SERVICES : answeringServices(), openedBy: actor.userId, openedAt: now, deadline });
-        await audit(tx, requestId, 'opened', actor.userId, now, kind);
-        recordEvent(
-          tx,
-          'privacy.request.opened',
-          { requestId, kind, subject: { kind: subject.kind, id: subject.id, userId: person.userId, email: person.email }, locale, openedAt: now.toISOString(), deadline: deadline.toISOString() },
-          { source: SOURCE, correlationId: actor.correlationId },
-        );
-        await tx.flush();
-        return { id, created: true };
-      }),
-    { uniqueByConstraint: { privacy_requests_one_running: { code: requestRunning().code, message: requestRunning().message } } },
-  );
+  const opened = await ctx.orm.em.fork().transactional(async (tx) => {
+    const person = await findSubject(tx, subject.kind, subject.id);
+    if (!person) throw personNotFound(subject.kind);
+    if (person.erasedAt) {
+      const erasure = await findErasure(tx, subject.kind, subject.id);
+      if (erasure) return { id: erasure, created: false };
+    }
+    const requestId = randomUUID();
+    const deadline = deadlineOf(now);
+    const locale = person.locale ?? ctx.config.ACADEMY_LOCALE;
+    const id = await insertRequest(tx, { id: requestId, kind, subjectKind: subject.kind, subjectId: subject.id, userId: person.userId, locale, services: ctx.config.PRIVACY_SERVICES.length > 0 ? ctx.config.PRIVACY_SERVICES : answeringServices(), openedBy: actor.userId, openedAt: now, deadline });
+    await audit(tx, requestId, 'opened', actor.userId, now, kind);
+    recordEvent(
+      tx,
+      'privacy.request.opened',
+      { requestId, kind, subject: { kind: subject.kind, id: subject.id, userId: person.userId, email: person.email }, locale, openedAt: now.toISOString(), deadline: deadline.toISOString() },
+      { source: SOURCE, correlationId: actor.correlationId },
+    );
+    await tx.flush();
+    return { id, created: true };
+  });
   if (opened.created) ctx.relay.nudge();
-  return { created: opened.created, request: await readPrivacyRequest(ctx, { id: opened.id }, actor, { audited: false }) };
+  const { request, parts, audit: trail } = (await readRequest(ctx.orm.em.fork(), opened.id))!;
+  return { created: opened.created, request: requestDetail(request, parts, trail) };
 }

@@ -2,6 +2,8 @@
 // people they are about (academic's directory). The only code that knows these tables.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventData, Locale, PrivacyRequestKind, PrivacySubjectKind } from '@academy/contracts';
+import { guardConstraints } from '../shared/records.store.ts';
+import { requestRunning } from './privacy-requests.errors.ts';
 
 export interface SubjectRecord {
   id: number;
@@ -67,15 +69,19 @@ export async function findErasure(em: EntityManager, kind: PrivacySubjectKind, i
   return row?.id ?? null;
 }
 
-/** Inserts a request and a pending part per service; a second running request for the person fails on `privacy_requests_one_running`. */
+/** Inserts a request and a pending part per service; a second running request for the person is a 409 (`privacy_requests_one_running`). */
 export async function insertRequest(
   em: EntityManager,
   request: { id: string; kind: PrivacyRequestKind; subjectKind: PrivacySubjectKind; subjectId: number; userId: number | null; locale: Locale; services: string[]; openedBy: number; openedAt: Date; deadline: Date },
 ): Promise<number> {
-  const [row] = await em.execute<{ id: number }[]>(
-    `insert into privacy_requests (request_id, kind, subject_kind, subject_id, user_id, locale, status, services, opened_by_user_id, opened_at, deadline)
-     values (?, ?, ?, ?, ?, ?, 'open', ?::text[], ?, ?, ?) returning id`,
-    [request.id, request.kind, request.subjectKind, request.subjectId, request.userId, request.locale, `{${request.services.join(',')}}`, request.openedBy, request.openedAt, request.deadline],
+  const [row] = await guardConstraints(
+    () =>
+      em.execute<{ id: number }[]>(
+        `insert into privacy_requests (request_id, kind, subject_kind, subject_id, user_id, locale, status, services, opened_by_user_id, opened_at, deadline)
+         values (?, ?, ?, ?, ?, ?, 'open', ?::text[], ?, ?, ?) returning id`,
+        [request.id, request.kind, request.subjectKind, request.subjectId, request.userId, request.locale, `{${request.services.join(',')}}`, request.openedBy, request.openedAt, request.deadline],
+      ),
+    { uniqueByConstraint: { privacy_requests_one_running: requestRunning() } },
   );
   await em.execute(`insert into privacy_request_parts (request_id, service) select ?, unnest(?::text[])`, [request.id, `{${request.services.join(',')}}`]);
   return row!.id;
@@ -114,6 +120,17 @@ export async function auditOverdueParts(em: EntityManager, openedBefore: Date, a
 export async function findRequest(em: EntityManager, id: number): Promise<RequestRow | null> {
   const [row] = await em.execute<RequestRow[]>(`select * from privacy_requests where id = ?`, [id]);
   return row ?? null;
+}
+
+/**
+ * A request with its parts and audit trail, or null when there is none. A reading by someone
+ * (`viewedBy`) is audited first, so the trail it answers shows it.
+ */
+export async function readRequest(em: EntityManager, id: number, viewedBy?: { userId: number; at: Date }): Promise<{ request: RequestRow; parts: PartRow[]; audit: AuditRow[] } | null> {
+  const request = await findRequest(em, id);
+  if (!request) return null;
+  if (viewedBy) await audit(em, request.request_id, 'viewed', viewedBy.userId, viewedBy.at);
+  return { request, parts: await partsOf(em, [request.request_id]), audit: await auditOf(em, request.request_id) };
 }
 
 /** The newest requests first (at most `limit`). */

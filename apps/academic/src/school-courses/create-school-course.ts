@@ -4,22 +4,21 @@ import type { AcademicContext } from '../shared/academic-context.ts';
 import { SchoolCourse } from '../shared/entities/registration.entities.ts';
 import { SOURCE, schoolCourseCreatedData } from '../shared/events.ts';
 import { latestSchoolCourseId } from '../shared/latest-school-course.ts';
-import { guardConstraints } from '../shared/records.store.ts';
 import { withSchoolCoursesLocked } from './school-courses.store.ts';
 import { schoolCourseItem } from './school-course-item.ts';
 
 /** An admin creates a school course; `school-course.created` goes out with it. */
 export async function createSchoolCourse(ctx: AcademicContext, input: { name: string; startDate: string; endDate: string }, actor: Actor) {
-  const item = await guardConstraints(
-    () =>
-      withSchoolCoursesLocked(ctx.orm.em, async (tx) => {
-        const course = tx.create(SchoolCourse, input);
-        await tx.flush();
-        const latestId = await latestSchoolCourseId(tx);
-        recordEvent(tx, 'school-course.created', schoolCourseCreatedData(course), { source: SOURCE, correlationId: actor.correlationId });
-        await tx.flush();
-        return schoolCourseItem(course, latestId);
-      }),
+  const item = await withSchoolCoursesLocked(
+    ctx.orm.em,
+    async (tx) => {
+      const course = tx.create(SchoolCourse, input);
+      await tx.flush();
+      const latestId = await latestSchoolCourseId(tx);
+      recordEvent(tx, 'school-course.created', schoolCourseCreatedData(course), { source: SOURCE, correlationId: actor.correlationId });
+      await tx.flush();
+      return schoolCourseItem(course, latestId);
+    },
     { unique: 'A school course with this name already exists' },
   );
   ctx.relay.nudge();
