@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { NotificationChannel, NotificationType, PreferencesBody, QuietHours } from '@academy/contracts';
+import { NOTIFICATION_CHANNELS, NOTIFICATION_TYPES, type NotificationChannel, type NotificationPreference, type NotificationType, type PreferencesBody, type QuietHours } from '@academy/contracts';
+import { isCritical } from '../shared/notification-types.ts';
 
 // The only code that writes the preferences feature's tables: `notification_preferences` (one row per
 // user, type and channel; no row is on) and `quiet_hours` (one row per user). The send paths read them
@@ -9,6 +10,20 @@ export interface PreferenceRow {
   type: NotificationType;
   channel: NotificationChannel;
   enabled: boolean;
+}
+
+/** A user's preferences as the routes answer them: every setting, and their quiet hours (null when none). */
+export interface Preferences {
+  preferences: NotificationPreference[];
+  quietHours: QuietHours | null;
+}
+
+/** Every type on every channel: what the user set, on where they set nothing; critical ones always on. */
+function everySetting(settings: PreferenceRow[]): NotificationPreference[] {
+  const stored = new Map(settings.map((row) => [`${row.type}:${row.channel}`, row.enabled]));
+  return NOTIFICATION_TYPES.flatMap((type) =>
+    NOTIFICATION_CHANNELS.map((channel) => ({ type, channel, enabled: isCritical(type) || (stored.get(`${type}:${channel}`) ?? true), critical: isCritical(type) })),
+  );
 }
 
 /** The user's stored settings (types they never touched are absent: on). */
@@ -55,16 +70,16 @@ async function writeQuietHours(em: EntityManager, userId: number, quietHours: Qu
   );
 }
 
-/** The user's stored settings and quiet hours (read for an answer). */
-export async function readStoredPreferences(em: EntityManager, userId: number): Promise<{ settings: PreferenceRow[]; quietHours: QuietHours | null }> {
+/** The user's preferences: every setting (stored or default) and their quiet hours. */
+export async function readPreferencesOf(em: EntityManager, userId: number): Promise<Preferences> {
   const [settings, quietHours] = await Promise.all([readSettings(em.fork(), userId), readQuietHours(em.fork(), userId)]);
-  return { settings, quietHours };
+  return { preferences: everySetting(settings), quietHours };
 }
 
 /**
  * Applies the settings and quiet hours (absent: unchanged; null: removed) in one transaction on
  * `em` (a savepoint in the keyed transaction when the request has one, so the update commits with
- * the key's answer), and answers what is stored then, read in that transaction (its connection sees
+ * the key's answer), and answers the preferences then, read in that transaction (its connection sees
  * the update before it commits).
  */
 export async function writePreferences(
@@ -72,11 +87,11 @@ export async function writePreferences(
   userId: number,
   change: { settings: NonNullable<PreferencesBody['preferences']>; quietHours?: QuietHours | null },
   now: Date,
-): Promise<{ settings: PreferenceRow[]; quietHours: QuietHours | null }> {
+): Promise<Preferences> {
   return em.transactional(async (tx) => {
     if (change.settings.length) await writeSettings(tx, userId, change.settings, now);
     if (change.quietHours !== undefined) await writeQuietHours(tx, userId, change.quietHours, now);
-    return { settings: await readSettings(tx, userId), quietHours: await readQuietHours(tx, userId) };
+    return { preferences: everySetting(await readSettings(tx, userId)), quietHours: await readQuietHours(tx, userId) };
   });
 }
 

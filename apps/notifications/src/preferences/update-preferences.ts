@@ -3,8 +3,7 @@ import { BadRequestError } from '@academy/kit';
 import type { PreferencesBody } from '@academy/contracts';
 import type { NotificationsContext } from '../notifications-context.ts';
 import { isCritical } from '../shared/notification-types.ts';
-import { writePreferences } from './preferences.store.ts';
-import { everySetting, type Preferences } from './read-preferences.ts';
+import { writePreferences, type Preferences } from './preferences.store.ts';
 
 /**
  * Applies the caller's settings and quiet hours (absent: unchanged; null: removed), in the store's one
@@ -30,6 +29,5 @@ export async function updatePreferences(ctx: NotificationsContext, input: Prefer
     }
     byKey.set(key, setting);
   }
-  const stored = await writePreferences(ctx.orm.em, actor.userId, { settings: [...byKey.values()], quietHours: input.quietHours }, ctx.clock.now());
-  return { preferences: everySetting(stored.settings), quietHours: stored.quietHours };
+  return writePreferences(ctx.orm.em, actor.userId, { settings: [...byKey.values()], quietHours: input.quietHours }, ctx.clock.now());
 }
