@@ -5,61 +5,44 @@
 // The instants are dealt to `--lanes` lanes (2: this machine's cores) that run at once. A lane is a child process with
 // servers of its own (data under .local/clocks/lane-<n>/, free ports), started once: libfaketime reads the clock's
 // offset from the lane's timestamp file, so for each of its instants (in chronological order: time only moves forward)
-// the lane writes the offset, waits for every process to read it, and runs Jest (files in a random order within them,
-// the seed printed; `--workers` workers). Each instant's output goes to .local/clocks/<instant>.log and is printed
+// the lane writes the offset, waits for every process to read it, and runs Jest on that instant's files (the groups
+// whose rules its boundary exercises, see INSTANTS; `--all`: every file at every instant) in a random order (the seed
+// printed; `--workers` workers). Each instant's output goes to .local/clocks/<instant>.log and is printed
 // when it fails. `-- <instant name>…` runs only those; `--seed <n>` replays an order.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureInfra, freePort, repoRoot, stopInfra } from '@academy/infra';
+import { CALENDAR, CLOCK_FILES, DAY, SCHEDULING } from './clock-files.ts';
 
 interface Instant {
   name: string;
   at: string;
+  /** The test files run at this instant: the groups whose rules this instant's boundary exercises (below). */
+  files: string[];
 }
 
-/** In chronological order. */
+/**
+ * In chronological order. Each instant runs the groups its boundary exercises, and every file runs at two instants
+ * or more (`--all`: every file at every instant, as before 28 Nov: 84 file runs instead of 51).
+ */
 const INSTANTS: Instant[] = [
-  { name: 'new-year', at: '2026-12-31T23:59:59Z' },
-  { name: 'monday-0005', at: '2027-01-04T00:05:00Z' },
-  { name: 'wednesday-1345', at: '2027-01-06T13:45:00Z' },
-  { name: 'saturday-2359', at: '2027-01-09T23:59:00Z' },
-  // Europe/Madrid moves from 02:00 CET to 03:00 CEST at 01:00 UTC that night
-  { name: 'madrid-dst', at: '2027-03-28T00:59:00Z' },
-  { name: 'leap-day', at: '2028-02-29T12:00:00Z' },
+  // the year, the month and the day end (in Madrid it is already 00:59 on 1 January)
+  { name: 'new-year', at: '2026-12-31T23:59:59Z', files: [...DAY, ...CALENDAR] },
+  // the week starts (01:05 on Monday in Madrid): yesterday was Sunday, the UTC and the academy's day both just began
+  { name: 'monday-0005', at: '2027-01-04T00:05:00Z', files: [...SCHEDULING, ...DAY] },
+  // a weekday during classes (14:45 in Madrid)
+  { name: 'wednesday-1345', at: '2027-01-06T13:45:00Z', files: SCHEDULING },
+  // the weekend; UTC's Saturday is already Sunday 00:59 in Madrid
+  { name: 'saturday-2359', at: '2027-01-09T23:59:00Z', files: [...SCHEDULING, ...DAY] },
+  // Europe/Madrid moves from 02:00 CET to 03:00 CEST at 01:00 UTC that night: a 23-hour day, in a month's report too
+  { name: 'madrid-dst', at: '2027-03-28T00:59:00Z', files: [...SCHEDULING, ...DAY, 'apps/incidents/test/time-records/report-pdf.test.ts'] },
+  // 29 February
+  { name: 'leap-day', at: '2028-02-29T12:00:00Z', files: [...DAY, ...CALENDAR] },
 ];
 
-/**
- * The test files whose rules read the date or the hour (`npm test` runs every file at the real time). Left out
- * because their outcome does not depend on the date: bulk-review (outcomes and events only; the review's
- * date is student-blocks' closedAt), demo-attendance (its seed is given a fixed instant and reads no clock),
- * device-tokens (registration; the 270-day pruning is push-send's), payslips' batches (its one date rule,
- * issuedOn's default, is upload's `dayIn(clock)`; the rest is PDF reading), incidents' test/shared/time.test.ts
- * (pure day arithmetic on given instants), notifications' preferences (no quiet hours or digest schedule yet).
- */
-const FILES = [
-  // incidents: the scheduled check (absences, late clock-ins, open records), time records and their day, the history and the monthly PDF
-  'apps/incidents/test/checks/scheduled-check.test.ts',
-  'apps/incidents/test/checks/timetable-check.test.ts',
-  'apps/incidents/test/time-records/time-records.test.ts',
-  'apps/incidents/test/time-records/report-pdf.test.ts',
-  'apps/incidents/test/incidents/incidents.test.ts',
-  // academic: sessions and refresh tokens, a block's closedAt, attendance windows (DST), missing sheets, warnings and reminders
-  'apps/academic/test/auth/sessions.test.ts',
-  'apps/academic/test/blocks/student-blocks.test.ts',
-  'apps/academic/test/attendance/take-attendance.test.ts',
-  'apps/academic/test/attendance/reading-attendance.test.ts',
-  'apps/academic/test/attendance/warnings-and-reminders.test.ts',
-  // notifications: device tokens unseen for 270 days pruned
-  'apps/notifications/test/push/push-send.test.ts',
-  // hours-bank: a transaction's day
-  'apps/hours-bank/test/hours-bank.test.ts',
-  // payslips: the retention purge, issuedOn's default
-  'apps/payslips/test/payslips/lifecycle.test.ts',
-  'apps/payslips/test/payslips/upload.test.ts',
-];
-const PROJECTS = [...new Set(FILES.map((file) => file.split('/').slice(0, 2).join('/')))];
+const FILES = CLOCK_FILES;
 
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 const LOCAL_DIR = path.join(repoRoot, '.local', 'clocks');
@@ -82,6 +65,7 @@ const { values, positionals } = parseArgs({
     seed: { type: 'string' },
     lanes: { type: 'string', default: '2' },
     workers: { type: 'string', default: '2' },
+    all: { type: 'boolean', default: false },
   },
 });
 
@@ -107,14 +91,18 @@ async function runAll(only: string[]): Promise<void> {
     console.error(`test:clocks: no instant named ${unknown.join(', ')} (known: ${INSTANTS.map((instant) => instant.name).join(', ')})`);
     process.exit(2);
   }
-  const instants = only.length ? INSTANTS.filter((instant) => only.includes(instant.name)) : INSTANTS;
+  const instants = (only.length ? INSTANTS.filter((instant) => only.includes(instant.name)) : INSTANTS).map((instant) =>
+    values.all ? { ...instant, files: FILES } : instant,
+  );
   const laneCount = Math.min(Math.max(1, Number(values.lanes)), instants.length);
   const lanes = Array.from({ length: laneCount }, (_, lane) => instants.filter((_, index) => index % laneCount === lane));
   const started = Date.now();
   rmSync(LOCAL_DIR, { recursive: true, force: true });
   mkdirSync(LOCAL_DIR, { recursive: true });
   console.log(`test:clocks: ${instants.length} instants in ${laneCount} lanes at once, ${values.workers} Jest worker(s) each; logs in ${path.relative(repoRoot, LOCAL_DIR)}/`);
-  console.log(`test files:\n  ${FILES.join('\n  ')}`);
+  const runs = instants.reduce((sum, instant) => sum + instant.files.length, 0);
+  console.log(`${runs} file runs${values.all ? ' (--all: every file at every instant)' : ''}:`);
+  for (const instant of instants) console.log(`  ${instant.name}: ${instant.files.map((file) => path.basename(file, '.test.ts')).join(', ')}`);
   const results = (await Promise.all(lanes.map((lane, index) => startLane(index, lane)))).flat();
   results.sort((a, b) => instants.findIndex((i) => i.name === a.name) - instants.findIndex((i) => i.name === b.name));
   const missing = instants.filter((instant) => !results.some((result) => result.name === instant.name));
@@ -179,7 +167,7 @@ async function runLane(instants: Instant[]): Promise<void> {
       await setClock(Date.parse(instant.at) - JEST_BOOT_SECONDS * 1000);
       const log = path.join(LOCAL_DIR, `${instant.name}.log`);
       console.log(`${instant.name}: clock set to ${instant.at} - ${JEST_BOOT_SECONDS} s, seed ${seed}, output in ${log}`);
-      const { code, output, stoppedAfterSummary } = await run(process.execPath, jestArgs(seed), process.env, log, undefined, JEST_DONE);
+      const { code, output, stoppedAfterSummary } = await run(process.execPath, jestArgs(instant.files, seed), process.env, log, undefined, JEST_DONE);
       const plain = stripColours(output);
       const suites = /Test Suites:\s+(.*total)/.exec(plain)?.[1];
       const tests = /Tests:\s+(.*total)/.exec(plain)?.[1];
@@ -196,7 +184,8 @@ async function runLane(instants: Instant[]): Promise<void> {
   process.exit(0);
 }
 
-function jestArgs(seed: string): string[] {
+function jestArgs(files: string[], seed: string): string[] {
+  const projects = [...new Set(files.map((file) => file.split('/').slice(0, 2).join('/')))];
   return [
     '--experimental-vm-modules',
     '--no-warnings=ExperimentalWarning',
@@ -210,9 +199,9 @@ function jestArgs(seed: string): string[] {
     // been force-exited kept its main process waiting for minutes (under libfaketime) and held up CI
     '--forceExit',
     '--projects',
-    ...PROJECTS.map((project) => path.join(repoRoot, project)),
+    ...projects.map((project) => path.join(repoRoot, project)),
     '--runTestsByPath',
-    ...FILES,
+    ...files,
   ];
 }
 
