@@ -22,11 +22,19 @@ export interface NewIncident {
 /** The next incident id, as a column of a statement that finds a candidate. */
 export const nextIncidentIdSql = `nextval('incidents_id_seq')::int`;
 
+/**
+ * The replica's row of the employee is key-share locked first, as at a clock-in: an erasure running
+ * now (which locks it `for update` before it deletes their incidents) commits before, and the
+ * incident is not raised about the deleted employee; one raised first commits before the erasure
+ * reads, and is erased with the rest.
+ */
 const INSERT_INCIDENT = `
-with inc as (
+with employee as (select deleted from employees where id = $2 for key share),
+inc as (
   insert into incidents (id, employee_id, employee_user_id, kind, severity, status, description, source, device_id, time_record_id, day,
     proposed_end_at, created_at, updated_at)
-  values ($1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, $12::timestamptz, $12::timestamptz)
+  select $1, $2, $3, $4, $5, 'open', $6, $7, $8, $9, $10::date, $11::timestamptz, $12::timestamptz, $12::timestamptz
+  where not exists (select 1 from employee where deleted)
   on conflict do nothing
   returning id
 ), event as (
@@ -36,8 +44,8 @@ select (select id from inc) as created`;
 
 /**
  * Inserts the incident and its `incident.created` event in one statement, unless its key
- * ((time record, kind) or (employee, day, kind)) is taken: then nothing is written. Returns
- * whether it was created.
+ * ((time record, kind) or (employee, day, kind)) is taken or the replica says the employee was
+ * deleted (erased): then nothing is written. Returns whether it was created.
  */
 export async function insertIncident(query: Query, now: Date, incident: NewIncident, created: TypedEnvelope<'incident.created'>): Promise<boolean> {
   const [row] = await query<{ created: number | null }>(INSERT_INCIDENT, [

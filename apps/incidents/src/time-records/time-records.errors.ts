@@ -1,6 +1,7 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '@academy/kit';
 
 export const employeeInactive = () => new ForbiddenError('The employee is deactivated and cannot clock in', 'EMPLOYEE_INACTIVE');
+export const employeeDeleted = () => new ForbiddenError('The employee was deleted and cannot clock out', 'EMPLOYEE_DELETED');
 export const employeeNotFound = () => new NotFoundError('EMPLOYEE_NOT_FOUND', 'Employee not found');
 export const recordAlreadyOpen = (details: unknown) =>
   new ConflictError('TIME_RECORD_ALREADY_OPEN', 'A time record is already open: clock out first. The attempt was recorded as an incident', details);

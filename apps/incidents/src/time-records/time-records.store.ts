@@ -60,18 +60,27 @@ export async function findOpenRecordForIncident(query: Query, employeeId: number
   return { record, at, incidentId };
 }
 
+/**
+ * Closes the open record unless the replica says the employee was deleted (erased). The replica's
+ * row is key-share locked first, as at a clock-in: an erasure running now (which locks it `for
+ * update` before it forgets the devices) commits before, and the clock-out finds the employee
+ * deleted instead of writing a device id back into a record the erasure restricted.
+ */
 const CLOCK_OUT = `
-with r as (
+with employee as (select deleted from employees where id = $1 for key share),
+gone as (select 1 from employee where deleted),
+r as (
   update time_records set clock_out_at = greatest($4::timestamptz, clock_in_at), clock_out_source = $2, clock_out_device_id = $3
-  where employee_id = $1 and clock_out_at is null
+  where employee_id = $1 and clock_out_at is null and not exists (select 1 from gone)
   returning *
 )
-select ${recordColumns('$4')} from r`;
+select exists (select 1 from gone) as gone, ${recordColumns('$4')} from (select 1) one left join r on true`;
 
-/** Closes the employee's open record; null when none was open. */
-export async function closeOpenRecord(query: Query, clocking: Clocking): Promise<TimeRecord | null> {
-  const [closed] = await query<TimeRecord>(CLOCK_OUT, [clocking.employeeId, clocking.source, clocking.deviceId, clocking.at]);
-  return closed ?? null;
+/** Closes the employee's open record: `gone` when the replica says the employee was deleted; `record` null when none was open. */
+export async function closeOpenRecord(query: Query, clocking: Clocking): Promise<{ gone: boolean; record: TimeRecord | null }> {
+  const [result] = await query<TimeRecord & { gone: boolean }>(CLOCK_OUT, [clocking.employeeId, clocking.source, clocking.deviceId, clocking.at]);
+  const { gone, ...record } = result!;
+  return { gone, record: record.id !== null ? record : null };
 }
 
 const LAST_CLOCK_OUT = `

@@ -6,6 +6,7 @@ import { INCIDENTS_PERSONAL_FIELDS, incidentsPrivacy } from '../../src/privacy/i
 import request from 'supertest';
 import { runScheduledCheck } from '../../src/checks/run-scheduled-check.ts';
 import { purgeKeptTimeRecords } from '../../src/privacy/purge-kept-time-records.ts';
+import { recordIncident } from '../../src/shared/record-incident.ts';
 import { incidentsService } from '../../src/service.ts';
 import { adminAuth, insertRecord, seedEmployee, sql, useIncidents } from '../support.ts';
 
@@ -35,9 +36,12 @@ describe("incidents' part of a personal data request", () => {
     return { id, incidentId: incident!.id, subject };
   }
 
-  test('a clock-in of the person that arrives while the erasure commits is refused (403): no time record escapes the restriction', async () => {
-    const employee = await seedEmployee(service());
-    const subject: PrivacySubject = { kind: 'employee', id: employee.employeeId, userId: null, email: null };
+  /**
+   * Runs the erasure of `subject` in a transaction held open after its providers ran, starts `write`
+   * then, and commits the erasure 300 ms later: a write serialized with the erasure waits for its
+   * commit; one that is not lands at once, beside the erasure. Answers what `write` answered.
+   */
+  async function writeDuringErasure<T>(subject: PrivacySubject, write: () => Promise<T>): Promise<T> {
     let commitErasure!: () => void;
     const erasureMayCommit = new Promise<void>((resolve) => (commitErasure = resolve));
     let erased!: () => void;
@@ -48,13 +52,44 @@ describe("incidents' part of a personal data request", () => {
       await erasureMayCommit;
     }, subject);
     await erasureHasRun;
-    const clockIn = request(service().url).post('/api/v2/timerecord/clock-in').set(employee.auth).send({ source: 'App', deviceId: 'phone-1' }).then((res) => res);
-    // The clock-in waits for the erasure's commit or (unserialized) opens a record at once.
-    await Promise.race([clockIn, new Promise((resolve) => setTimeout(resolve, 300))]);
+    const writing = write();
+    await Promise.race([writing, new Promise((resolve) => setTimeout(resolve, 300))]);
     commitErasure();
     await erasing;
-    expect((await clockIn).status).toBe(403);
+    return writing;
+  }
+
+  test('a clock-in of the person that arrives while the erasure commits is refused (403): no time record escapes the restriction', async () => {
+    const employee = await seedEmployee(service());
+    const subject: PrivacySubject = { kind: 'employee', id: employee.employeeId, userId: null, email: null };
+    const clockIn = await writeDuringErasure(subject, () => request(service().url).post('/api/v2/timerecord/clock-in').set(employee.auth).send({ source: 'App', deviceId: 'phone-1' }).then((res) => res));
+    expect(clockIn.status).toBe(403);
     expect(await sql(service(), `select id from time_records where employee_id = $1 and restricted_at is null`, [employee.employeeId])).toEqual([]);
+  });
+
+  test('a clock-out of the person that arrives while the erasure commits is refused (403 EMPLOYEE_DELETED): no device id is written back into the restricted record', async () => {
+    const employee = await seedEmployee(service());
+    await insertRecord(service(), employee.employeeId, '2026-11-27T08:00:00Z', null);
+    const subject: PrivacySubject = { kind: 'employee', id: employee.employeeId, userId: null, email: null };
+    const clockOut = await writeDuringErasure(subject, () => request(service().url).post('/api/v2/timerecord/clock-out').set(employee.auth).send({ source: 'App', deviceId: 'phone-2' }).then((res) => res));
+    expect([clockOut.status, clockOut.body.code]).toEqual([403, 'EMPLOYEE_DELETED']);
+    expect(await sql(service(), `select clock_out_at, clock_out_device_id, restricted_at is not null as restricted from time_records where employee_id = $1`, [employee.employeeId])).toEqual([
+      { clock_out_at: null, clock_out_device_id: null, restricted: true },
+    ]);
+  });
+
+  test('an incident raised about the person while the erasure commits is not raised: none outlives the erasure', async () => {
+    const { id, subject } = await employeeWithRecords();
+    const [next] = await sql<{ id: number }>(service(), `select nextval('incidents_id_seq')::int as id`);
+    const raised = await writeDuringErasure(subject, () =>
+      recordIncident(
+        service().deps,
+        { id: next!.id, employeeId: id, employeeUserId: null, kind: 'ABSENCE', description: `No clock-in of ${id}`, source: null, deviceId: null, timeRecordId: null, day: '2026-11-26', proposedEndAt: null },
+        null,
+      ),
+    );
+    expect(raised).toBe(false);
+    expect(await sql(service(), `select id from incidents where employee_id = $1`, [id])).toEqual([]);
   });
 
   test('the export holds the incidents with their thread and every daily time record, field by field', async () => {
