@@ -22,9 +22,12 @@ async function eventually(condition: () => Promise<boolean> | boolean, ms = 5000
 }
 
 describe('the incident cache', () => {
-  const service = useIncidents();
+  // These tests read what the service keeps in Redis: at 100 ms (the default) a command on a loaded
+  // machine times out with Redis answering (a stalled event loop), the connection drops and the entry
+  // goes unwritten, or the test's next command is refused. 5 s, as the attendance report cache tests.
+  const service = useIncidents({ REDIS_COMMAND_TIMEOUT_MS: 5000 });
   const api = () => request(service().url);
-  // The test's own look into Redis, patient on a loaded machine (the service's client gives up after 100 ms).
+  // The test's own look into Redis, as patient.
   const inspector = createRedis(testUrls.redis, { commandTimeoutMs: 5000 });
   afterAll(() => inspector.disconnect());
   /** The service's client is connected (after a timed-out command it reconnects). */
