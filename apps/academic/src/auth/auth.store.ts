@@ -18,17 +18,26 @@ export function findRefreshToken(em: EntityManager, tokenHash: string) {
   return em.findOne(RefreshToken, { tokenHash });
 }
 
-/** The refresh token, its row locked for the transaction: two refreshes with one token serialize. */
-export function lockRefreshToken(tx: EntityManager, tokenHash: string) {
+/**
+ * The session's (family's) lock, for the transaction. Every writer of a session's tokens (a refresh,
+ * a logout) takes it before any of their rows: they apply one after the other, and none holds a row
+ * that another, holding the rest, waits for (a refresh of a spent token locks that token and then
+ * revokes the others; a logout revokes them all).
+ */
+const FAMILY_LOCK = `pg_advisory_xact_lock(hashtext('academic.refresh-family'), hashtext(family_id::text))`;
+
+/** The refresh token, its row locked for the transaction after its session's lock: two refreshes with one token serialize. */
+export async function lockRefreshToken(tx: EntityManager, tokenHash: string) {
+  await tx.execute(`select ${FAMILY_LOCK} from refresh_tokens where token_hash = ?`, [tokenHash]);
   return tx.findOne(RefreshToken, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
 /**
- * Locks the session's live token (neither used nor revoked) for the transaction: a refresh spending it
- * holds its row until its successor commits, so a revocation after this lock sees that successor too.
+ * Takes the session's lock for the transaction: a refresh of it holds the lock until its successor
+ * commits, so a revocation after this lock sees that successor too.
  */
-export async function lockLiveTokens(tx: EntityManager, familyId: string): Promise<void> {
-  await tx.find(RefreshToken, { familyId, usedAt: null, revokedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+export async function lockFamily(tx: EntityManager, familyId: string): Promise<void> {
+  await tx.execute(`select ${FAMILY_LOCK} from (select ?::uuid as family_id) family`, [familyId]);
 }
 
 /** Revokes every token of the session (family) not revoked yet. */

@@ -7,7 +7,7 @@ import { academicService } from '../../src/service.ts';
 import { useAcademic } from '../support.ts';
 import { User } from '../../src/shared/entities/user.entity.ts';
 import { RefreshToken } from '../../src/shared/entities/refresh-token.entity.ts';
-import { findUser, hashRefreshToken, issueTokens, lockRefreshToken } from '../../src/auth/auth.store.ts';
+import { findUser, hashRefreshToken, issueTokens, lockRefreshToken, revokeFamily } from '../../src/auth/auth.store.ts';
 import type { AcademicContext } from '../../src/shared/academic-context.ts';
 import { SettingsSchema, type Config } from '../../src/config.ts';
 
@@ -143,6 +143,33 @@ describe('academic /api/v2/auth', () => {
       const successor = await refreshing;
       expect((await loggingOut).status).toBe(204);
       expect((await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: successor.refreshToken })).status).toBe(401);
+    });
+
+    test('racing a refresh of an already-used token of its session, the logout waits for it: no deadlock, both finish and every token of the session is revoked', async () => {
+      const spentToken = (await login('teacher@academy.test', 'teacher-pass')).body.refreshToken as string;
+      const live = (await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: spentToken })).body.refreshToken as string;
+      const deps = service().deps as AcademicContext;
+      let mayRevoke!: () => void;
+      const revokeAllowed = new Promise<void>((resolve) => (mayRevoke = resolve));
+      let locked!: () => void;
+      const spentTokenLocked = new Promise<void>((resolve) => (locked = resolve));
+      // A refresh of the spent token as refreshSession runs it (the token locked, found spent), held before it revokes the session.
+      const refreshing = deps.orm.em.fork().transactional(async (tx) => {
+        const stored = (await lockRefreshToken(tx, hashRefreshToken(spentToken)))!;
+        expect(stored.usedAt).not.toBeNull();
+        locked();
+        await revokeAllowed;
+        await revokeFamily(tx, stored.familyId, new Date());
+        return stored.familyId;
+      });
+      await spentTokenLocked;
+      const loggingOut = request(service().url).post('/api/v2/auth/logout').send({ refreshToken: live }).then((res) => res);
+      // The logout waits for the session's lock; in the other order it would lock the live token and wait for the spent one.
+      await Promise.race([loggingOut, new Promise((resolve) => setTimeout(resolve, 300))]);
+      mayRevoke();
+      const familyId = await refreshing;
+      expect((await loggingOut).status).toBe(204);
+      expect(await service().ctx.orm.em.fork().count(RefreshToken, { familyId, revokedAt: null })).toBe(0);
     });
 
     test('while a refresh is committing, ending every session of its user (a password change) also revokes the token that refresh issues', async () => {
