@@ -13,6 +13,8 @@ export const preset = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['<rootDir>/{src,test}/**/*.test.ts'],
+  // `npm test -- --without-clock-files` (tools/test/run.ts, CI) leaves out the files test:clocks runs
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.ACADEMY_TEST_IGNORE ? process.env.ACADEMY_TEST_IGNORE.split('\n') : [])],
   globalSetup: path.join(root, 'libs/testing/src/global-setup.ts'),
   // Jest's runtime with V8's code cache of each module kept between test files (tools/test/code-cache-runtime.cjs)
   runtime: path.join(root, 'tools/test/code-cache-runtime.cjs'),

@@ -1,8 +1,11 @@
 // `npm test`: starts (or reuses) the test servers once, runs every project's tests through Nx,
 // then stops the servers it started. Extra arguments go to `nx run-many` (e.g. `-p hours-bank`).
+// `--without-clock-files`: without the files `npm run test:clocks` runs at its instants (tools/test/clock-files.ts),
+// for CI, which runs test:clocks too: each of them still runs there, at two instants or more.
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { ensureInfra, stopInfra, urls } from '@academy/infra';
+import { CLOCK_FILES } from './clock-files.ts';
 
 /** Drops test databases left by interrupted runs; only when this run owns the test server. */
 async function dropStaleTestDatabases(): Promise<void> {
@@ -36,8 +39,12 @@ if (infra.started.includes('postgres')) await dropStaleTestDatabases();
 let code = 1;
 try {
   code = await new Promise<number>((resolve) => {
-    const args = ['run-many', '-t', 'test', '--outputStyle=stream-without-prefixes', ...process.argv.slice(2)];
-    const child = spawn('nx', args, { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, NX_DAEMON: 'false' } });
+    const withoutClockFiles = process.argv.includes('--without-clock-files');
+    const args = ['run-many', '-t', 'test', '--outputStyle=stream-without-prefixes', ...process.argv.slice(2).filter((arg) => arg !== '--without-clock-files')];
+    // read by jest.preset.js: Jest's testPathIgnorePatterns, one regular expression a line
+    const ignore = withoutClockFiles ? { ACADEMY_TEST_IGNORE: CLOCK_FILES.map((file) => `/${file.replaceAll('.', '\\.')}$`).join('\n') } : {};
+    if (withoutClockFiles) console.log(`npm test: without the ${CLOCK_FILES.length} files test:clocks runs (--without-clock-files)`);
+    const child = spawn('nx', args, { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, NX_DAEMON: 'false', ...ignore } });
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
       countTests(chunk.toString('utf8'));
