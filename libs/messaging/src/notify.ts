@@ -7,16 +7,17 @@ export const OUTBOX_CHANNEL = 'academy_outbox';
 
 const FUNCTION_SQL = `create or replace function academy_outbox_notify() returns trigger language plpgsql as $$
 begin
-  perform pg_notify('${OUTBOX_CHANNEL}', '');
+  perform pg_notify('${OUTBOX_CHANNEL}', pg_current_xact_id()::text);
   return null;
 end
 $$`;
 
 /**
  * Installs, idempotently, the statement trigger `outbox_notify` on `outbox`: every statement that
- * inserts outbox rows (the ORM's flush, hours-bank's raw SQL) sends `NOTIFY academy_outbox`,
- * delivered to listeners when its transaction commits, and once per transaction however many rows
- * (PostgreSQL folds identical notifications). It runs at each relay start rather than in each
+ * inserts outbox rows (the ORM's flush, hours-bank's raw SQL) sends `NOTIFY academy_outbox` with the
+ * transaction's id as payload, delivered to listeners when its transaction commits, and once per
+ * transaction however many rows (PostgreSQL folds identical notifications). The relay skips a
+ * notification whose transaction its last claim already saw (the in-process wake got there first). It runs at each relay start rather than in each
  * service's migrations, so every service that has the outbox gets it without a migration of its own;
  * an advisory lock serializes instances starting together, and nothing is rewritten (nor the table
  * locked) when the trigger is already there.
@@ -29,7 +30,7 @@ export async function ensureOutboxNotify(orm: MikroORM): Promise<void> {
     const [current] = await connection.execute<{ function: boolean; trigger: boolean }[]>(
       `select exists (select 1 from pg_proc where proname = 'academy_outbox_notify' and pg_get_functiondef(oid) like ?) as function,
               exists (select 1 from pg_trigger where tgname = 'outbox_notify' and tgrelid = 'outbox'::regclass) as trigger`,
-      [`%pg_notify('${OUTBOX_CHANNEL}', '')%`],
+      [`%pg_notify('${OUTBOX_CHANNEL}', pg_current_xact_id()::text)%`],
       'all',
       trx,
     );
@@ -50,11 +51,11 @@ export interface OutboxListener {
 
 /**
  * A dedicated connection (outside the pool) that LISTENs on `channel` and calls `onNotify` for each
- * notification, and once after every (re)connection for what was committed meanwhile. A lost
+ * notification with its payload, and once without after every (re)connection for what was committed meanwhile. A lost
  * connection is reopened with backoff (200 ms doubling to 5 s). The relay runs its own statements on
  * it too (`client`), never held up by a busy pool.
  */
-export function listenForOutbox(options: { clientUrl: string; channel: string; onNotify: () => void; logger: Logger }): OutboxListener {
+export function listenForOutbox(options: { clientUrl: string; channel: string; onNotify: (payload?: string) => void; logger: Logger }): OutboxListener {
   const { clientUrl, channel, onNotify, logger } = options;
   let client: pg.Client | null = null;
   let stopped = false;
@@ -85,7 +86,7 @@ export function listenForOutbox(options: { clientUrl: string; channel: string; o
   const connect = async () => {
     const candidate = new pg.Client({ connectionString: clientUrl, keepAlive: true, application_name: 'outbox-relay-listen' });
     candidate.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel) onNotify(message.payload);
     });
     candidate.on('error', (error) => drop(candidate, error));
     candidate.on('end', () => drop(candidate));

@@ -80,17 +80,50 @@ function settingsOf(options: RelayOptions): RelaySettings {
  */
 type Run = <R>(sql: string, values: unknown[], name?: string) => Promise<R[]>;
 
-/** Claims up to a batch of due rows in one committed statement, hiding them for the lease. */
-async function claimDueRows(run: Run, leaseMs: number, batchSize: number): Promise<ClaimedRow[]> {
-  const rows = await run<ClaimedRow>(
-    `update outbox o set available_at = now() + $1 * interval '1 millisecond'
-     from (select id from outbox where published_at is null and available_at <= now() order by id limit $2 for update skip locked) due
-     where o.id = due.id
-     returning o.id, o.envelope, o.trace_context, o.created_at`,
+/** A snapshot as `pg_current_snapshot()` writes it (`xmin:xmax:xip,…`): which transactions' commits it saw. */
+interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  inProgress: Set<bigint>;
+}
+
+function parseSnapshot(text: string): Snapshot {
+  const [xmin, xmax, xip] = text.split(':');
+  return { xmin: BigInt(xmin!), xmax: BigInt(xmax!), inProgress: new Set(xip ? xip.split(',').map(BigInt) : []) };
+}
+
+/** Whether `snapshot` saw the commit of transaction `xid` (a committed one: notifications are sent at commit). */
+function sawCommit(snapshot: Snapshot | null, xid: bigint): boolean {
+  return snapshot !== null && (xid < snapshot.xmin || (xid < snapshot.xmax && !snapshot.inProgress.has(xid)));
+}
+
+/** A notification's transaction id (the trigger's payload), or null for one without (an older trigger, a reconnection). */
+function xidOf(payload: string | undefined): bigint | null {
+  return payload && /^\d{1,20}$/.test(payload) ? BigInt(payload) : null;
+}
+
+/**
+ * Claims up to a batch of due rows in one committed statement, hiding them for the lease; also returns
+ * the statement's snapshot, whose commits the claim saw (so a notification of one of them needs no pass).
+ * Due is against the clock read once after that snapshot (`(select clock_timestamp())`, an init plan),
+ * not the statement's start (`now()`): a row committed between the two was visible but, stamped with
+ * its writer's later `now()`, not yet due, and its notification, skipped as seen, would then have waited
+ * for the poll. A row stamped by a clock ahead of the database's (`recordEvent` stamps it in the service)
+ * waits for the poll when the skew outruns the claim.
+ */
+async function claimDueRows(run: Run, leaseMs: number, batchSize: number): Promise<{ rows: ClaimedRow[]; snapshot: Snapshot }> {
+  const result = await run<ClaimedRow & { snapshot: string }>(
+    `with claimed as (
+       update outbox o set available_at = now() + $1 * interval '1 millisecond'
+       from (select id from outbox where published_at is null and available_at <= (select clock_timestamp()) order by id limit $2 for update skip locked) due
+       where o.id = due.id
+       returning o.id, o.envelope, o.trace_context, o.created_at)
+     select claimed.*, s.snapshot from (select pg_current_snapshot()::text as snapshot) s left join claimed on true`,
     [leaseMs, batchSize],
     'academy_outbox_claim',
   );
-  return rows.sort((a, b) => Number(a.id) - Number(b.id));
+  const rows = result.filter((row) => row.id !== null).map(({ snapshot: _, ...row }) => row as ClaimedRow);
+  return { rows: rows.sort((a, b) => Number(a.id) - Number(b.id)), snapshot: parseSnapshot(result[0]!.snapshot) };
 }
 
 /** The claimed rows the broker confirmed, and those it did not with the reason. */
@@ -195,7 +228,7 @@ function wakeOnLocalCommits(orm: MikroORM, wake: () => void, stopped: () => bool
 function wakeOnNotify(
   orm: MikroORM,
   enabled: boolean,
-  wake: () => void,
+  wake: (payload?: string) => void,
   stopped: () => boolean,
   log: Logger,
 ): { listening: Promise<boolean>; client(): pg.Client | null; stop(): Promise<void> } {
@@ -340,12 +373,18 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     await marked;
   };
 
+  /** The snapshot of the last claim: the commits it saw. */
+  let lastClaimSaw: Snapshot | null = null;
+  /** Why the next pass runs: a wake that always claims (a nudge, the poll, a full batch…), and the transactions notified since the last pass. */
+  let wokenBy: { always: boolean; notified: bigint[] } = { always: false, notified: [] };
+
   /** Claims due rows (no more than may be unsettled) and writes them to the broker; true when it claimed a full batch. */
   const claimAndPublish = async (): Promise<boolean> => {
     if (stopped || !broker.connected) return false;
     while (unsettledRows >= maxUnsettled) await Promise.race(unsettled);
     const limit = Math.min(batchSize, maxUnsettled - unsettledRows);
-    const rows = await claimDueRows(run, leaseMs, limit);
+    const { rows, snapshot } = await claimDueRows(run, leaseMs, limit);
+    lastClaimSaw = snapshot;
     if (rows.length === 0) return false;
     const spans = rows.map((row) => publishSpan(row, broker.exchange));
     const headers = rows.map((row, index) => (spans[index] && carrierOfSpan(spans[index])) || row.trace_context);
@@ -365,11 +404,34 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     return rows.length === limit;
   };
 
-  const claims = serialPasses(claimAndPublish, (error) => log.warn({ err: error }, 'outbox relay pass failed'));
-  const tick = () => {
-    if (!stopped) claims.want();
+  /**
+   * A pass claims unless every wake since the last one was a notification of a commit the last claim
+   * already saw: a lone commit in this process wakes the relay twice (the in-process wake at once, its
+   * NOTIFY a moment later), and the second pass would claim nothing.
+   */
+  const pass = async (): Promise<boolean> => {
+    const why = wokenBy;
+    wokenBy = { always: false, notified: [] };
+    const claimed = lastClaimSaw;
+    if (!why.always && why.notified.every((xid) => sawCommit(claimed, xid))) return false;
+    const full = await claimAndPublish();
+    if (full) wokenBy.always = true;
+    return full;
   };
-  const notifications = wakeOnNotify(orm, options.listen !== false, tick, () => stopped, log);
+  const claims = serialPasses(pass, (error) => log.warn({ err: error }, 'outbox relay pass failed'));
+  const tick = () => {
+    if (stopped) return;
+    wokenBy.always = true;
+    claims.want();
+  };
+  const onNotify = (payload?: string) => {
+    const xid = xidOf(payload);
+    if (xid === null) return tick();
+    if (stopped) return;
+    wokenBy.notified.push(xid);
+    claims.want();
+  };
+  const notifications = wakeOnNotify(orm, options.listen !== false, onNotify, () => stopped, log);
   const run = relayStatements(orm, notifications.client);
   // Apart from the claims, so that deleting old rows never holds up a commit's publication.
   const prunes = serialPasses(

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import amqp from 'amqplib';
+import pg from 'pg';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createEnvelope } from '@academy/contracts';
@@ -168,6 +169,39 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
       ]);
     } finally {
       await single.close();
+    }
+  });
+
+  test("a lone commit in this process is claimed once: its NOTIFY names a transaction the in-process wake's claim already saw", async () => {
+    // Counts the relay's claim statements (a spy on pg's client: the statements still run).
+    const query = pg.Client.prototype.query;
+    let claims = 0;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if ((args[0] as { name?: string } | undefined)?.name === 'academy_outbox_claim') claims++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      const started = relay({ intervalMs: 60_000 });
+      expect(await started.listening).toBe(true);
+      await waitUntil('the first pass to end', async () => (await unsent()) === 0, 10_000, 10);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (let i = 0; i < 3; i++) {
+        claims = 0;
+        const em = db.orm.em.fork();
+        recordEvent(em, UNBOUND, unboundData(20 + i), { source: 'test' });
+        await em.flush();
+        await waitUntil('the row published', async () => (await unsent()) === 0, 5_000, 5);
+        // Time for the commit's NOTIFY to arrive and be handled.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(claims).toBe(1);
+      }
+      // A commit the relay's last claim did not see (another session, no in-process wake) is still claimed on its NOTIFY.
+      claims = 0;
+      await db.orm.em.fork().getConnection().execute(outboxInsertSql(), outboxRow(createEnvelope(UNBOUND, unboundData(30), { source: 'test' })));
+      await waitUntil('the raw row published', async () => (await unsent()) === 0, 5_000, 5);
+      expect(claims).toBe(1);
+    } finally {
+      pg.Client.prototype.query = query;
     }
   });
 
