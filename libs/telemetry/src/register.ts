@@ -1,9 +1,9 @@
 // The preload of every app: `node --import ./libs/telemetry/src/register.ts apps/<app>/src/main.ts`
 // (the bundle's `--import ./dist/telemetry.js`). It runs before the app's first import, which is what
-// lets the instrumentations patch http, pg, express and ioredis as the app loads them. With no
+// lets the instrumentations patch http, pg, ioredis (and express, TRACE_EXPRESS=true) as the app loads them. With no
 // OTEL_EXPORTER_OTLP_ENDPOINT it does nothing at all: no SDK, no hook, the API stays a no-op.
 //
-// express and ioredis are imported by our ES modules, which require-in-the-middle does not see: an
+// ioredis and express are imported by our ES modules, which require-in-the-middle does not see: an
 // ES-module loader hook (import-in-the-middle) lets their instrumentations patch them. It is the
 // synchronous one (`module.registerHooks`, in the app's thread, Node >= 22.22.3) and intercepts only
 // those two packages. The asynchronous `module.register` hook, which routes every module load through a
@@ -12,13 +12,13 @@
 //
 // The SDK is imported only when tracing is on: loading it costs seconds at start on a busy machine
 // (`node --import register.ts -e 0`: 7 s with it loaded, the same as plain node without).
-import { ESM_INSTRUMENTED, settingsFromEnv } from './settings.ts';
+import { esmInstrumented, settingsFromEnv } from './settings.ts';
 
 const settings = settingsFromEnv();
 if (settings.endpoint) {
   if (settings.esmHook) {
     const hooks = await import('import-in-the-middle/register-hooks.mjs');
-    if (hooks.supportsSyncHooks()) hooks.register({ include: ESM_INSTRUMENTED });
+    if (hooks.supportsSyncHooks()) hooks.register({ include: esmInstrumented(settings) });
   }
   const { startTelemetry } = await import('./sdk.ts');
   const shutdown = startTelemetry(settings);

@@ -75,9 +75,10 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
         settings.edge ? { edge: true, sampler, ids } : { edge: false, followsParent: (process.env.OTEL_TRACES_SAMPLER || 'parentbased_traceidratio').trim().toLowerCase().startsWith('parentbased_') },
         isProbe,
       ),
-      // Routers and route handlers only: a span per middleware (helmet, cors, body parsers…) is noise and
-      // cost; and only in a recorded trace (the instrumentation's per-layer work is for nothing otherwise).
-      expressOnlyInRecordedTraces(new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] })),
+      // Only with TRACE_EXPRESS=true: its "request handler" span repeats the server span (named with the
+      // route by kit's request front) and its patched layers cost every request (README). Then routers and
+      // route handlers only, in a recorded trace only.
+      ...(settings.express ? [expressOnlyInRecordedTraces(new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }))] : []),
       // No recorded parent, no span: the relay's and the checks' polls are not traces of their own, and
       // a trace the sampler left out pays nothing per query (not even a span that records nothing).
       withoutPoolMetrics(onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch'])),

@@ -8,8 +8,13 @@ export interface TelemetrySettings {
   commit?: string;
   /** The edge (the gateway): a client's `traceparent` is a parent, but its sampled flag is not obeyed. */
   edge: boolean;
-  /** The synchronous ES-module hook for `ESM_INSTRUMENTED` (`TRACE_ESM_HOOK`, default true). */
+  /** The synchronous ES-module hook for `esmInstrumented` (`TRACE_ESM_HOOK`, default true). */
   esmHook: boolean;
+  /**
+   * Express's spans (`TRACE_EXPRESS=true`; default off): a "request handler" span per request, under the
+   * server span that already has the route in its name. Off, express is not patched at all.
+   */
+  express: boolean;
   /**
    * The OTLP encoding (`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`):
    * `http/protobuf` by default, as the OpenTelemetry specification says, or `http/json`. gRPC is not
@@ -21,8 +26,8 @@ export interface TelemetrySettings {
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
-/** The packages our ES modules import that have an instrumentation: only these go through the ES-module hook. */
-export const ESM_INSTRUMENTED = ['express', 'ioredis'];
+/** The packages our ES modules import whose instrumentation is on: only these go through the ES-module hook. */
+export const esmInstrumented = (settings: Pick<TelemetrySettings, 'express'>): string[] => (settings.express ? ['express', 'ioredis'] : ['ioredis']);
 
 /**
  * What the environment asks for; `OTEL_SDK_DISABLED=true` or no endpoint turns tracing off. Version and
@@ -41,6 +46,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
     commit: env.GIT_COMMIT || env.APP_COMMIT || undefined,
     edge: (env.TRACE_EDGE ?? (serviceName === 'gateway' ? 'true' : 'false')) === 'true',
     esmHook: env.TRACE_ESM_HOOK !== 'false',
+    express: env.TRACE_EXPRESS === 'true',
     protocol,
     ...(asked !== protocol ? { protocolWarning: `OTLP protocol "${asked}" is not supported here (http/protobuf or http/json): exporting as http/protobuf` } : {}),
   };

@@ -1,6 +1,7 @@
-// express and ioredis, imported by ES modules as the apps import them, are patched through the
-// synchronous ES-module hook the preload registers: their instrumentations' spans reach the OTLP
-// endpoint. TRACE_ESM_HOOK=false leaves them unpatched (the request's http span only).
+// ioredis (and express with TRACE_EXPRESS=true), imported by ES modules as the apps import them, are
+// patched through the synchronous ES-module hook the preload registers: their instrumentations' spans
+// reach the OTLP endpoint. Express is not patched by default; TRACE_ESM_HOOK=false leaves both
+// unpatched (the request's http span only).
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,9 +47,14 @@ describe('the ES-module hook of the tracing preload', () => {
       timeout: 60_000,
     });
 
-  test('express and ioredis imported by an ES module are traced by their instrumentations', async () => {
+  test('ioredis imported by an ES module is traced by its instrumentation; express is not patched by default', async () => {
     await runApp('esm-hooked');
-    expect([...(scopes.get('esm-hooked') ?? [])].sort()).toEqual(['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-ioredis']);
+    expect([...(scopes.get('esm-hooked') ?? [])].sort()).toEqual(['@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-ioredis']);
+  });
+
+  test('with TRACE_EXPRESS=true express imported by an ES module is traced too', async () => {
+    await runApp('esm-express', { TRACE_EXPRESS: 'true' });
+    expect([...(scopes.get('esm-express') ?? [])].sort()).toEqual(['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-ioredis']);
   });
 
   test('with TRACE_ESM_HOOK=false only the http span is recorded', async () => {
