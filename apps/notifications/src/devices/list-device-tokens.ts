@@ -1,7 +1,7 @@
 import type { Actor } from '@academy/auth';
 import type { NotificationsContext } from '../notifications-context.ts';
+import { deviceItem } from './device-item.ts';
 import { selectDeviceTokens } from './devices.store.ts';
-import { deviceItem } from './register-device-token.ts';
 
 /** The caller's devices, most recently seen first: what Settings shows and removes (the tokens stay in the service). */
 export async function listDeviceTokens(ctx: NotificationsContext, _input: Record<string, never>, actor: Actor) {

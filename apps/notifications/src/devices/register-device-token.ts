@@ -1,7 +1,8 @@
 import type { Actor } from '@academy/auth';
 import type { RegisterDeviceTokenBody } from '@academy/contracts';
 import type { NotificationsContext } from '../notifications-context.ts';
-import { saveDeviceToken, type DeviceTokenRow } from './devices.store.ts';
+import { deviceItem } from './device-item.ts';
+import { saveDeviceToken } from './devices.store.ts';
 
 /**
  * Registers or updates the caller's token for a device (one row per user and device). A token held by
@@ -12,12 +13,3 @@ export async function registerDeviceToken(ctx: NotificationsContext, input: Regi
   // The request's own EntityManager: inside a keyed write the save joins its transaction, so the key commits with the token.
   return deviceItem(await saveDeviceToken(ctx.orm.em, actor.userId, input.deviceId, input.token, input.platform));
 }
-
-/** A device as the routes answer it (never its token). */
-export const deviceItem = (row: DeviceTokenRow) => ({
-  deviceId: row.device_id,
-  platform: row.platform,
-  createdAt: new Date(row.created_at).toISOString(),
-  updatedAt: new Date(row.updated_at).toISOString(),
-  lastSeenAt: new Date(row.last_seen_at).toISOString(),
-});
