@@ -8,7 +8,8 @@
 // other load, ops/s move with that load, CPU per operation much less). The service runs are made twice:
 // without and with a fresh `Idempotency-Key` on every request (issue 29: at least 85%). Starts and stops what it needs.
 // Then the addition's statement alone, without and with its key, straight from `pg` (PostgreSQL CPU per statement).
-// BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there.
+// BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service process there; BENCH_STATEMENT_ONLY=1 runs the
+// statements alone (and EXPLAIN of each) without the service runs; BENCH_ROUNDS (default 4).
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
@@ -23,8 +24,8 @@ import { cpuMs, eventSink, hoursBankPosts, jwtEnv, median, medianOps, postgresCp
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
-/** Rounds of the four runs, interleaved so that load from elsewhere on the machine hits them alike; medians are reported. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Rounds of the six runs, interleaved so that load from elsewhere on the machine hits them alike (four: plain and keyed each first twice); medians are reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BANKS = 1000;
 const COURSE_ID = 1;
 
@@ -140,70 +141,108 @@ try {
     return figures;
   };
 
-  console.log(`hours-bank benchmark: ${CONNECTIONS} concurrent clients, ${DURATION_S} s per run, ${ROUNDS} interleaved rounds`);
-  // Warm-up: creates the service's 1,000 banks (not measured) and warms the JIT and the pools, of the keyed path too
-  // (without, the first round's keyed runs measured the JIT at work).
-  await autocannon({ url: service.url, connections: CONNECTIONS, amount: 2 * BANKS, requests: posts((i) => 1 + (i % BANKS)) });
-  await autocannon({ url: service.url, connections: CONNECTIONS, amount: 2 * BANKS, requests: posts((i) => 1 + (i % BANKS), true) });
-  const runs = { rawOne: [] as Figures[], serviceOne: [] as Figures[], rawMany: [] as Figures[], serviceMany: [] as Figures[], keyedOne: [] as Figures[], keyedMany: [] as Figures[] };
-  for (let round = 1; round <= ROUNDS; round++) {
-    console.log(`round ${round}/${ROUNDS}`);
-    runs.rawOne.push(await rawLoop('(a) one bank      ', () => baselineBanks[0]!));
-    runs.serviceOne.push(await viaService('(a) one bank      ', () => 1));
-    runs.keyedOne.push(await viaService('(a) one bank, key ', () => 1, true));
-    runs.rawMany.push(await rawLoop('(b) 1,000 banks   ', (i) => baselineBanks[(i * 7919) % BANKS]!));
-    runs.serviceMany.push(await viaService('(b) 1,000 banks   ', (i) => 1 + ((i * 7919) % BANKS)));
-    runs.keyedMany.push(await viaService('(b) 1,000 banks, key', (i) => 1 + ((i * 7919) % BANKS), true));
+  // BENCH_STATEMENT_ONLY=1: the statements alone (and their plans), without the service's runs.
+  if (process.env.BENCH_STATEMENT_ONLY !== '1') {
+    console.log(`hours-bank benchmark: ${CONNECTIONS} concurrent clients, ${DURATION_S} s per run, ${ROUNDS} interleaved rounds`);
+    // Warm-up: creates the service's 1,000 banks (not measured) and warms the JIT and the pools, of the keyed path too
+    // (without, the first round's keyed runs measured the JIT at work).
+    await autocannon({ url: service.url, connections: CONNECTIONS, amount: 2 * BANKS, requests: posts((i) => 1 + (i % BANKS)) });
+    await autocannon({ url: service.url, connections: CONNECTIONS, amount: 2 * BANKS, requests: posts((i) => 1 + (i % BANKS), true) });
+    const runs = { rawOne: [] as Figures[], serviceOne: [] as Figures[], rawMany: [] as Figures[], serviceMany: [] as Figures[], keyedOne: [] as Figures[], keyedMany: [] as Figures[] };
+    /**
+     * Until the relay has published every addition's event. A run's events are published partly after
+     * its window, and the run after it paid for them (the relay's claims, publishes and marks in the
+     * service's and PostgreSQL's CPU): the keyed run, always right after the plain one, paid for the plain
+     * run's events. Now each service run starts with the outbox drained, and the plain and keyed runs
+     * alternate which goes first (as bench:blocks' review rounds).
+     */
+    const drained = async () => {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && (await db.query<{ n: number }>(`select count(*)::int as n from outbox where published_at is null`)).rows[0]!.n > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const pair = async (plain: () => Promise<Figures>, keyed: () => Promise<Figures>, keyedFirst: boolean): Promise<[Figures, Figures]> => {
+      await drained();
+      const first = await (keyedFirst ? keyed : plain)();
+      await drained();
+      const second = await (keyedFirst ? plain : keyed)();
+      return keyedFirst ? [second, first] : [first, second];
+    };
+    for (let round = 1; round <= ROUNDS; round++) {
+      const keyedFirst = round % 2 === 0;
+      console.log(`round ${round}/${ROUNDS} (${keyedFirst ? 'keyed first' : 'plain first'})`);
+      runs.rawOne.push(await rawLoop('(a) one bank      ', () => baselineBanks[0]!));
+      const [plainOne, keyedOne] = await pair(() => viaService('(a) one bank      ', () => 1), () => viaService('(a) one bank, key ', () => 1, true), keyedFirst);
+      runs.serviceOne.push(plainOne);
+      runs.keyedOne.push(keyedOne);
+      runs.rawMany.push(await rawLoop('(b) 1,000 banks   ', (i) => baselineBanks[(i * 7919) % BANKS]!));
+      const [plainMany, keyedMany] = await pair(
+        () => viaService('(b) 1,000 banks   ', (i) => 1 + ((i * 7919) % BANKS)),
+        () => viaService('(b) 1,000 banks, key', (i) => 1 + ((i * 7919) % BANKS), true),
+        keyedFirst,
+      );
+      runs.serviceMany.push(plainMany);
+      runs.keyedMany.push(keyedMany);
+      console.log(`  keyed / plain this round: one bank ${Math.round((100 * keyedOne.opsPerSec) / plainOne.opsPerSec)}%, 1,000 banks ${Math.round((100 * keyedMany.opsPerSec) / plainMany.opsPerSec)}%`);
+    }
+    /** The same round's keyed / plain ratio, each round: median and spread. */
+    const pairedRatios = (keyed: Figures[], plain: Figures[]) => {
+      const ratios = keyed.map((k, i) => (100 * k.opsPerSec) / plain[i]!.opsPerSec);
+      return `median ${Math.round(median(ratios))}%, rounds ${ratios.map((x) => Math.round(x)).join(', ')}%`;
+    };
+    const summary = (figures: Figures[]): Figures => ({
+      ...medianOps(figures),
+      cpuMsPerOp: figures.every((f) => f.cpuMsPerOp !== undefined) ? median(figures.map((f) => f.cpuMsPerOp!)) : undefined,
+      dbCpuMsPerOp: figures.every((f) => f.dbCpuMsPerOp !== undefined) ? median(figures.map((f) => f.dbCpuMsPerOp!)) : undefined,
+    });
+    const [rawOne, serviceOne, rawMany, serviceMany, keyedOne, keyedMany] = [runs.rawOne, runs.serviceOne, runs.rawMany, runs.serviceMany, runs.keyedOne, runs.keyedMany].map(
+      summary,
+    ) as [Figures, Figures, Figures, Figures, Figures, Figures];
+
+    const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
+    console.log(`\nresults (medians of ${ROUNDS} rounds)`);
+    const resultRow = (viaService: Figures, raw: Figures, target: string, met: boolean) => ({
+      'service ops/s': Math.round(viaService.opsPerSec),
+      'service p99 ms': viaService.p99Ms,
+      'service CPU ms/op': viaService.cpuMsPerOp?.toFixed(2),
+      'db CPU ms/op': viaService.dbCpuMsPerOp?.toFixed(2),
+      'raw SQL ops/s': Math.round(raw.opsPerSec),
+      'raw p99 ms': raw.p99Ms,
+      'service / raw': pct(viaService.opsPerSec, raw.opsPerSec),
+      target,
+      met: viaService.opsPerSec >= 0.5 * raw.opsPerSec && met && viaService.errors === 0,
+    });
+    console.table({
+      '(a) one bank': resultRow(serviceOne, rawOne, '≥ 50% of raw', true),
+      '(b) 1,000 banks': resultRow(serviceMany, rawMany, '≥ 50% of raw, p99 < 40 ms', serviceMany.p99Ms < 40),
+    });
+    console.log('\nwith an Idempotency-Key on every request, recorded in the addition\'s own statement (issue 29: at least 85% of the same run without)');
+    const keyedRow = (without: Figures, keyed: Figures) => ({
+      'without key ops/s': Math.round(without.opsPerSec),
+      'with key ops/s': Math.round(keyed.opsPerSec),
+      'with / without': pct(keyed.opsPerSec, without.opsPerSec),
+      'without p99 ms': without.p99Ms,
+      'with p99 ms': keyed.p99Ms,
+      'service CPU ms/op without, with': `${without.cpuMsPerOp?.toFixed(2)}, ${keyed.cpuMsPerOp?.toFixed(2)}`,
+      'db CPU ms/op without, with': `${without.dbCpuMsPerOp?.toFixed(2)}, ${keyed.dbCpuMsPerOp?.toFixed(2)}`,
+      met: keyed.opsPerSec >= 0.85 * without.opsPerSec && keyed.errors === 0,
+    });
+    console.table({ '(a) one bank': keyedRow(serviceOne, keyedOne), '(b) 1,000 banks': keyedRow(serviceMany, keyedMany) });
+    console.log(`keyed / plain paired by round: one bank ${pairedRatios(runs.keyedOne, runs.serviceOne)}; 1,000 banks ${pairedRatios(runs.keyedMany, runs.serviceMany)}`);
+
+    const [keys] = (await db.query<{ n: number }>('select count(*)::int as n from idempotency_keys')).rows;
+    console.log(`${keys!.n} idempotency keys stored`);
+    const [check] = (
+      await db.query<{ banks: number; rows: number }>(
+        `select count(*)::int as banks, (select count(*)::int from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where b.employee_id <= $1) as rows
+         from hours_banks where employee_id <= $1`,
+        [BANKS],
+      )
+    ).rows;
+    console.log(`service wrote ${check!.rows} transactions on ${check!.banks} banks`);
   }
-  const summary = (figures: Figures[]): Figures => ({
-    ...medianOps(figures),
-    cpuMsPerOp: figures.every((f) => f.cpuMsPerOp !== undefined) ? median(figures.map((f) => f.cpuMsPerOp!)) : undefined,
-    dbCpuMsPerOp: figures.every((f) => f.dbCpuMsPerOp !== undefined) ? median(figures.map((f) => f.dbCpuMsPerOp!)) : undefined,
-  });
-  const [rawOne, serviceOne, rawMany, serviceMany, keyedOne, keyedMany] = [runs.rawOne, runs.serviceOne, runs.rawMany, runs.serviceMany, runs.keyedOne, runs.keyedMany].map(
-    summary,
-  ) as [Figures, Figures, Figures, Figures, Figures, Figures];
 
-  const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
-  console.log(`\nresults (medians of ${ROUNDS} rounds)`);
-  const resultRow = (viaService: Figures, raw: Figures, target: string, met: boolean) => ({
-    'service ops/s': Math.round(viaService.opsPerSec),
-    'service p99 ms': viaService.p99Ms,
-    'service CPU ms/op': viaService.cpuMsPerOp?.toFixed(2),
-    'db CPU ms/op': viaService.dbCpuMsPerOp?.toFixed(2),
-    'raw SQL ops/s': Math.round(raw.opsPerSec),
-    'raw p99 ms': raw.p99Ms,
-    'service / raw': pct(viaService.opsPerSec, raw.opsPerSec),
-    target,
-    met: viaService.opsPerSec >= 0.5 * raw.opsPerSec && met && viaService.errors === 0,
-  });
-  console.table({
-    '(a) one bank': resultRow(serviceOne, rawOne, '≥ 50% of raw', true),
-    '(b) 1,000 banks': resultRow(serviceMany, rawMany, '≥ 50% of raw, p99 < 40 ms', serviceMany.p99Ms < 40),
-  });
-  console.log('\nwith an Idempotency-Key on every request, recorded in the addition\'s own statement (issue 29: at least 85% of the same run without)');
-  const keyedRow = (without: Figures, keyed: Figures) => ({
-    'without key ops/s': Math.round(without.opsPerSec),
-    'with key ops/s': Math.round(keyed.opsPerSec),
-    'with / without': pct(keyed.opsPerSec, without.opsPerSec),
-    'without p99 ms': without.p99Ms,
-    'with p99 ms': keyed.p99Ms,
-    'service CPU ms/op without, with': `${without.cpuMsPerOp?.toFixed(2)}, ${keyed.cpuMsPerOp?.toFixed(2)}`,
-    'db CPU ms/op without, with': `${without.dbCpuMsPerOp?.toFixed(2)}, ${keyed.dbCpuMsPerOp?.toFixed(2)}`,
-    met: keyed.opsPerSec >= 0.85 * without.opsPerSec && keyed.errors === 0,
-  });
-  console.table({ '(a) one bank': keyedRow(serviceOne, keyedOne), '(b) 1,000 banks': keyedRow(serviceMany, keyedMany) });
-
-  const [keys] = (await db.query<{ n: number }>('select count(*)::int as n from idempotency_keys')).rows;
-  console.log(`${keys!.n} idempotency keys stored`);
-  const [check] = (
-    await db.query<{ banks: number; rows: number }>(
-      `select count(*)::int as banks, (select count(*)::int from hours_transactions t join hours_banks b on b.id = t.hours_bank_id where b.employee_id <= $1) as rows
-       from hours_banks where employee_id <= $1`,
-      [BANKS],
-    )
-  ).rows;
-  console.log(`service wrote ${check!.rows} transactions on ${check!.banks} banks`);
   // The statements alone: the service's addition, without and with its key, from 16 connections of the
   // bench's own pool straight to PostgreSQL, in alternating phases; the CPU of those backends per
   // statement (issue 29: how much of the keyed run's PostgreSQL CPU is the key's own work).
@@ -214,6 +253,7 @@ try {
     const pids = await Promise.all(connections.map(async (c) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid));
     const [plainSql, keyedSql] = [numberedPlaceholders(ADDITION), numberedPlaceholders(KEYED_ADDITION)];
     let phase = 0;
+    let keyedRunCount = 0;
     const statements = async (keyed: boolean) => {
       const run = ++phase;
       let n = 0;
@@ -250,6 +290,47 @@ try {
     console.log(
       `\nthe addition's statement alone, ${STATEMENT_CLIENTS} connections, ${statementOps} a phase, medians of ${ROUNDS}: PostgreSQL CPU ${plainMs.toFixed(3)} ms without a key, ${keyedMs.toFixed(3)} ms with (+${(keyedMs - plainMs).toFixed(3)} ms)`,
     );
+    // Where the key's part of the statement goes: EXPLAIN (ANALYZE, BUFFERS) of each on its generic plan
+    // (as the service runs them, prepared), on a bank of the 1,000, rolled back. The nodes that touch a
+    // relation or run a CTE, with their time and buffers; then the totals.
+    type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Subplan Name'?: string; 'Index Name'?: string; 'Actual Total Time': number; 'Shared Hit Blocks': number; 'Shared Dirtied Blocks': number; Plans?: PlanNode[] };
+    const explainRows: Record<string, unknown>[] = [];
+    for (const keyed of [false, true]) {
+      const connection = connections[0]!;
+      const employee = 1 + (keyedRunCount++ % BANKS);
+      const event = hoursEvent(
+        'hours-bank.transaction.recorded',
+        { transactionId: SET_BY_THE_STATEMENT, hoursBankId: SET_BY_THE_STATEMENT, schoolCourseId: SET_BY_THE_STATEMENT, employeeId: employee, type: 'COMPLETED', minutes: 70, transactionDate: '2026-01-10', reason: null, replacesTransactionId: null, byUserId: 1 },
+        { userId: 1, role: 'admin', employeeId: null, correlationId: randomUUID() } satisfies Actor,
+      );
+      const values = [employee, 70, null, null, '2026-01-10', 'COMPLETED', 70, null, 1, ...outboxRow(event)];
+      const [scope, key, at] = [`u:1 POST /api/v2/hours-bank/${employee}/completed`, `explain-${randomUUID()}`, new Date()];
+      const keyValues = [`${scope}\n${key}`, scope, key, at, ...values, scope, key, 'f'.repeat(64), 0, at, new Date(at.getTime() + 86_400_000)];
+      await connection.query('begin');
+      try {
+        await connection.query('set local plan_cache_mode = force_generic_plan');
+        // A prepared statement outlives the rollback: a name of its own for each, deallocated below.
+        await connection.query(`prepare explained_${keyed ? 'keyed' : 'plain'} as ${keyed ? keyedSql : plainSql}`);
+        // EXPLAIN EXECUTE takes no bound parameters: the values as literals (the statement casts each).
+        const literal = (value: unknown) => (value === null ? 'null' : connection.escapeLiteral(value instanceof Date ? value.toISOString() : String(value)));
+        const args = (keyed ? keyValues : values).map(literal).join(', ');
+        const { rows } = await connection.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number; Plan: PlanNode }] }>(`explain (analyze, buffers, format json) execute explained_${keyed ? 'keyed' : 'plain'}(${args})`);
+        const [plan] = rows[0]!['QUERY PLAN'];
+        const walk = (node: PlanNode, parent: string) => {
+          const name = node['Subplan Name'] ?? parent;
+          if (node['Relation Name'] || node['Node Type'] === 'Result' || node['Node Type'].startsWith('Modify') || node['Node Type'] === 'LockRows')
+            explainRows.push({ statement: keyed ? 'keyed' : 'plain', cte: name, node: `${node['Node Type']} ${node['Index Name'] ?? node['Relation Name'] ?? ''}`.trim(), 'ms (incl.)': node['Actual Total Time'], 'shared hit': node['Shared Hit Blocks'], dirtied: node['Shared Dirtied Blocks'] });
+          for (const child of node.Plans ?? []) walk(child, name);
+        };
+        walk(plan.Plan, 'main');
+        explainRows.push({ statement: keyed ? 'keyed' : 'plain', cte: 'TOTAL', node: `planning ${plan['Planning Time']} ms`, 'ms (incl.)': plan['Execution Time'], 'shared hit': plan.Plan['Shared Hit Blocks'], dirtied: plan.Plan['Shared Dirtied Blocks'] });
+      } finally {
+        await connection.query('rollback');
+        await connection.query(`deallocate explained_${keyed ? 'keyed' : 'plain'}`).catch(() => undefined);
+      }
+    }
+    console.log('\nEXPLAIN (ANALYZE, BUFFERS) of the addition on its generic plan, without and with its key (one statement each, rolled back):');
+    console.table(explainRows);
   } finally {
     for (const connection of connections) connection.release();
   }
