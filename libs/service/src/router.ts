@@ -4,7 +4,7 @@ import type { Express, Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { actorOf, type Actor, type TokenVerifier } from '@academy/auth';
 import type { DeclaredFamily, RouteContract, RouteDeclaration, RouteResponses } from '@academy/contracts';
-import type { Logger } from '@academy/kit';
+import { sendJson, type Logger } from '@academy/kit';
 import { routeBinder, type BindOptions } from './routes.ts';
 
 // A service implements its contract (routes by name, declared in @academy/contracts) as one handler
@@ -103,8 +103,13 @@ async function send(res: Response, answer: { status: number; body?: unknown; hea
     });
   } else if (Buffer.isBuffer(body)) {
     res.send(body);
-  } else {
+  } else if (res.req.method === 'GET' || res.req.method === 'HEAD') {
+    // A read: Express's ETag of the body and its 304 for a conditional request.
     res.json(body);
+  } else {
+    // A write's answer: the same JSON and headers, without the ETag Express hashes every body for
+    // (a conditional request is a read's; issue 32: ~2% of academic's CPU a review).
+    sendJson(res, answer.status, body);
   }
 }
 

@@ -23,7 +23,32 @@ const greetings = implement(contract({ greet: greetRoute }), {
   greet: async ({ params }) => ({ status: 201, body: { greeting: `hello ${params.name}` } }),
 });
 
+const renameRoute = family.route({
+  method: 'post',
+  path: '/router-test/{name}',
+  summary: 'rename',
+  request: { params: z.object({ name: z.string() }) },
+  responses: { 200: jsonContent(z.object({ renamed: z.string() }), 'Renamed') },
+});
+const renames = implement(contract({ rename: renameRoute }), {
+  rename: async ({ params }) => ({ status: 200, body: { renamed: `${params.name}!` } }),
+});
+
 describe('the typed router (implement, mountImplementations)', () => {
+  test("a read's JSON answer carries Express's ETag (a conditional read is 304); a write's the same JSON and headers without one", async () => {
+    const app = express();
+    mountImplementations(app, ctx, [greetings, renames]);
+    const read = await request(app).get('/router-test/ana');
+    expect(read.headers.etag).toEqual(expect.any(String));
+    expect((await request(app).get('/router-test/ana').set('if-none-match', read.headers.etag!)).status).toBe(304);
+    const write = await request(app).post('/router-test/ana');
+    expect(write.status).toBe(200);
+    expect(write.text).toBe(JSON.stringify({ renamed: 'ana!' }));
+    expect(write.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(write.headers['content-length']).toBe(String(write.text.length));
+    expect(write.headers.etag).toBeUndefined();
+  });
+
   test('a handler answers its status and JSON body, the params parsed by the route', async () => {
     const app = express();
     mountImplementations(app, ctx, [greetings]);
