@@ -5,6 +5,7 @@ import type { AuthUser, TokenPair } from '@academy/contracts';
 import type { SessionTokens } from '../shared/session-tokens.ts';
 import { RefreshToken } from '../shared/entities/refresh-token.entity.ts';
 import { User } from '../shared/entities/user.entity.ts';
+import { lockFamilyOfToken } from '../shared/session-locks.store.ts';
 
 export function findUserByEmail(em: EntityManager, email: string) {
   return em.findOne(User, { email });
@@ -18,27 +19,14 @@ export function findRefreshToken(em: EntityManager, tokenHash: string) {
   return em.findOne(RefreshToken, { tokenHash });
 }
 
-/**
- * The session's (family's) lock, for the transaction. Every writer of a session's tokens (a refresh,
- * a logout) takes it before any of their rows: they apply one after the other, and none holds a row
- * that another, holding the rest, waits for (a refresh of a spent token locks that token and then
- * revokes the others; a logout revokes them all).
- */
-const FAMILY_LOCK = `pg_advisory_xact_lock(hashtext('academic.refresh-family'), hashtext(family_id::text))`;
-
-/** The refresh token, its row locked for the transaction after its session's lock: two refreshes with one token serialize. */
+/** The refresh token, its row locked for the transaction after its session's lock (`shared/session-locks.store.ts`): two refreshes with one token serialize. */
 export async function lockRefreshToken(tx: EntityManager, tokenHash: string) {
-  await tx.execute(`select ${FAMILY_LOCK} from refresh_tokens where token_hash = ?`, [tokenHash]);
+  await lockFamilyOfToken(tx, tokenHash);
   return tx.findOne(RefreshToken, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
-/**
- * Takes the session's lock for the transaction: a refresh of it holds the lock until its successor
- * commits, so a revocation after this lock sees that successor too.
- */
-export async function lockFamily(tx: EntityManager, familyId: string): Promise<void> {
-  await tx.execute(`select ${FAMILY_LOCK} from (select ?::uuid as family_id) family`, [familyId]);
-}
+// A logout takes its session's lock before revoking: a refresh of it holds that lock until its successor commits.
+export { lockFamily } from '../shared/session-locks.store.ts';
 
 /** Revokes every token of the session (family) not revoked yet. */
 export async function revokeFamily(em: EntityManager, familyId: string, at: Date): Promise<void> {

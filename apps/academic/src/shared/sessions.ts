@@ -1,9 +1,10 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
 import { CLOCK_SKEW_SECONDS, createSessionRevocations, revocationTtlSeconds } from '@academy/auth';
 import type { Clock, Logger } from '@academy/kit';
 import type { Config } from '../config.ts';
 import { RefreshToken } from './entities/refresh-token.entity.ts';
+import { lockFamiliesOfUser } from './session-locks.store.ts';
 
 /**
  * Ends sessions for every verifier (gateway and services read the revocations from Redis through
@@ -34,8 +35,10 @@ export function createSessionEnder(redis: Redis, config: Config, logger: Logger,
       const now = clock.now();
       const recent = await em.transactional(async (tx) => {
         // A refresh committing now would leave its new token out of the revocation (READ COMMITTED): the
-        // live tokens are locked first, so it commits before and its successor is revoked with the rest.
-        await tx.find(RefreshToken, { user: userId, usedAt: null, revokedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        // sessions' locks are taken first, as a refresh takes its own, so it commits before and its
+        // successor is revoked with the rest (and a refresh of a spent token, which locks that token
+        // and then revokes its session's, cannot hold a row this revocation waits for).
+        await lockFamiliesOfUser(tx, userId);
         await tx.nativeUpdate(RefreshToken, { user: userId, revokedAt: null }, { revokedAt: now });
         // Each access token was issued with a refresh token of its family: families with a token this recent may have live access tokens.
         const since = new Date(now.getTime() - (config.ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000);

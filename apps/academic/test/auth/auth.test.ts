@@ -172,6 +172,34 @@ describe('academic /api/v2/auth', () => {
       expect(await service().ctx.orm.em.fork().count(RefreshToken, { familyId, revokedAt: null })).toBe(0);
     });
 
+    test('racing a refresh of an already-used token, ending every session of its user waits for it: no deadlock, both finish and every token of the user is revoked', async () => {
+      const em = service().ctx.orm.em.fork();
+      const user = em.create(User, { email: 'raced@academy.test', passwordHash: await hashPassword('raced-pass'), role: 'user' });
+      await em.flush();
+      const spentToken = (await login('raced@academy.test', 'raced-pass')).body.refreshToken as string;
+      expect((await request(service().url).post('/api/v2/auth/refresh').send({ refreshToken: spentToken })).status).toBe(200);
+      const deps = service().deps as AcademicContext;
+      let mayRevoke!: () => void;
+      const revokeAllowed = new Promise<void>((resolve) => (mayRevoke = resolve));
+      let locked!: () => void;
+      const spentTokenLocked = new Promise<void>((resolve) => (locked = resolve));
+      // A refresh of the spent token as refreshSession runs it (the token locked, found spent), held before it revokes the session.
+      const refreshing = deps.orm.em.fork().transactional(async (tx) => {
+        const stored = (await lockRefreshToken(tx, hashRefreshToken(spentToken)))!;
+        locked();
+        await revokeAllowed;
+        await revokeFamily(tx, stored.familyId, new Date());
+      });
+      await spentTokenLocked;
+      const ending = deps.sessions.endUserSessions(deps.orm.em.fork(), user.id);
+      // Ending waits for the session's lock; locking the live token first, it would wait for the spent one the refresh holds.
+      await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 300))]);
+      mayRevoke();
+      await refreshing;
+      await ending;
+      expect(await service().ctx.orm.em.fork().count(RefreshToken, { user: user.id, revokedAt: null })).toBe(0);
+    });
+
     test('while a refresh is committing, ending every session of its user (a password change) also revokes the token that refresh issues', async () => {
       const em = service().ctx.orm.em.fork();
       const user = em.create(User, { email: 'renewed@academy.test', passwordHash: await hashPassword('renewed-pass'), role: 'user' });
