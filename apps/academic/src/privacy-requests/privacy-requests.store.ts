@@ -2,7 +2,7 @@
 // people they are about (academic's directory). The only code that knows these tables.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventData, Locale, PrivacyRequestKind, PrivacySubjectKind } from '@academy/contracts';
-import { guardConstraints } from '../shared/records.store.ts';
+import { refusalAsConflict } from '../shared/records.store.ts';
 import { requestRunning } from './privacy-requests.errors.ts';
 
 export interface SubjectRecord {
@@ -74,17 +74,19 @@ export async function insertRequest(
   em: EntityManager,
   request: { id: string; kind: PrivacyRequestKind; subjectKind: PrivacySubjectKind; subjectId: number; userId: number | null; locale: Locale; services: string[]; openedBy: number; openedAt: Date; deadline: Date },
 ): Promise<number> {
-  const [row] = await guardConstraints(
-    () =>
-      em.execute<{ id: number }[]>(
-        `insert into privacy_requests (request_id, kind, subject_kind, subject_id, user_id, locale, status, services, opened_by_user_id, opened_at, deadline)
-         values (?, ?, ?, ?, ?, ?, 'open', ?::text[], ?, ?, ?) returning id`,
-        [request.id, request.kind, request.subjectKind, request.subjectId, request.userId, request.locale, `{${request.services.join(',')}}`, request.openedBy, request.openedAt, request.deadline],
-      ),
-    { uniqueByConstraint: { privacy_requests_one_running: requestRunning() } },
-  );
+  let id: number;
+  try {
+    const [row] = await em.execute<{ id: number }[]>(
+      `insert into privacy_requests (request_id, kind, subject_kind, subject_id, user_id, locale, status, services, opened_by_user_id, opened_at, deadline)
+       values (?, ?, ?, ?, ?, ?, 'open', ?::text[], ?, ?, ?) returning id`,
+      [request.id, request.kind, request.subjectKind, request.subjectId, request.userId, request.locale, `{${request.services.join(',')}}`, request.openedBy, request.openedAt, request.deadline],
+    );
+    id = row!.id;
+  } catch (error) {
+    throw refusalAsConflict(error, { uniqueByConstraint: { privacy_requests_one_running: requestRunning() } });
+  }
   await em.execute(`insert into privacy_request_parts (request_id, service) select ?, unnest(?::text[])`, [request.id, `{${request.services.join(',')}}`]);
-  return row!.id;
+  return id;
 }
 
 export async function audit(em: EntityManager, requestId: string, action: string, byUserId: number | null, at: Date, detail: string | null = null): Promise<void> {

@@ -1,25 +1,22 @@
 // The SQL of school courses beyond their entity: the lock their writers share, the database's refusals as 409s, and the registrations that keep one.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SchoolCourse } from '../shared/entities/registration.entities.ts';
-import { findOr404, guardConstraints } from '../shared/records.store.ts';
-
-/** What the database refuses, told as: a unique key taken (`unique`), a row still referenced (`reference`). */
-type Refusals = Parameters<typeof guardConstraints>[1];
+import { findOr404, refusalAsConflict, type Refusals } from '../shared/records.store.ts';
 
 /**
  * Runs `work` in one transaction on `em` that first takes the school courses' lock: creations and
  * deletions apply one after the other (so `isLatest` in an answer is exact). What the database
  * refuses (a name taken, a registration inserted meanwhile) is a 409 with `refusals`' messages.
  */
-export function withSchoolCoursesLocked<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>, refusals?: Refusals): Promise<T> {
-  return guardConstraints(
-    () =>
-      em.transactional(async (tx) => {
-        await tx.execute(`select pg_advisory_xact_lock(hashtext('school_courses'))`);
-        return work(tx);
-      }),
-    refusals,
-  );
+export async function withSchoolCoursesLocked<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>, refusals?: Refusals): Promise<T> {
+  try {
+    return await em.transactional(async (tx) => {
+      await tx.execute(`select pg_advisory_xact_lock(hashtext('school_courses'))`);
+      return work(tx);
+    });
+  } catch (error) {
+    throw refusalAsConflict(error, refusals);
+  }
 }
 
 /** The school course with this id, or a 404. */

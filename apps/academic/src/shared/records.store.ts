@@ -29,28 +29,33 @@ export async function mustExist(em: EntityManager, ...references: Reference[]): 
 /** The list filters that were given (a query schema leaves the others undefined), as a `where`. */
 export const givenFilters = <T>(filters: Record<string, unknown>) => Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as FilterQuery<T>;
 
+/** What the database refuses, told as: a unique key taken (`unique`, or by constraint), a referenced row gone or still referenced (`reference`). */
+export type Refusals = { unique?: string; reference?: string; uniqueByConstraint?: Record<string, { code: string; message: string }> };
+
+/** The database's own refusal in `error` (a unique key taken, a row still referenced, a reference gone) as a 409 with `messages`; any other error as it is. */
+export function refusalAsConflict(error: unknown, messages: Refusals = {}): unknown {
+  if (error instanceof UniqueConstraintViolationException) {
+    // The message never repeats the value (a tax id must not reach a response or a log).
+    const named = messages.uniqueByConstraint?.[(error as { constraint?: string }).constraint ?? ''];
+    if (named) return new ConflictError(named.code, named.message);
+    return new ConflictError('ALREADY_EXISTS', messages.unique ?? 'A record with the same unique value already exists');
+  }
+  if (error instanceof ForeignKeyConstraintViolationException) {
+    return new ConflictError('REFERENCE_CONFLICT', messages.reference ?? 'The change conflicts with related records');
+  }
+  return error;
+}
+
 /**
  * Runs a write and turns the database's own refusals (a unique key taken, a row still referenced,
  * a reference gone meanwhile) into 409s: the checks made before a write can lose a race, the
  * constraints cannot.
  */
-export async function guardConstraints<T>(
-  write: () => Promise<T>,
-  messages: { unique?: string; reference?: string; uniqueByConstraint?: Record<string, { code: string; message: string }> } = {},
-): Promise<T> {
+export async function guardConstraints<T>(write: () => Promise<T>, messages: Refusals = {}): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) {
-      // The message never repeats the value (a tax id must not reach a response or a log).
-      const named = messages.uniqueByConstraint?.[(error as { constraint?: string }).constraint ?? ''];
-      if (named) throw new ConflictError(named.code, named.message);
-      throw new ConflictError('ALREADY_EXISTS', messages.unique ?? 'A record with the same unique value already exists');
-    }
-    if (error instanceof ForeignKeyConstraintViolationException) {
-      throw new ConflictError('REFERENCE_CONFLICT', messages.reference ?? 'The change conflicts with related records');
-    }
-    throw error;
+    throw refusalAsConflict(error, messages);
   }
 }
 
