@@ -9553,7 +9553,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee) */
+                /** @description NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee), EMPLOYEE_DELETED (clock-out of an erased employee) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -9642,7 +9642,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee) */
+                /** @description NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee), EMPLOYEE_DELETED (clock-out of an erased employee) */
                 403: {
                     headers: {
                         [name: string]: unknown;

@@ -222,7 +222,7 @@ const adminOnly = { role: 'admin', roleRefusal: { message: 'Only administrators 
 
 const clockErrors = errorResponses({
   400: 'VALIDATION_ERROR (source, deviceId)',
-  403: 'NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee)',
+  403: 'NOT_AN_EMPLOYEE (the token has no employee), EMPLOYEE_INACTIVE (clock-in of a deactivated employee), EMPLOYEE_DELETED (clock-out of an erased employee)',
   409: 'See the summary',
 });
 
