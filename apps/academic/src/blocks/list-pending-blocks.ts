@@ -3,20 +3,28 @@ import { pipeline } from 'node:stream/promises';
 import type { Actor } from '@academy/auth';
 import type { PendingBlocksQuery } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { selectPendingPageJson, selectPendingVersion, streamPendingGroups } from './blocks.store.ts';
+import { selectPendingPageJson, selectPendingPageWithVersion, selectPendingVersion, streamPendingGroups } from './blocks.store.ts';
 
 /**
  * The spec's pending listing: every `pending` block (or a page of them), oldest close first, grouped
  * by student in the order of their oldest one, as JSON text: a page (`limit`) as the one query writes
  * it, with the cursor of the page after, kept in the instance's page cache under the queue's version
  * (read first: a page computed after a change that committed meanwhile is fresher than its key, and
- * any request after that commit reads a newer version); the whole listing streamed from PostgreSQL, a
+ * any request after that commit reads a newer version; a page this instance has not been asked before
+ * reads the version in its own statement, one round trip); the whole listing streamed from PostgreSQL, a
  * batch of students at a time. Answers once the query has answered (an error until then is the request's).
  */
 export async function listPendingBlocks(ctx: AcademicContext, input: PendingBlocksQuery, _actor: Actor): Promise<Buffer | Readable> {
   if (input.limit !== undefined) {
     const query = { ...input, limit: input.limit };
-    return Buffer.from(await ctx.pendingPages.text(() => selectPendingVersion(ctx.orm.em), query, () => selectPendingPageJson(ctx.orm.em, query)));
+    return Buffer.from(
+      await ctx.pendingPages.text(
+        () => selectPendingVersion(ctx.orm.em),
+        query,
+        () => selectPendingPageJson(ctx.orm.em, query),
+        () => selectPendingPageWithVersion(ctx.orm.em, query),
+      ),
+    );
   }
   const body = new PassThrough();
   await new Promise<void>((answered, failed) => {

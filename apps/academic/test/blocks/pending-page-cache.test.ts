@@ -1,4 +1,6 @@
-import { describe, expect, test } from '@jest/globals';
+import { describe, expect, jest, test } from '@jest/globals';
+import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import { admin, em, useAcademic } from '../support.ts';
 import { selectPendingPageJson } from '../../src/blocks/blocks.store.ts';
 import { blockWorld } from './blocks-support.ts';
@@ -39,6 +41,64 @@ describe('the pending queue page cache (in memory, keyed by the version the data
     expect(await version()).toBeGreaterThan(versionBefore);
     return { before, after };
   }
+
+  /**
+   * The statements of the pending queue (its version, its page) `ask` sends through the service's
+   * pool, as `version`, `page` or `both` (one statement reading the two).
+   */
+  async function statementsOf(ask: () => Promise<unknown>): Promise<string[]> {
+    const pool = (await (service().ctx.orm.em.getConnection() as PostgreSqlConnection).getNativeClient()) as unknown as Pool;
+    const spy = jest.spyOn(pool, 'query');
+    try {
+      await ask();
+      return spy.mock.calls
+        .map(([config]) => (typeof config === 'string' ? config : (config as { text: string }).text))
+        .filter((text) => text.includes("'pending_blocks'") || text.includes('with page as'))
+        .map((text) => (text.includes('with page as') ? (text.includes("'pending_blocks'") ? 'both' : 'page') : 'version'));
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  test('a page never asked costs one statement (its version read in it), kept under that version; asked again it reads the version first', async () => {
+    const { subject, first } = await queue();
+    let kept: Awaited<ReturnType<typeof page>> | undefined;
+    expect(await statementsOf(async () => (kept = await page(subject.subjectId)))).toEqual(['both']);
+    expect(kept).toEqual(await fresh(subject.subjectId));
+    // Kept under the version its statement read: a change the version does not see (its trigger off) is not shown.
+    await f.query(`alter table student_blocks disable trigger student_blocks_pending_blocks_version_update`);
+    try {
+      await f.query(`update student_blocks set grade = 3 where id = ?`, [first.rows[0]!.id]);
+    } finally {
+      await f.query(`alter table student_blocks enable trigger student_blocks_pending_blocks_version_update`);
+    }
+    expect(await statementsOf(async () => expect(await page(subject.subjectId)).toEqual(kept))).toEqual(['version']);
+    // A commit between two asks is never hidden: the query was asked before, so the version is read first, and it moved.
+    await f.query(`update student_blocks set grade = 4 where id = ?`, [first.rows[0]!.id]);
+    let after: Awaited<ReturnType<typeof page>> | undefined;
+    expect(await statementsOf(async () => (after = await page(subject.subjectId)))).toEqual(['version', 'page']);
+    expect(after).toEqual(await fresh(subject.subjectId));
+    expect(after!.byStudent.flatMap((group) => group.blocks).find((block) => block.studentBlockId === first.rows[0]!.id)!.grade).toBe(4);
+  });
+
+  test('a commit while never-asked pages are computed is never hidden from the asks after it', async () => {
+    const teacher = await w.teacher();
+    const subject = await w.subject(['N1', 'N2']);
+    const pending = await Promise.all(Array.from({ length: 8 }, () => w.pendingFirstBlock(subject, teacher)));
+    // Pages never asked before (three limits), answered while reviews commit; then each asked again.
+    const limits = [50, 2, 3];
+    const path = (limit: number) => `/api/v2/blocks/pending?subjectId=${subject.subjectId}&limit=${limit}`;
+    const answers = await Promise.all([
+      ...pending.slice(0, 4).map((one) => w.review(one.rows[0]!.id, { action: 'approve' })),
+      ...limits.map((limit) => w.api().get(path(limit)).set(admin)),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    const again = await Promise.all(limits.map((limit) => w.api().get(path(limit)).set(admin)));
+    for (const [i, answer] of again.entries()) {
+      expect(answer.body).toEqual(JSON.parse(await selectPendingPageJson(em(service()), { subjectId: subject.subjectId, limit: limits[i]! })));
+    }
+    expect(again[0]!.body.total).toBe(4);
+  });
 
   test('a page is answered from the cache until a commit changes the queue', async () => {
     const { subject, first } = await queue();
