@@ -87,6 +87,10 @@ async function main(): Promise<void> {
   const unchecked = values['no-compat'] && !dryRun && !values['first-release'];
   if (unchecked) console.warn('release: --no-compat: contracts:check and test:compat NOT run; the release commit will say so');
   else if (!dryRun && !values['first-release']) requirePassingCompat(base);
+  // The tags go on the commit the release is committed on top of: refuse when commits landed while test:compat ran
+  // (a shared tree, ten minutes), or the tags would carry code it did not check.
+  const moved = git(['rev-parse', 'HEAD']);
+  if (moved !== base) throw new Error(`release: refused: HEAD moved from ${base.slice(0, 10)} to ${moved.slice(0, 10)} while test:compat ran (nothing was versioned); run it again`);
   const version = await releaseVersion({ specifier: values.specifier, projects, firstRelease: values['first-release'], dryRun, verbose: values.verbose, gitCommit: false, gitTag: false, stageChanges: false });
   const released = Object.entries(version.projectsVersionData)
     .filter(([, data]) => data.newVersion)
