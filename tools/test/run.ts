@@ -21,11 +21,19 @@ async function dropStaleTestDatabases(): Promise<void> {
 
 const started = Date.now();
 const totals = { suites: 0, passed: 0, failed: 0, skipped: 0 };
+/** Jest's "FAIL <file>" and "● <test>" lines, repeated at the end: CI shows only the tail of a long log. */
+const failures: string[] = [];
+/** everything Nx printed, read whole at the end (a chunk may end mid-line) */
+const output: Buffer[] = [];
 
-/** Adds up Jest's per-project "Tests:" lines for one summary at the end. */
+/** Adds up Jest's per-project "Tests:" lines for one summary at the end, and keeps what failed. */
 function countTests(text: string): void {
   // strips the colour codes Jest prints
   for (const line of text.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
+    // Jest's failed files and tests, and Nx's failed tasks ("- academic:test"): a crash outside Jest prints no FAIL
+    if (/^(FAIL\s|● (?!Console)|- [\w-]+:test\b)/.test(line.trim())) {
+      if (failures.length < 60 && !failures.includes(line.trim())) failures.push(line.trim());
+    }
     const match = /^Tests:\s+(.*)\b(\d+) total/.exec(line.trim());
     if (!match) continue;
     totals.suites += 1;
@@ -47,17 +55,19 @@ try {
     const child = spawn('nx', args, { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, NX_DAEMON: 'false', ...ignore } });
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
-      countTests(chunk.toString('utf8'));
+      output.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
-      countTests(chunk.toString('utf8'));
+      output.push(chunk);
     });
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
   });
 } finally {
   if (infra.started.length) await stopInfra('test', infra.started);
 }
+countTests(Buffer.concat(output).toString('utf8'));
+if (failures.length) console.log(`\nnpm test: what failed (Jest's FAIL and ● lines)\n${failures.map((line) => `  ${line}`).join('\n')}`);
 console.log(
   `\nnpm test: ${code === 0 ? 'PASSED' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s: ` +
     `${totals.passed} tests passed, ${totals.failed} failed, ${totals.skipped} skipped, in ${totals.suites} projects`,
