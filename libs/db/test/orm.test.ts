@@ -33,20 +33,27 @@ describe('createOrm: a starved pool', () => {
 
   test('a query that waits longer than acquireTimeoutMs for a connection fails (a 503 for a request), and the pool serves again once one is free', async () => {
     await ensureDatabase(url);
-    const orm = await createOrm({ clientUrl: url, entities: [Thing], migrations: [], poolMax: 1, acquireTimeoutMs: 300 });
+    // pg-pool's connectionTimeoutMillis also bounds opening a connection, and createOrm opens one: at load (20+) a
+    // backend's start took up to 400 ms, so 300 ms failed the ORM's own start now and then. 2 s is the wait measured.
+    const acquireTimeoutMs = 2_000;
+    const orm = await createOrm({ clientUrl: url, entities: [Thing], migrations: [], poolMax: 1, acquireTimeoutMs });
     try {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const holds = new Promise<void>((resolve) => (holding = resolve));
       // The pool's one connection, held by a transaction that waits (as a handler waiting for a second connection would).
       const holder = orm.em.fork().transactional(async (em) => {
         await em.execute('select 1');
+        holding();
         await held;
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // the connection is the holder's (a fixed 100 ms was not always enough at load: the query then took it first)
+      await holds;
       const started = Date.now();
       const starved = await orm.em.fork().execute('select 1').then(() => null, (error: unknown) => error);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(acquireTimeoutMs - 50);
+      expect(Date.now() - started).toBeLessThan(acquireTimeoutMs + 5_000);
       expect(starved).toBeInstanceOf(Error);
       expect(toErrorResponse(starved)).toMatchObject({ status: 503, code: 'DATABASE_BUSY', headers: { 'Retry-After': '1' } });
       release();

@@ -6,7 +6,7 @@ import { fixedClock } from '@academy/kit';
 import { bearer } from '@academy/testing';
 import { unsubscribePage } from '../../src/email/unsubscribe-page.ts';
 import { unsubscribeToken } from '../../src/email/unsubscribe-token.ts';
-import { startGatewayProcess, type TestGateway } from '../gateway.ts';
+import { GATEWAY_START_TIMEOUT_MS, startGatewayProcess, type TestGateway } from '../gateway.ts';
 import { envelope, sleep, sql, until, useNotificationsWithSmtp } from '../support.ts';
 
 const SECRET = 'test-unsubscribe-secret-0123456789abcdef';
@@ -64,7 +64,7 @@ describe("a guardian's unsubscribe link (pinned clock, real SMTP server, through
   let gateway: TestGateway;
   beforeAll(async () => {
     gateway = await startGatewayProcess(service().url);
-  }, 30_000);
+  }, GATEWAY_START_TIMEOUT_MS + 10_000);
   afterAll(() => gateway?.stop());
 
   const mailsTo = (address: string) => notifications.mailsTo((to) => to.toLowerCase() === address);

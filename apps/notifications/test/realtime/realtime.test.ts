@@ -7,7 +7,9 @@ import { startFaultRedis } from '@academy/infra';
 import { createSessionRevocations, createTokenSigner, loadKeyRing, REVOCATION_KEY_PREFIX } from '@academy/auth';
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_KEYS_DIR, TEST_KID, testUrls, tokenFor } from '@academy/testing';
 import { envelope, handled, notificationsConfig, sleep, sql, startNotifications, stopNotifications, until, type Notifications } from '../support.ts';
+import { serviceSlot } from '@academy/testing/harness';
 import { startGatewayProcess, type TestGateway } from '../gateway.ts';
+import type { NotificationsContext } from '../../src/notifications-context.ts';
 
 const EMPLOYEE_USER = 21;
 const OTHER_USER = 22;
@@ -55,19 +57,37 @@ afterEach(() => {
   for (const entry of clients.splice(0)) entry.socket.close();
 });
 
+/**
+ * A start (and a stop) in a hook: the service's start at load takes tens of seconds, a gateway process's start up
+ * to GATEWAY_START_TIMEOUT_MS (Jest's 30 s failed it at load 25). serviceSlot stops what a start that outlived
+ * its hook started.
+ */
+const START_HOOK_TIMEOUT_MS = 120_000;
+
 describe('incident_notification over Socket.IO, through the gateway', () => {
   let service: Notifications;
   let gateway: TestGateway;
+  const started = serviceSlot(
+    async () => {
+      // sockets checked against the revocations only every minute: a prompt end is the announcement's doing
+      const running = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SOCKET_SESSION_CHECK_MS: 60_000 }));
+      try {
+        return { service: running, gateway: await startGatewayProcess(running.url) };
+      } catch (error) {
+        await stopNotifications(running);
+        throw error;
+      }
+    },
+    async (both) => {
+      await both.gateway.stop();
+      await stopNotifications(both.service);
+    },
+  );
 
   beforeAll(async () => {
-    // sockets checked against the revocations only every minute: a prompt end is the announcement's doing
-    service = await startNotifications(await notificationsConfig({ ACADEMY_LOCALE: 'en', SOCKET_SESSION_CHECK_MS: 60_000 }));
-    gateway = await startGatewayProcess(service.url);
-  });
-  afterAll(async () => {
-    await gateway.stop();
-    await stopNotifications(service);
-  });
+    ({ service, gateway } = await started.begin());
+  }, START_HOOK_TIMEOUT_MS);
+  afterAll(() => started.end(), START_HOOK_TIMEOUT_MS);
 
   const publish = async (data: EventData<'incident.updated'>, type: 'incident.updated' | 'incident.created' = 'incident.updated') => {
     const event = envelope(type, data);
@@ -209,27 +229,46 @@ describe('two notifications instances sharing Redis (Streams adapter)', () => {
   let first: Notifications;
   let second: Notifications;
 
+  const started = serviceSlot(
+    async () => {
+      const config = await notificationsConfig();
+      const one = await startNotifications(config);
+      try {
+        return [one, await startNotifications({ ...config })] as const;
+      } catch (error) {
+        await stopNotifications(one);
+        throw error;
+      }
+    },
+    async ([one, two]) => {
+      await stopNotifications(two, false);
+      await stopNotifications(one);
+    },
+  );
+
   beforeAll(async () => {
-    const config = await notificationsConfig();
-    first = await startNotifications(config);
-    second = await startNotifications({ ...config });
-  });
-  afterAll(async () => {
-    await stopNotifications(second, false);
-    await stopNotifications(first);
-  });
+    [first, second] = await started.begin();
+  }, START_HOOK_TIMEOUT_MS);
+  afterAll(() => started.end(), START_HOOK_TIMEOUT_MS);
 
   test('a socket on either instance receives the notification, whichever instance consumed the event', async () => {
     const onFirst = client(first.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
     const onSecond = client(second.url, { token: tokenFor({ sub: '1', role: 'admin' }), via: 'auth' });
     await Promise.all([connected(onFirst), connected(onSecond)]);
     // The adapters start reading the stream at "$": an emit before an adapter reads is not that instance's.
-    // Both are reading once a warm-up notification reached both sockets (sent again until then: a fixed
-    // sleep was too short under CI's load); only the four events after it are counted.
+    // Each is reading once an emit of the OTHER instance reached its socket: the first instance emits to the
+    // admins (only on the second), the second to the employee (only on the first), again until both arrived.
+    // (Waiting for any notification on both sockets was not that: the instance that consumed an event emits
+    // to its own socket without the stream, so the two sockets' own instances satisfied it, readers still
+    // off, and the warm-up events queued ahead of the counted four; the test then timed out at load.)
+    const warmUp = (id: string) => ({ ...incidentChange(), eventId: id }) as unknown as IncidentNotification;
+    const heard = (c: Client) => c.received.some((n) => n.eventId.startsWith('warm-up'));
     await until(
       async () => {
-        if (onFirst.received.length > 0 && onSecond.received.length > 0) return true;
-        await first.ctx.broker.publish([envelope('incident.updated', incidentChange())]);
+        if (heard(onFirst) && heard(onSecond)) return true;
+        (first.deps as NotificationsContext).realtime.io.to('admins').emit('incident_notification', warmUp(`warm-up-${randomUUID()}`));
+        (second.deps as NotificationsContext).realtime.io.to(`user:${EMPLOYEE_USER}`).emit('incident_notification', warmUp(`warm-up-${randomUUID()}`));
+        await sleep(100);
         return false;
       },
       15_000,
@@ -289,17 +328,34 @@ describe('Redis down and back (Socket.IO adapter)', () => {
   let first: Notifications;
   let second: Notifications;
 
+  const started = serviceSlot(
+    async () => {
+      const ownRedis = await startFaultRedis('notifications-socket-io');
+      try {
+        const config = await notificationsConfig({ REDIS_URL: ownRedis.url });
+        const one = await startNotifications(config);
+        try {
+          return [ownRedis, one, await startNotifications({ ...config })] as const;
+        } catch (error) {
+          await stopNotifications(one);
+          throw error;
+        }
+      } catch (error) {
+        await ownRedis.destroy();
+        throw error;
+      }
+    },
+    async ([ownRedis, one, two]) => {
+      await stopNotifications(two, false);
+      await stopNotifications(one);
+      await ownRedis.destroy();
+    },
+  );
+
   beforeAll(async () => {
-    redis = await startFaultRedis('notifications-socket-io');
-    const config = await notificationsConfig({ REDIS_URL: redis.url });
-    first = await startNotifications(config);
-    second = await startNotifications({ ...config });
-  });
-  afterAll(async () => {
-    await stopNotifications(second, false);
-    await stopNotifications(first);
-    await redis.destroy();
-  });
+    [redis, first, second] = await started.begin();
+  }, START_HOOK_TIMEOUT_MS);
+  afterAll(() => started.end(), START_HOOK_TIMEOUT_MS);
 
   test('while Redis is down an event still reaches the sockets of the instance that handled it; once back, both instances again', async () => {
     const onFirst = client(first.url, { token: tokenFor({ sub: String(EMPLOYEE_USER), role: 'user' }), via: 'auth' });
