@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { ParsedMail } from 'mailparser';
@@ -221,10 +222,16 @@ describe('an SMTP server that keeps refusing', () => {
     const parked = await parkedRow(event.id);
     await parkedRow(bystander.id);
     smtp().refuseNext(0);
+    // Run without blocking this process: a spawnSync held the service's event loop for the tool's whole run (11-13 s
+    // each at load 25), its broker connection missed the 10 s heartbeats and was closed, and the next test's publish
+    // failed with "channel closed".
     const replay = (...args: string[]) =>
-      spawnSync(process.execPath, [fileURLToPath(new URL('../../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service().ctx.config.DATABASE_URL], { encoding: 'utf8' });
-    expect(replay('abc').status).toBe(2);
-    const done = replay(parked.id);
+      promisify(execFile)(process.execPath, [fileURLToPath(new URL('../../../../tools/mail.ts', import.meta.url)), 'replay', ...args, '--url', service().ctx.config.DATABASE_URL], { encoding: 'utf8' }).then(
+        ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+        (error: { code?: unknown; stdout: string; stderr: string }) => ({ status: typeof error.code === 'number' ? error.code : null, stdout: error.stdout, stderr: error.stderr }),
+      );
+    const [refused, done] = await Promise.all([replay('abc'), replay(parked.id)]);
+    expect(refused.status).toBe(2);
     expect(done.stderr).toBe('');
     expect(done.status).toBe(0);
     expect(done.stdout).toContain(`1 parked e-mail(s) back to pending: ${parked.id}`);
@@ -235,6 +242,7 @@ describe('an SMTP server that keeps refusing', () => {
     expect(mailsTo('teacher.replayed@school.test')).toHaveLength(1);
     // The bystander was not named, so it stays parked; a second replay finds nothing.
     expect(await sql(service(), `select status from deliveries where event_id = ?`, [bystander.id])).toEqual([{ status: 'parked' }]);
-    expect(replay(parked.id).stdout).toContain('0 parked e-mail(s) back to pending');
-  });
+    expect((await replay(parked.id)).stdout).toContain('0 parked e-mail(s) back to pending');
+    // three starts of the tool, each a Node process loading TypeScript: 11-13 s at load 25
+  }, 90_000);
 });
