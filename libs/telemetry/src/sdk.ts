@@ -55,7 +55,7 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
     resource,
     sampler,
     idGenerator: ids,
-    // The OTEL_BSP_* variables tune it; the queue's bound (2048 spans by default) is what keeps a
+    // The OTEL_BSP_* variables tune it; the queue's bound (8192 spans by default) is what keeps a
     // process whose collector is away from growing: spans beyond it are dropped, not queued.
     spanProcessors: [new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() })],
   });
@@ -81,7 +81,7 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
       ...(settings.express ? [expressOnlyInRecordedTraces(new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }))] : []),
       // No recorded parent, no span: the relay's and the checks' polls are not traces of their own, and
       // a trace the sampler left out pays nothing per query (not even a span that records nothing).
-      withoutPoolMetrics(onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch'])),
+      withoutPoolPatches(onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch'])),
       onlyInRecordedTraces(new IORedisInstrumentation({ requireParentSpan: true }), ['_patchSendCommand']),
     ],
   });
@@ -94,26 +94,40 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
 /**
  * The pg instrumentation also counts each pool's connections for OpenTelemetry metrics (four pool
  * listeners, a count of the pool's clients on each checkout and release), which no one reads here:
- * metrics are Prometheus' and no meter provider is set. Its listeners are not added.
+ * metrics are Prometheus' and no meter provider is set. Its listeners are not added. And with no
+ * connect spans (`ignoreConnectSpans`) its wrapper of `pool.connect` has nothing left to do but look
+ * for a span on every checkout: the pool's own `connect` is kept.
  */
-function withoutPoolMetrics(instrumentation: PgInstrumentation): PgInstrumentation {
+export function withoutPoolPatches(instrumentation: PgInstrumentation): PgInstrumentation {
   const methods = instrumentation as unknown as Record<string, unknown>;
-  if (typeof methods._setPoolConnectEventListeners !== 'function') throw new Error('telemetry: PgInstrumentation has no _setPoolConnectEventListeners() (its version changed?)');
+  for (const name of ['_setPoolConnectEventListeners', '_getPoolConnectPatch']) {
+    if (typeof methods[name] !== 'function') throw new Error(`telemetry: PgInstrumentation has no ${name}() (its version changed?)`);
+  }
   methods._setPoolConnectEventListeners = () => {};
+  methods._getPoolConnectPatch = () => (original: unknown) => original;
   return instrumentation;
 }
 
-/** The batch processor's OTEL_BSP_* variables (the SDK's processor no longer reads them itself). */
-function batchOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
+/**
+ * The batch processor's limits: the OTEL_BSP_* variables (the SDK's processor no longer reads them
+ * itself), else ours. An export costs the process an HTTP request and a pass over the resource and
+ * scopes whatever its size, so batches are bigger than the SDK's (2048 spans, not 512), in a queue
+ * four times that (8192 spans, the memory bound while a collector is away: about 10 MB of spans).
+ */
+export const BATCH_DEFAULTS = { maxQueueSize: 8192, maxExportBatchSize: 2048, scheduledDelayMillis: 5000, exportTimeoutMillis: 30_000 };
+
+export function batchOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): typeof BATCH_DEFAULTS {
   const number = (name: string) => {
     const value = Number(env[name]);
     return env[name] && Number.isFinite(value) && value >= 0 ? value : undefined;
   };
+  const maxQueueSize = number('OTEL_BSP_MAX_QUEUE_SIZE') ?? BATCH_DEFAULTS.maxQueueSize;
   return {
-    maxQueueSize: number('OTEL_BSP_MAX_QUEUE_SIZE'),
-    scheduledDelayMillis: number('OTEL_BSP_SCHEDULE_DELAY'),
-    exportTimeoutMillis: number('OTEL_BSP_EXPORT_TIMEOUT'),
-    maxExportBatchSize: number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+    maxQueueSize,
+    scheduledDelayMillis: number('OTEL_BSP_SCHEDULE_DELAY') ?? BATCH_DEFAULTS.scheduledDelayMillis,
+    exportTimeoutMillis: number('OTEL_BSP_EXPORT_TIMEOUT') ?? BATCH_DEFAULTS.exportTimeoutMillis,
+    // Never more than the queue holds (the processor would cut it to that, with a warning).
+    maxExportBatchSize: Math.min(number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE') ?? BATCH_DEFAULTS.maxExportBatchSize, maxQueueSize),
   };
 }
 

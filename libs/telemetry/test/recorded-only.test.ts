@@ -6,7 +6,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { AlwaysOffSampler, AlwaysOnSampler, TracerProvider } from '@opentelemetry/sdk-trace';
-import { onlyInRecordedTraces } from '../src/index.ts';
+import { onlyInRecordedTraces, withoutPoolPatches } from '../src/index.ts';
 
 type Query = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -45,5 +45,13 @@ describe('onlyInRecordedTraces', () => {
     expect(() => onlyInRecordedTraces(new PgInstrumentation({ enabled: false }), ['_getClientQueryPatch'])).not.toThrow();
     expect(() => onlyInRecordedTraces(new IORedisInstrumentation({ enabled: false }), ['_patchSendCommand'])).not.toThrow();
     expect(() => onlyInRecordedTraces(new PgInstrumentation({ enabled: false }), ['_noSuchPatch'])).toThrow(/no _noSuchPatch/);
+  });
+
+  test("pg's pool keeps its own connect (no connect spans, no pool metrics: the wrapper would only look for a span per checkout) and adds no listeners", () => {
+    const pg = withoutPoolPatches(new PgInstrumentation({ enabled: false })) as unknown as { _getPoolConnectPatch(): (original: Query) => Query; _setPoolConnectEventListeners(pool: object): void };
+    const connect: Query = () => 'client';
+    expect(pg._getPoolConnectPatch()(connect)).toBe(connect);
+    const pool = { on: () => { throw new Error('a listener was added'); } };
+    expect(() => pg._setPoolConnectEventListeners(pool)).not.toThrow();
   });
 });

@@ -2,7 +2,7 @@ import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import { SamplingDecision, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { describe, expect, jest, test } from '@jest/globals';
-import { DroppingExporter, samplerFromEnv, settingsFromEnv } from '../src/index.ts';
+import { batchOptionsFromEnv, DroppingExporter, samplerFromEnv, settingsFromEnv } from '../src/index.ts';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 /** A context whose parent is a client's `traceparent` with the given sampled flag. */
@@ -56,6 +56,19 @@ describe('settingsFromEnv', () => {
   test("in the image, version and commit are the build's APP_VERSION and APP_COMMIT (the Dockerfile's)", () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318', SERVICE: 'payslips', APP_VERSION: '1.1.1', APP_COMMIT: 'def456' };
     expect(settingsFromEnv(env, '/app/dist/main.js')).toMatchObject({ serviceName: 'payslips', version: '1.1.1', commit: 'def456', edge: false });
+  });
+});
+
+describe('batchOptionsFromEnv', () => {
+  test('without OTEL_BSP_* the batches are bigger than the SDK’s (2048 spans an export, a queue of 8192); the variables still decide', () => {
+    expect(batchOptionsFromEnv({})).toEqual({ maxQueueSize: 8192, maxExportBatchSize: 2048, scheduledDelayMillis: 5000, exportTimeoutMillis: 30_000 });
+    const env = { OTEL_BSP_MAX_QUEUE_SIZE: '1000', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '100', OTEL_BSP_SCHEDULE_DELAY: '500', OTEL_BSP_EXPORT_TIMEOUT: '2000' };
+    expect(batchOptionsFromEnv(env)).toEqual({ maxQueueSize: 1000, maxExportBatchSize: 100, scheduledDelayMillis: 500, exportTimeoutMillis: 2000 });
+  });
+
+  test('a batch is never bigger than the queue (a small OTEL_BSP_MAX_QUEUE_SIZE alone caps it); a value that is not a number is ignored', () => {
+    expect(batchOptionsFromEnv({ OTEL_BSP_MAX_QUEUE_SIZE: '256' })).toMatchObject({ maxQueueSize: 256, maxExportBatchSize: 256 });
+    expect(batchOptionsFromEnv({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 'many', OTEL_BSP_SCHEDULE_DELAY: '-1' })).toMatchObject({ maxExportBatchSize: 2048, scheduledDelayMillis: 5000 });
   });
 });
 
