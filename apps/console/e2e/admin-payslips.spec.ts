@@ -2,7 +2,7 @@
 // assigned by hand, published, and the teacher's console showing the payslip; delete with a reason,
 // correction, who viewed what.
 import { expect, test } from '@playwright/test';
-import { checkPage, logInThroughForm, system, teacherFor } from './world';
+import { checkPage, logInThroughForm, system, teacherFor, widthOf } from './world';
 import { ADMIN, combinedPdf, employees, tokenOf } from './admin-world';
 
 test.use({ baseURL: system().gateway });
@@ -17,7 +17,7 @@ test('the demo batch uploaded, its unmatched page assigned, published; the teach
   const withTaxId = staff.filter((e): e is typeof e & { taxId: string } => e.taxId !== null && (e.email?.endsWith('@academy.local') ?? false)).slice(0, 6);
   const mine = staff.find((e) => e.email === teacher.email)!;
   // A month of its own per width (the journeys share one system).
-  const month = testInfo.project.name === 'phone' ? '03' : '02';
+  const month = widthOf(testInfo) === 'phone' ? '03' : '02';
   const label = `Nómina consola 2026-${month}`;
   const pdf = await combinedPdf(withTaxId.map((e) => ({ name: `${e.name} ${e.lastname}`, taxId: e.taxId })), label, { start: `2026-${month}-01`, end: `2026-${month}-28` });
 

@@ -3,6 +3,8 @@ import { expect, test } from '@playwright/test';
 import { checkPage, classToday, logInThroughForm, system, teacherFor } from './world';
 
 test.use({ baseURL: system().gateway });
+// Several pages each, axe on each, four workers on a machine shared with other work: the other specs' five minutes.
+test.describe.configure({ timeout: 300_000 });
 
 test('log in in Spanish; clock in; a second clock-in in another tab raises the incident notice; clock out', async ({ page, context }, testInfo) => {
   const teacher = teacherFor(testInfo, 'clock');

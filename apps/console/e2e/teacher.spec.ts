@@ -8,7 +8,7 @@ import { clockInTwice, closeAndReview, mailTo, subjectWithStudents } from './tea
 test.use({ baseURL: system().gateway });
 // Each journey crosses several pages, each checked by axe: more than the default two minutes on a loaded machine.
 test.describe.configure({ timeout: 300_000 });
-// Closing and reviewing blocks changes the review queue the other width's admin-review.spec.ts counts: those take turns (@review-queue, world.ts).
+// Closing and reviewing blocks of their own changes the review queue admin-review.spec.ts counts: never beside those (@review-queue-change, world.ts).
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
@@ -18,7 +18,7 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<Buffe
   return readFileSync(await (await download).path());
 }
 
-test('close a block with a grade and see it pending; a rejected block shows the reason; its thread takes a reply', { tag: '@review-queue' }, async ({ page }, testInfo) => {
+test('close a block with a grade and see it pending; a rejected block shows the reason; its thread takes a reply', { tag: '@review-queue-change' }, async ({ page }, testInfo) => {
   const teacher = teacherFor(testInfo, 'day');
   const place = await subjectWithStudents(teacher, 2);
   const [first, second] = place.students;
@@ -92,7 +92,7 @@ test('my hours: the hours bank and the monthly timesheet downloaded as a PDF', a
   await expect(page.getByRole('status').filter({ hasText: 'Registro descargado.' })).toBeVisible();
 });
 
-test("notification settings: critical types locked, a preference and quiet hours kept; the mails follow the teacher's language", { tag: '@review-queue' }, async ({ page }, testInfo) => {
+test("notification settings: critical types locked, a preference and quiet hours kept; the mails follow the teacher's language", { tag: '@review-queue-change' }, async ({ page }, testInfo) => {
   const teacher = teacherFor(testInfo, 'language');
   const place = await subjectWithStudents(teacher, 2);
   await page.goto('/settings');

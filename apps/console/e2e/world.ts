@@ -1,5 +1,5 @@
 // What the journeys need from the running system, through the gateway as an admin's client would.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -46,16 +46,59 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Playwright's `test`, where a test tagged `@review-queue` runs while no other such test does. The two
- * widths run at once (one worker each) against one system, whose review queue is one: the tests that
- * count it (the badge, "five fewer than before"), pick its oldest blocks or add blocks to it take turns.
+ * The review queue's turns, a readers-writer lock shared by the run's workers (a folder of entries
+ * named `<kind>-<pid>-<n>`, changed under the `review-queue-state` lock): a test that counts the queue
+ * or picks its oldest blocks (`@review-queue`) runs alone; tests that only add and review blocks of their
+ * own (`@review-queue-change`) run beside each other, never beside a counting one. A counting test
+ * waiting (`w-`) lets no new changing test in. Entries of a dead worker are dropped. Resolves to the release.
+ */
+async function queueTurn(mode: 'exclusive' | 'shared'): Promise<() => void> {
+  const dir = path.join(os.tmpdir(), `academy-console-review-queue-${new URL(system().gateway).port}`);
+  mkdirSync(dir, { recursive: true });
+  const id = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const entries = () =>
+    readdirSync(dir).filter((entry) => {
+      if (alive(Number(entry.split('-')[1]))) return true;
+      rmSync(path.join(dir, entry), { force: true });
+      return false;
+    });
+  for (;;) {
+    const release = await lockOf('review-queue-state');
+    try {
+      const now = entries();
+      const others = now.filter((entry) => !entry.endsWith(id));
+      if (mode === 'shared' && !others.some((entry) => entry.startsWith('x-') || entry.startsWith('w-'))) {
+        writeFileSync(path.join(dir, `s-${id}`), '');
+        return () => rmSync(path.join(dir, `s-${id}`), { force: true });
+      }
+      if (mode === 'exclusive') {
+        rmSync(path.join(dir, `w-${id}`), { force: true });
+        if (!others.some((entry) => entry.startsWith('x-') || entry.startsWith('s-'))) {
+          writeFileSync(path.join(dir, `x-${id}`), '');
+          return () => rmSync(path.join(dir, `x-${id}`), { force: true });
+        }
+        writeFileSync(path.join(dir, `w-${id}`), '');
+      }
+    } finally {
+      release();
+    }
+    await delay(100);
+  }
+}
+
+/**
+ * Playwright's `test` with the review queue's turns. The widths run at once against one system, whose
+ * review queue is one: the tests that count it (the badge, "five fewer than before") or pick its oldest
+ * blocks are tagged `@review-queue` and run alone; those that add blocks of their own to it and review
+ * them by id, `@review-queue-change`, run beside each other (queueTurn).
  */
 export const test = base.extend<{ reviewQueueTurn: void }>({
   reviewQueueTurn: [
     // Playwright reads the fixtures a fixture uses from this pattern: none.
     async ({}, use, testInfo) => {
-      if (!testInfo.tags.includes('@review-queue')) return use();
-      const release = await lockOf('review-queue');
+      const mode = testInfo.tags.includes('@review-queue') ? 'exclusive' : testInfo.tags.includes('@review-queue-change') ? 'shared' : null;
+      if (!mode) return use();
+      const release = await queueTurn(mode);
       try {
         await use();
       } finally {
@@ -66,9 +109,12 @@ export const test = base.extend<{ reviewQueueTurn: void }>({
   ],
 });
 
+/** The width a project runs at (`desktop` or `phone`; playwright.config.ts runs each width as two projects). */
+export const widthOf = (testInfo: TestInfo): 'desktop' | 'phone' => (testInfo.project.name.startsWith('phone') ? 'phone' : 'desktop');
+
 /** The demo teachers, split between the two widths so that their journeys never meet (clock state, language). */
 export function teacherFor(testInfo: TestInfo, role: 'clock' | 'day' | 'language'): { email: string; password: string } {
-  const n = { clock: 1, day: 2, language: 3 }[role] + (testInfo.project.name === 'phone' ? 3 : 0);
+  const n = { clock: 1, day: 2, language: 3 }[role] + (widthOf(testInfo) === 'phone' ? 3 : 0);
   return { email: `teacher${n}@academy.local`, password: 'teacher1234' };
 }
 
@@ -117,12 +163,17 @@ export async function classToday(teacher: { email: string; password: string }): 
   throw new Error(`no subject of ${teacher.email} with three active students`);
 }
 
-/** axe-core finds no serious or critical violation; then a full-page screenshot named after the page and the width. */
+/**
+ * axe-core finds no serious or critical violation; then a full-page screenshot named after the page and the width.
+ * axe runs in the page itself (legacy mode): AxeBuilder's default opens a blank page per check to merge the
+ * results of cross-origin frames, which the console has none of; and only the violations are collected
+ * (the passes' nodes are neither gathered nor sent back). Every rule still runs on the whole page.
+ */
 export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, `axe on ${name}`).toEqual([]);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${testInfo.project.name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${widthOf(testInfo)}.png`), fullPage: true });
 }
 
 export async function logInThroughForm(page: Page, credentials: { email: string; password: string }): Promise<void> {
