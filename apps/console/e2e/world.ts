@@ -98,7 +98,10 @@ export const test = base.extend<{ reviewQueueTurn: void }>({
     async ({}, use, testInfo) => {
       const mode = testInfo.tags.includes('@review-queue') ? 'exclusive' : testInfo.tags.includes('@review-queue-change') ? 'shared' : null;
       if (!mode) return use();
+      const asked = Date.now();
       const release = await queueTurn(mode);
+      // The wait for a turn is the other tests' time, not this one's: added to its timeout.
+      testInfo.setTimeout(testInfo.timeout + (Date.now() - asked));
       try {
         await use();
       } finally {
