@@ -5848,6 +5848,15 @@ export interface paths {
                         "application/json": components["schemas"]["SuccessError"];
                     };
                 };
+                /** @description USER_ERASED: an erasure of this login ran (a registration arriving while it runs waits for it, then is refused) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuccessError"];
+                    };
+                };
                 409: components["responses"]["IdempotencyKeyInUse"];
                 422: components["responses"]["IdempotencyKeyReused"];
             };

@@ -24,8 +24,9 @@ export const devicesPrivacy: PrivacyProvider = {
     const devices = await devicesOfUser(em, subject.userId);
     return devices.length ? { data: { devices } } : null;
   },
-  async erase({ em, subject }) {
-    const count = subject.userId === null ? 0 : await deleteDevicesOfUser(em, subject.userId);
+  // The login is marked erased too (erased_users: its id alone), so a registration that waited for this erasure is refused.
+  async erase({ em, subject, now }) {
+    const count = subject.userId === null ? 0 : await deleteDevicesOfUser(em, subject.userId, now);
     return { erased: count ? [{ what: 'push device tokens', count }] : [], kept: [] };
   },
 };

@@ -12,16 +12,29 @@ export interface DeviceTokenRow {
 }
 
 /**
+ * A registration and an erasure of one user take turns: this transaction-scoped lock of the user is
+ * held by the erasure until its whole answer commits, and taken by a registration before it reads the
+ * erased mark or writes a row.
+ */
+const lockUser = (em: EntityManager, userId: number) => em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`device-user:${userId}`], 'all');
+
+/**
  * Stores `token` as the user's for a device (one row per user and device), in one transaction on
  * `em` (inside a keyed write, a savepoint of its transaction, so the key commits with the token).
  * A token held by another user or device moves here; registrations of one token wait for each other.
+ * Null, and nothing written, when the user's login was erased (an erasure that ran first, or that
+ * was running: the registration waited for its commit).
  */
-export function saveDeviceToken(em: EntityManager, userId: number, deviceId: string, token: string, platform: 'ios' | 'android'): Promise<DeviceTokenRow> {
+export function saveDeviceToken(em: EntityManager, userId: number, deviceId: string, token: string, platform: 'ios' | 'android'): Promise<DeviceTokenRow | null> {
   return em.transactional(async (tx) => {
     const connection = tx.getConnection();
     const context = tx.getTransactionContext();
     // Registrations of one token wait for each other (the last one wins), instead of one failing on the unique key.
     await connection.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`device-token:${token}`], 'all', context);
+    // Then the user's turn (always in this order: the erasure takes no token lock, so no two wait for each other).
+    await lockUser(tx, userId);
+    const [erased] = await connection.execute<unknown[]>(`select 1 from erased_users where user_id = ?`, [userId], 'all', context);
+    if (erased) return null;
     await connection.execute(`delete from device_tokens where token = ? and not (user_id = ? and device_id = ?)`, [token, userId, deviceId], 'run', context);
     const [saved] = await connection.execute<DeviceTokenRow[]>(
       `insert into device_tokens (user_id, device_id, token, platform, created_at, updated_at, last_seen_at)
@@ -68,8 +81,14 @@ export function devicesOfUser(em: EntityManager, userId: number) {
   );
 }
 
-/** Deletes every token of the user (an erasure); how many. */
-export async function deleteDevicesOfUser(em: EntityManager, userId: number): Promise<number> {
+/**
+ * Deletes every token of the user and marks the login erased (an erasure, in its transaction on `em`);
+ * how many tokens. The user's lock is held until that transaction commits: a registration running now
+ * waits, then finds the mark (saveDeviceToken).
+ */
+export async function deleteDevicesOfUser(em: EntityManager, userId: number, now: Date): Promise<number> {
+  await lockUser(em, userId);
+  await em.execute(`insert into erased_users (user_id, erased_at) values (?, ?) on conflict (user_id) do nothing`, [userId, now], 'run');
   const result = await em.execute<{ affectedRows: number }>(`delete from device_tokens where user_id = ?`, [userId], 'run');
   return result.affectedRows;
 }

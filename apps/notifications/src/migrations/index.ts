@@ -8,5 +8,6 @@ import { Migration20261125200000_quiet_hours } from './Migration20261125200000_q
 import { Migration20261127120000_outbox_trace_context } from './Migration20261127120000_outbox_trace_context.ts';
 import { Migration20261127160000_push_send_keys } from './Migration20261127160000_push_send_keys.ts';
 import { Migration20261127200000_privacy_answers } from './Migration20261127200000_privacy_answers.ts';
+import { Migration20261128110000_erased_users } from './Migration20261128110000_erased_users.ts';
 
-export const migrations = [Migration20261122053242_initial, Migration20261123052608_device_tokens_deliveries, Migration20261125150000_idempotency_keys, Migration20261125160000_preferences, Migration20261125190000_email_unsubscribes, Migration20261125200000_quiet_hours, Migration20261127120000_outbox_trace_context, Migration20261127160000_push_send_keys, Migration20261127200000_privacy_answers];
+export const migrations = [Migration20261122053242_initial, Migration20261123052608_device_tokens_deliveries, Migration20261125150000_idempotency_keys, Migration20261125160000_preferences, Migration20261125190000_email_unsubscribes, Migration20261125200000_quiet_hours, Migration20261127120000_outbox_trace_context, Migration20261127160000_push_send_keys, Migration20261127200000_privacy_answers, Migration20261128110000_erased_users];

@@ -258,7 +258,10 @@ export const registerDeviceTokenRoute = notificationsApi.route({
   summary: "Register or update the push token of the user's device",
   description: 'One token per (user, device); a token registered by another user moves to this one.',
   request: { body: RegisterDeviceTokenBody },
-  responses: { 200: jsonContent(DeviceTokenRegistered, 'Device token registered successfully'), ...errors() },
+  responses: {
+    200: jsonContent(DeviceTokenRegistered, 'Device token registered successfully'),
+    ...errors({ 403: 'USER_ERASED: an erasure of this login ran (a registration arriving while it runs waits for it, then is refused)' }),
+  },
 });
 
 export const removeDeviceTokenRoute = notificationsApi.route({
