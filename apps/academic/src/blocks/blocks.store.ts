@@ -10,6 +10,7 @@ import { numberedPlaceholders, Sql } from '@academy/db';
 import { outboxInsertSql } from '@academy/messaging';
 import type { KeyColumns, StatementKey } from '@academy/service';
 import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+import { pendingAnswerJson, type PendingRow } from './pending-answer.ts';
 
 /** `name lastname`, trimmed, of a table alias with those columns (null when the row is missing). */
 const fullNameSql = (alias: string) => `nullif(trim(${alias}.name || ' ' || ${alias}.lastname), '')`;
@@ -47,8 +48,6 @@ function filters(given: [condition: string, value: number | string | undefined][
 /** SQL: a timestamptz column as an ISO instant in UTC (`…Z`, milliseconds), as `isoTime` writes it. */
 const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** SQL: the listing's cursor of a row: its close time in microseconds since 1970 (`n` for none) and its id (`PendingCursor`). */
-const cursorSql = (closedAt: string, id: string) => `coalesce(((extract(epoch from ${closedAt}) * 1000000)::bigint)::text, 'n') || '.' || ${id}`;
 /** SQL: the close time of a cursor, given as its `?` (exact: microseconds below 2^53). */
 const CURSOR_TIME_SQL = `(timestamptz 'epoch' + ?::bigint * interval '1 microsecond')`;
 
@@ -57,11 +56,11 @@ const PAGE_COLUMNS = 'id, closed_at, student_id, grade, employee_id';
 
 /**
  * SQL: one run of pending blocks (`where`: more conditions), oldest close first (`closed_at` nulls
- * last, then id), after the cursor, at most `take`, with `columns`: a range of the partial index that
+ * last, then id), after the cursor, at most `take` (null: all), with `columns`: a range of the partial index that
  * `where` picks (the close time and id are its last columns), read from the cursor on. Blocks without
  * a close time (none is pending without one, but the order places them last) are a second, empty range.
  */
-function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCursor | undefined, take: number, columns = 'id, closed_at'): { sql: string; params: unknown[] } {
+function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCursor | undefined, take: number | null, columns = 'id, closed_at'): { sql: string; params: unknown[] } {
   const branches: string[] = [];
   const params: unknown[] = [];
   const from = `select ${columns} from student_blocks where status = 'pending'${where.sql}`;
@@ -75,20 +74,28 @@ function pendingRun(where: { sql: string; params: unknown[] }, after: PendingCur
   return { sql: branches.join(' union all '), params };
 }
 
-export type PendingPageQuery = PendingBlocksQuery & { limit: number };
+/** A page (`limit`), or one student's whole listing (`studentId` without `limit`: a student's blocks, never the queue). */
+export type PendingPageQuery = PendingBlocksQuery & ({ limit: number } | { limit?: undefined; studentId: number });
+
+/** The columns of a pending block a student's page shows, all on the partial index `(student_id, closed_at, id) INCLUDE (block_id, grade, employee_id)`. */
+const STUDENT_PAGE_COLUMNS = `${PAGE_COLUMNS}, block_id`;
 
 /**
- * The rows of a page (`PAGE_COLUMNS`, `block_name`, `subject_id`), oldest close first, from the
- * cursor (`after`) or skipping the pages before (`page`). A subject's page merges the runs of its
- * blocks on their covering index (each read from the cursor for at most a page: a few blocks a
- * subject, so a page reads at most blocks × page entries, however deep), every column it shows taken
- * from the index and from the subject's block rows it starts from: no row of `student_blocks` or
- * `blocks` is read again. Other pages pick their ids on the pending indexes, then read those rows.
+ * The rows of a page (`PAGE_COLUMNS`, `block_id`, `block_name`, `subject_id`), oldest close first, from
+ * the cursor (`after`) or skipping the pages before (`page`); without `limit` (a student's), all of them.
+ * A subject's page merges the runs of its blocks on their covering index (each read from the cursor for
+ * at most a page: a few blocks a subject, so a page reads at most blocks × page entries, however deep),
+ * every column it shows taken from the index and from the subject's block rows it starts from: no row of
+ * `student_blocks` or `blocks` is read again. A student's page reads its run of the student's covering
+ * index, then the blocks' rows for their names. Other pages pick their ids on the pending index, then
+ * read those rows.
  */
 function pendingPage(query: PendingPageQuery): { sql: string; params: unknown[] } {
-  const skip = query.after === undefined ? query.limit * ((query.page ?? 1) - 1) : 0;
-  const take = skip + query.limit;
-  const page = { sql: 'order by closed_at asc nulls last, id asc limit ?::int offset ?::int', params: [query.limit, skip] };
+  const limit = query.limit ?? null;
+  const skip = query.after === undefined && limit !== null ? limit * ((query.page ?? 1) - 1) : 0;
+  const take = limit === null ? null : skip + limit;
+  // `limit null` is no limit: a student's whole listing.
+  const page = { sql: 'order by closed_at asc nulls last, id asc limit ?::int offset ?::int', params: [limit, skip] };
   if (query.subjectId !== undefined && query.studentId === undefined) {
     const run = pendingRun({ sql: ' and block_id = b.id', params: [] }, query.after, take, PAGE_COLUMNS);
     return {
@@ -96,11 +103,18 @@ function pendingPage(query: PendingPageQuery): { sql: string; params: unknown[] 
       params: [...run.params, query.subjectId, ...page.params],
     };
   }
-  const where = filters([
-    ['student_id = ?', query.studentId],
-    ['block_id in (select id from blocks where subject_id = ?)', query.subjectId],
-  ]);
-  const run = pendingRun(where, query.after, take);
+  if (query.studentId !== undefined) {
+    const where = filters([
+      ['student_id = ?', query.studentId],
+      ['block_id in (select id from blocks where subject_id = ?)', query.subjectId],
+    ]);
+    const run = pendingRun(where, query.after, take, STUDENT_PAGE_COLUMNS);
+    return {
+      sql: `select r.*, b.name as block_name, b.subject_id from (select * from (${run.sql}) r ${page.sql}) r join blocks b on b.id = r.block_id`,
+      params: [...run.params, ...page.params],
+    };
+  }
+  const run = pendingRun({ sql: '', params: [] }, query.after, take);
   return {
     sql: `select sb.id, sb.closed_at, sb.student_id, sb.grade, sb.employee_id, b.id as block_id, b.name as block_name, b.subject_id
             from (select id from (${run.sql}) r ${page.sql}) ids join student_blocks sb on sb.id = ids.id join blocks b on b.id = sb.block_id`,
@@ -117,20 +131,20 @@ const PENDING_BLOCK_JOINS = `join blocks b on b.id = sb.block_id
        join students s on s.id = sb.student_id
        left join employees e on e.id = sb.employee_id`;
 
+/** The plain columns of a page's row (`PendingRow`), of the statement's `listed`. */
+const PENDING_ROW_COLUMNS = ['student_id', 'student_name', 'student_lastname', 'id', 'block_id', 'block_name', 'subject_id', 'subject_name', 'grade', 'employee_id', 'employee_name', 'employee_lastname', 'closed_micros'];
+
 /**
- * A page of the spec's pending listing (`limit`), answered as PostgreSQL writes it: one query reads
- * the page's rows on the indexes (`pendingPage`), joins them to the names they show (a deferred
- * join), groups them by student in the order of their oldest block, and writes the answer's JSON
- * with the cursor of the page after (null when the page is not full). A student's blocks reach
- * `json_agg` in their order from a subquery sorted by student and order (one sort of the page's rows,
- * which also feeds the grouping): `json_agg(… order by n)` sorted each student's blocks apart, a sort
- * begun and ended per group, ~10% of the page's PostgreSQL CPU (PostgreSQL 15 does not use the input's
- * order for an aggregate's own ORDER BY; 16 does).
+ * A page of the spec's pending listing (`limit`, or a student's whole listing), answered from one query:
+ * it reads the page's rows on the indexes (`pendingPage`) and joins them to the names they show (a
+ * deferred join), as plain columns; academic groups them by student and writes the answer's JSON
+ * (`pendingAnswerJson`). PostgreSQL wrote that JSON before (each block's `json_build_object`, the
+ * timestamps' `to_char`, the grouping and `json_agg`): more than half of the page's PostgreSQL CPU, the
+ * resource the queue's pages share, for a few tens of µs of academic's (bench README, fifth pass).
  */
 export async function selectPendingPageJson(em: EntityManager, query: PendingPageQuery): Promise<string> {
-  const { sql, params } = pendingPageJsonSql(query);
-  const [row] = await prepared<{ body: string }>(em, sql, params);
-  return row!.body;
+  const { sql, params } = pendingPageRowsSql(query);
+  return pendingAnswerJson(await prepared<PendingRow>(em, sql, params), query.limit);
 }
 
 /**
@@ -148,33 +162,40 @@ export async function selectPendingVersion(em: EntityManager): Promise<{ epoch: 
  * instance's cache has not seen (one round trip instead of two).
  */
 export async function selectPendingPageWithVersion(em: EntityManager, query: PendingPageQuery): Promise<{ version: { epoch: string; version: string } | undefined; json: string }> {
-  const { sql, params } = pendingPageJsonSql(query);
-  const [row] = await prepared<{ body: string; epoch: string | null; version: string | null }>(
-    em,
-    `select p.body, v.epoch::text as epoch, v.version::text as version from (${sql}) p left join listing_versions v on v.name = 'pending_blocks'`,
-    params,
-  );
-  return { version: row!.epoch === null || row!.version === null ? undefined : { epoch: row!.epoch, version: row!.version }, json: row!.body };
+  const { sql, params } = pendingPageRowsSql(query, true);
+  const rows = await prepared<PendingRow & { version_epoch: string | null; version: string | null }>(em, sql, params);
+  const [first] = rows;
+  const version = first?.version_epoch == null || first.version == null ? undefined : { epoch: first.version_epoch, version: first.version };
+  // An empty page is the one row of the version, its page's columns null.
+  return { version, json: pendingAnswerJson(first?.id == null ? [] : rows, query.limit) };
 }
 
-/** The statement of `selectPendingPageJson` (`?` parameters; exported for bench:blocks' EXPLAIN). */
-export function pendingPageJsonSql(query: PendingPageQuery): { sql: string; params: unknown[] } {
+/**
+ * The statement of `selectPendingPageJson` (`?` parameters; exported for bench:blocks' EXPLAIN): the
+ * page's rows in their order; `withVersion`, each with the queue's version (`version_epoch`, `version`),
+ * and one row of it with the page's columns null when the page is empty.
+ */
+export function pendingPageRowsSql(query: PendingPageQuery, withVersion = false): { sql: string; params: unknown[] } {
   const page = pendingPage(query);
-  return {
-    sql: `with page as (${page.sql}),
+  const listed = `with page as (${page.sql}),
      listed as (
-       select page.student_id, ${fullNameSql('s')} as student_name, row_number() over (order by page.closed_at asc nulls last, page.id asc) as n,
-              page.id, page.closed_at, ${pendingBlockJson('page', 'page.block_id', 'page.block_name')} as block
+       select page.student_id, s.name as student_name, s.lastname as student_lastname, page.id, page.block_id, page.block_name, sub.id as subject_id, sub.name as subject_name,
+              page.grade::float8 as grade, page.employee_id, e.name as employee_name, e.lastname as employee_lastname,
+              ((extract(epoch from page.closed_at) * 1000000)::bigint)::text as closed_micros, page.closed_at
          from page
          join subjects sub on sub.id = page.subject_id
          join students s on s.id = page.student_id
-         left join employees e on e.id = page.employee_id),
-     groups as (
-       select min(n) as first, json_build_object('studentId', student_id, 'studentName', coalesce(min(student_name), ''), 'blocks', json_agg(block)) as "group"
-         from (select * from listed order by student_id, n) listed group by student_id)
-     select json_build_object('ok', true, 'total', (select count(*) from listed), 'byStudent', coalesce((select json_agg("group" order by first) from groups), '[]'),
-                              'nextCursor', (select ${cursorSql('closed_at', 'id')} from listed where n = ?::int))::text as body`,
-    params: [...page.params, query.limit],
+         left join employees e on e.id = page.employee_id)`;
+  const columns = PENDING_ROW_COLUMNS.map((column) => `listed.${column}`).join(', ');
+  const order = 'order by listed.closed_at asc nulls last, listed.id asc';
+  return {
+    sql: withVersion
+      ? `${listed}
+     select v.epoch::text as version_epoch, v.version::text as version, ${columns}
+       from (select 1) one left join listing_versions v on v.name = 'pending_blocks' left join listed on true ${order}`
+      : `${listed}
+     select ${columns} from listed ${order}`,
+    params: page.params,
   };
 }
 

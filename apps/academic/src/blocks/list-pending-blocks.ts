@@ -3,20 +3,22 @@ import { pipeline } from 'node:stream/promises';
 import type { Actor } from '@academy/auth';
 import type { PendingBlocksQuery } from '@academy/contracts';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { selectPendingPageJson, selectPendingPageWithVersion, selectPendingVersion, streamPendingGroups } from './blocks.store.ts';
+import { selectPendingPageJson, selectPendingPageWithVersion, selectPendingVersion, streamPendingGroups, type PendingPageQuery } from './blocks.store.ts';
 
 /**
  * The spec's pending listing: every `pending` block (or a page of them), oldest close first, grouped
- * by student in the order of their oldest one, as JSON text: a page (`limit`) as the one query writes
- * it, with the cursor of the page after, kept in the instance's page cache under the queue's version
+ * by student in the order of their oldest one, as JSON text: a page (`limit`), or one student's whole
+ * listing, from the one query's rows, with the cursor of the page after (a page's), kept in the
+ * instance's page cache under the queue's version
  * (read first: a page computed after a change that committed meanwhile is fresher than its key, and
  * any request after that commit reads a newer version; a page this instance has not been asked before
  * reads the version in its own statement, one round trip); the whole listing streamed from PostgreSQL, a
  * batch of students at a time. Answers once the query has answered (an error until then is the request's).
  */
 export async function listPendingBlocks(ctx: AcademicContext, input: PendingBlocksQuery, _actor: Actor): Promise<Buffer | Readable> {
-  if (input.limit !== undefined) {
-    const query = { ...input, limit: input.limit };
+  // A page, or one student's whole listing (a student's blocks, a few: bounded, so answered and kept as a page is).
+  const query: PendingPageQuery | undefined = input.limit !== undefined ? { ...input, limit: input.limit } : input.studentId !== undefined ? { ...input, limit: undefined, studentId: input.studentId } : undefined;
+  if (query !== undefined) {
     return Buffer.from(
       await ctx.pendingPages.text(
         () => selectPendingVersion(ctx.orm.em),

@@ -81,6 +81,27 @@ describe('the pending queue page cache (in memory, keyed by the version the data
     expect(after!.byStudent.flatMap((group) => group.blocks).find((block) => block.studentBlockId === first.rows[0]!.id)!.grade).toBe(4);
   });
 
+  test("one student's whole listing (no limit) is a page of the cache: one statement never asked, then the version alone, and a commit is shown", async () => {
+    const { first } = await queue();
+    const listing = async () => {
+      const answer = await w.api().get(`/api/v2/blocks/pending?studentId=${first.studentId}`).set(admin);
+      expect(answer.status).toBe(200);
+      return answer.body as { total: number; nextCursor?: unknown; byStudent: { studentId: number; blocks: { studentBlockId: number; grade: number | null }[] }[] };
+    };
+    const database = async () => JSON.parse(await selectPendingPageJson(em(service()), { studentId: first.studentId }));
+    let kept: Awaited<ReturnType<typeof listing>> | undefined;
+    expect(await statementsOf(async () => (kept = await listing()))).toEqual(['both']);
+    expect(kept).toEqual(await database());
+    expect(kept!.byStudent.map((group) => [group.studentId, group.blocks.map((block) => block.studentBlockId)])).toEqual([[first.studentId, [first.rows[0]!.id]]]);
+    expect('nextCursor' in kept!).toBe(false);
+    expect(await statementsOf(async () => expect(await listing()).toEqual(kept))).toEqual(['version']);
+    await f.query(`update student_blocks set grade = 4 where id = ?`, [first.rows[0]!.id]);
+    let after: Awaited<ReturnType<typeof listing>> | undefined;
+    expect(await statementsOf(async () => (after = await listing()))).toEqual(['version', 'page']);
+    expect(after).toEqual(await database());
+    expect(after!.byStudent[0]!.blocks[0]!.grade).toBe(4);
+  });
+
   test('a commit while never-asked pages are computed is never hidden from the asks after it', async () => {
     const teacher = await w.teacher();
     const subject = await w.subject(['N1', 'N2']);
