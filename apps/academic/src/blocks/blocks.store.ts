@@ -140,7 +140,7 @@ const PENDING_ROW_COLUMNS = ['student_id', 'student_name', 'student_lastname', '
  * deferred join), as plain columns; academic groups them by student and writes the answer's JSON
  * (`pendingAnswerJson`). PostgreSQL wrote that JSON before (each block's `json_build_object`, the
  * timestamps' `to_char`, the grouping and `json_agg`): more than half of the page's PostgreSQL CPU, the
- * resource the queue's pages share, for a few tens of µs of academic's (bench README, fifth pass).
+ * resource the queue's pages share, for ~0.1 ms of academic's (bench README, fifth pass).
  */
 export async function selectPendingPageJson(em: EntityManager, query: PendingPageQuery): Promise<string> {
   const { sql, params } = pendingPageRowsSql(query);
