@@ -2,8 +2,8 @@
 // straight to the database (fast, and independent of the routes under test).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RunningService, StartOptions } from '@academy/service';
-import { bearer, testConfig } from '@academy/testing';
-import { startTestService, useService } from '@academy/testing/harness';
+import { bearer } from '@academy/testing';
+import { serviceTestConfig, startTestService, useService } from '@academy/testing/harness';
 import { academicService } from '../src/service.ts';
 import { SettingsSchema, type Config } from '../src/config.ts';
 
@@ -12,7 +12,7 @@ export const user = bearer({ role: 'user', sub: '2', employeeId: 1 });
 
 /** The service over a fresh database (its periodic attendance check off); `settings` over the test config, `options.clock` to pin its clock. */
 export async function startAcademic(settings: Partial<Config> = {}, options: StartOptions = {}): Promise<RunningService<Config>> {
-  return startTestService(academicService, { ...(await testConfig('academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0, ...settings }, options);
+  return startTestService(academicService, { ...(await serviceTestConfig(academicService, 'academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0, ...settings }, options);
 }
 
 /** The service around the describe's tests (`useService`), and fixtures bound to it. */

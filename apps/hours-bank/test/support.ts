@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningService, StartOptions } from '@academy/service';
-import { testConfig, uniqueQueueName } from '@academy/testing';
-import { startTestService, stopTestService, useService } from '@academy/testing/harness';
+import { uniqueQueueName } from '@academy/testing';
+import { serviceTestConfig, startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { hoursBankService } from '../src/service.ts';
 
@@ -11,7 +11,7 @@ import { hoursBankService } from '../src/service.ts';
 export async function startHoursBank(options: StartOptions = {}): Promise<RunningService<Config>> {
   const config: Config = {
     ...ConfigSchema.parse({}),
-    ...(await testConfig('hours_bank')),
+    ...(await serviceTestConfig(hoursBankService, 'hours_bank')),
     REPLICAS_QUEUE: uniqueQueueName('hours-bank.replicas'),
     PRIVACY_QUEUE: uniqueQueueName('hours-bank.privacy'),
     PRIVACY_FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'hours-bank-privacy-')),

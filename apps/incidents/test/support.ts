@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningService, StartOptions } from '@academy/service';
-import { bearer, testConfig, uniqueName, uniqueQueueName } from '@academy/testing';
-import { startTestService, stopTestService, useService } from '@academy/testing/harness';
+import { bearer, uniqueName, uniqueQueueName } from '@academy/testing';
+import { serviceTestConfig, startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { incidentsService } from '../src/service.ts';
 import type { IncidentsContext } from '../src/shared/incidents-context.ts';
@@ -14,7 +14,7 @@ export type IncidentsService = RunningService<Config, IncidentsContext>;
 export async function incidentsTestConfig(overrides: Partial<Config> = {}): Promise<Config> {
   return {
     ...ConfigSchema.parse({}),
-    ...(await testConfig('incidents')),
+    ...(await serviceTestConfig(incidentsService, 'incidents')),
     REPLICAS_QUEUE: uniqueQueueName('incidents.replicas'),
     PRIVACY_QUEUE: uniqueQueueName('incidents.privacy'),
     CACHE_KEY_PREFIX: uniqueName('incidents_test'),

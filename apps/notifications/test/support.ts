@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { createEnvelope, type EventData, type EventEnvelope, type EventType, type TypedEnvelope } from '@academy/contracts';
 import type { RunningService, StartOptions } from '@academy/service';
-import { testConfig, uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
-import { startTestService, stopTestService, useService } from '@academy/testing/harness';
+import { uniqueName, uniqueQueueName, waitFor } from '@academy/testing';
+import { serviceTestConfig, startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import type { NotificationsOverrides } from '../src/notifications-context.ts';
 import { defineNotificationsService } from '../src/service.ts';
@@ -23,7 +23,7 @@ export const API_KEY = 'test-push-api-key-0123456789';
 export async function notificationsConfig(overrides: Partial<Config> = {}): Promise<Config> {
   return {
     ...ConfigSchema.parse({}),
-    ...(await testConfig('notifications')),
+    ...(await serviceTestConfig(defineNotificationsService(), 'notifications')),
     PUSH_NOTIFICATIONS_API_KEY: API_KEY,
     EMAIL_QUEUE: uniqueQueueName('notifications.email'),
     REALTIME_QUEUE: uniqueQueueName('notifications.incidents'),

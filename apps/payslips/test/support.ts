@@ -7,8 +7,8 @@ import request from 'supertest';
 import { DEV_TAX_ID_DIGEST_KEY, demoTaxId, taxIdDigest, type PayslipBatch } from '@academy/contracts';
 import { fixedClock, type SettableClock } from '@academy/kit';
 import type { RunningService } from '@academy/service';
-import { bearer, testConfig, uniqueQueueName, waitFor } from '@academy/testing';
-import { startTestService, stopTestService, useService } from '@academy/testing/harness';
+import { bearer, uniqueQueueName, waitFor } from '@academy/testing';
+import { serviceTestConfig, startTestService, stopTestService, useService } from '@academy/testing/harness';
 import { ConfigSchema, type Config } from '../src/config.ts';
 import { payslipsService } from '../src/service.ts';
 import type { PayslipsContext } from '../src/shared/payslips-context.ts';
@@ -19,7 +19,7 @@ export type PayslipsService = RunningService<Config, PayslipsContext> & { clock:
 export async function payslipsTestConfig(overrides: Partial<Config> = {}): Promise<Config> {
   return {
     ...ConfigSchema.parse({}),
-    ...(await testConfig('payslips')),
+    ...(await serviceTestConfig(payslipsService, 'payslips')),
     REPLICAS_QUEUE: uniqueQueueName('payslips.replicas'),
     PRIVACY_QUEUE: uniqueQueueName('payslips.privacy'),
     FILES_DIR: mkdtempSync(path.join(os.tmpdir(), 'payslips-files-')),

@@ -4,8 +4,19 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll } from '@jest/globals';
 import { startService, type BaseConfig, type RunningService, type ServiceDefinition, type StartOptions } from '@academy/service';
-import { deleteTestQueues, dropTestDatabase } from './index.ts';
-import { cloneMigratedDatabase } from './template-database.ts';
+import { deleteTestQueues, dropTestDatabase, testConfigOn, type SettingsSchema } from './index.ts';
+import { cloneMigratedDatabase, createMigratedTestDatabase } from './template-database.ts';
+
+/**
+ * `testConfig(name, settings?)` whose database is already a copy of the service's migrated template: one CREATE
+ * DATABASE, where `testConfig`'s empty database is replaced by the copy at start (two). `startTestService` then
+ * starts it as it is (its migrations find none pending).
+ */
+export async function serviceTestConfig<C extends BaseConfig, D>(definition: ServiceDefinition<C, D>, name: string): Promise<BaseConfig>;
+export async function serviceTestConfig<C extends BaseConfig, D, S extends object>(definition: ServiceDefinition<C, D>, name: string, settings: SettingsSchema<S>): Promise<BaseConfig & S>;
+export async function serviceTestConfig<C extends BaseConfig, D>(definition: ServiceDefinition<C, D>, name: string, settings?: SettingsSchema<object>): Promise<BaseConfig> {
+  return testConfigOn(await createMigratedTestDatabase(definition as ServiceDefinition, name), settings as SettingsSchema<object>);
+}
 
 /**
  * Starts the service and waits for its broker: queues are bound before a test publishes, and a broker still connecting when the service stops would keep Jest alive.

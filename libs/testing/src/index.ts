@@ -63,13 +63,20 @@ export interface SettingsSchema<S> {
 export async function testConfig(name: string): Promise<BaseConfig>;
 export async function testConfig<S extends object>(name: string, settings: SettingsSchema<S>): Promise<BaseConfig & S>;
 export async function testConfig(name: string, settings?: SettingsSchema<object>): Promise<BaseConfig> {
+  return testConfigOn(await createTestDatabase(name), settings as SettingsSchema<object>);
+}
+
+/** `testConfig` over a database the caller made (the harness's `serviceTestConfig`: a copy of the service's migrated template). */
+export function testConfigOn(databaseUrl: string): BaseConfig;
+export function testConfigOn<S extends object>(databaseUrl: string, settings: SettingsSchema<S>): BaseConfig & S;
+export function testConfigOn(databaseUrl: string, settings?: SettingsSchema<object>): BaseConfig {
   generateKeyPairFiles(TEST_KEYS_DIR, TEST_KID);
   return {
     ...settings?.parse({}),
     PORT: 0,
     HOST: '127.0.0.1',
     LOG_LEVEL: (process.env.TEST_LOG_LEVEL as BaseConfig['LOG_LEVEL']) ?? 'silent',
-    DATABASE_URL: await createTestDatabase(name),
+    DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: 10,
     DATABASE_ACQUIRE_TIMEOUT_MS: 30_000,
     RABBITMQ_URL: testUrls.rabbitmq,

@@ -3,8 +3,8 @@ import pg from 'pg';
 import { Migration } from '@mikro-orm/migrations';
 import { runMigrations } from '@academy/db';
 import { withServiceOrm, type ServiceDefinition } from '@academy/service';
-import { dropTestDatabase, testConfig, testUrls } from '../src/index.ts';
-import { cloneMigratedDatabase, templateName } from '../src/template-database.ts';
+import { dropTestDatabase, testConfig, testConfigOn, testUrls } from '../src/index.ts';
+import { cloneMigratedDatabase, createMigratedTestDatabase, templateName } from '../src/template-database.ts';
 
 class Migration20260101000000_things extends Migration {
   override async up(): Promise<void> {
@@ -80,6 +80,21 @@ describe('test databases cloned from a migrated template', () => {
       expect(await columns(config.DATABASE_URL)).toEqual(['id', 'name']);
     } finally {
       await dropTestDatabase(config.DATABASE_URL);
+    }
+  });
+
+  test('a test database made at once as a copy (serviceTestConfig) is migrated, and the start leaves it as it is', async () => {
+    const service = definition([Migration20260101000000_things, Migration20260101000001_things_kind]);
+    const url = await createMigratedTestDatabase(service, 'template_d');
+    try {
+      expect(new URL(url).pathname).toMatch(/^\/t_template_d_[0-9a-f]{8}$/);
+      expect(await columns(url)).toEqual(['id', 'name', 'kind']);
+      const config = testConfigOn(url);
+      await cloneMigratedDatabase(service, config);
+      expect(await withServiceOrm(service, config, (orm) => runMigrations(orm))).toEqual([]);
+      expect(await columns(url)).toEqual(['id', 'name', 'kind']);
+    } finally {
+      await dropTestDatabase(url);
     }
   });
 });
