@@ -140,14 +140,19 @@ export function describeProcessBasics({ name, main, invalidEnv, env, cleanUp }: 
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (errors += chunk));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => ((exited = true), resolve(code))));
-    // Bounded and generous (a loaded machine starts a process slowly); a process that died stops the wait at once.
-    const deadline = Date.now() + 45_000;
-    while (!output.includes(`${name} listening`) && !exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    // On failure the message shows what the process wrote to stderr (a crash at start).
-    expect({ listening: output.includes(`${name} listening`), errors }).toMatchObject({ listening: true });
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
-    expect(output).toContain('"msg":"stopped"');
-    await cleanUp?.();
+    try {
+      // Bounded and generous (a loaded machine starts a process slowly); a process that died stops the wait at once.
+      const deadline = Date.now() + 45_000;
+      while (!output.includes(`${name} listening`) && !exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      // On failure the message shows what the process wrote to stderr (a crash at start).
+      expect({ listening: output.includes(`${name} listening`), errors }).toMatchObject({ listening: true });
+      child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+      expect(output).toContain('"msg":"stopped"');
+    } finally {
+      // A process still starting when the wait gave up kept Jest, and so CI, from ever exiting.
+      if (!exited) child.kill('SIGKILL');
+      await cleanUp?.();
+    }
   }, 60_000);
 }
