@@ -8,6 +8,7 @@
 // (`<cacheDirectory>/v8-code-cache/`) for the next worker and the next run, keyed by a hash of the code (after the
 // transform), the function's parameters, Node's version and V8's flags. A cache V8 rejects (another V8, other flags)
 // is compiled without one and replaced. Nothing else changes: each file still gets its own modules, evaluated afresh.
+// The sources themselves are read once a worker too (`sources` below), not once a test file.
 'use strict';
 /* eslint-disable @typescript-eslint/no-require-imports -- Jest require()s its runtime: this is a CommonJS module */
 const crypto = require('node:crypto');
@@ -114,10 +115,47 @@ if (!compileFunction.codeCached) {
   vm.compileFunction = cachedCompileFunction;
 }
 
+/**
+ * file → { mtimeMs, buffer, text }: the sources the worker's test files read, shared by them. jest-runtime's FileCache
+ * lives one test file, so each file read every module it loads from disk again (~1,900 for a service's); here a
+ * file under node_modules is read once a worker, one of the repository again when its mtime changed (a stat, not a read).
+ */
+const sources = new Map();
+const isDependency = (file) => file.includes(`${path.sep}node_modules${path.sep}`);
+
+function sourceOf(file) {
+  const known = sources.get(file);
+  if (known && (isDependency(file) || fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs === known.mtimeMs)) return known;
+  // the time before the read: a file written meanwhile is read again next time
+  const mtimeMs = isDependency(file) ? 0 : fs.statSync(file).mtimeMs;
+  const entry = { mtimeMs, buffer: fs.readFileSync(file), text: undefined };
+  sources.set(file, entry);
+  return entry;
+}
+
 class CodeCacheRuntime extends Runtime {
   constructor(config, ...rest) {
     super(config, ...rest);
     directory ??= path.join(config.cacheDirectory, 'v8-code-cache');
+    // the same FileCache object (the runtime's transform cache holds it too), its two reads from `sources`
+    const files = this.fileCache;
+    files.readFileBuffer = (file) => {
+      let buffer = files.buffers.get(file);
+      if (!buffer) {
+        buffer = sourceOf(file).buffer;
+        files.buffers.set(file, buffer);
+      }
+      return buffer;
+    };
+    files.readFile = (file) => {
+      let text = files.strings.get(file);
+      if (text === undefined) {
+        const entry = sourceOf(file);
+        text = entry.text ??= entry.buffer.toString();
+        files.strings.set(file, text);
+      }
+      return text;
+    };
   }
 }
 
