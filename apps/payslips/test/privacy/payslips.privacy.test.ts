@@ -122,7 +122,9 @@ describe("payslips' part of a personal data request", () => {
     expect(storedFiles(service()).filter((file) => keys.some((key) => file.endsWith(key)))).toEqual([]);
     expect(await sql(service(), `select count(*)::int as n from payslips where employee_id = $1`, [other.employee.employeeId])).toEqual([{ n: 1 }]);
     service().clock.set('2026-03-10T10:00:00.000Z');
-  });
+    // Four uploads, two erasures and two purges: at load 45 more than Jest's 30 s, and a test past its timeout runs on
+    // beside the next one, with the service's clock in 2030 and its purge removing the next test's deleted payslip.
+  }, 90_000);
 
   test('an erased employee gets no new payslip: an upload for them is refused (a 4xx), nothing stored', async () => {
     const employee = await seedEmployee(service());
