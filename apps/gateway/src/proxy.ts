@@ -35,6 +35,9 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 const RETRIED_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET']);
 
+/** How long the gateway keeps an idle connection to a service: less than the service's own 65 s. */
+export const FREE_SOCKET_TIMEOUT_MS = 30_000;
+
 /**
  * One proxy per service over a keep-alive agent. A request silent for `timeoutMs` is aborted;
  * every failure becomes a JSON error in the route family's style, never a hang. An idempotent
@@ -49,7 +52,9 @@ export function createServiceProxy(
   onDone: (service: ServiceName, status: number, seconds: number) => void,
 ): ServiceProxy {
   // No maxSockets: a request never queues for a socket, where the upstream timeout would not yet run.
-  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
+  // A free socket is dropped after 30 s idle, well before the service closes it (65 s, KEEP_ALIVE_TIMEOUT_MS
+  // in libs/kit), so a request is never written to a socket the service is closing (a POST cannot be resent).
+  const agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64, timeout: FREE_SOCKET_TIMEOUT_MS });
   const proxy: ServiceProxy = createProxyMiddleware<ProxiedRequest, ServerResponse>({
     target,
     agent,

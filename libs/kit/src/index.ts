@@ -4,7 +4,7 @@ export { createLogger, redactPaths, type Logger, type LoggerOptions } from './lo
 export { createMetrics, type Metrics } from './metrics.ts';
 export { runReadiness, readinessHttpStatus, ReadinessError, type ReadinessCheck, type ReadinessCheckResult, type ReadinessDetails, type ReadinessReport } from './health.ts';
 export { createHttpApp, errorStyle, errorHandler, errorBody, toErrorResponse, requestId, requestFront, sendError, sendJson, REQUEST_ID_HEADER, OPERATIONAL_PATHS, type ErrorStyle, type HttpAppOptions } from './http.ts';
-export { listen, portOf, closeServer, onShutdown, runMain } from './lifecycle.ts';
+export { listen, portOf, closeServer, onShutdown, runMain, KEEP_ALIVE_TIMEOUT_MS } from './lifecycle.ts';
 export { createRedis, createSocketIoRedis, redisReadiness, RedisGate, type RedisClientOptions, type RedisGateOptions } from './redis.ts';
 export { idParam, noQuery, readId } from './params.ts';
 export { pageMeta, pageTotal } from './paging.ts';

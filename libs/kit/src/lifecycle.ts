@@ -10,10 +10,20 @@ import { flushTraces } from './telemetry.ts';
  */
 export const MAX_HEADER_BYTES = 192 * 1024;
 
+/**
+ * How long an idle keep-alive connection is kept open. Node's default, 5 s, races the gateway's pooled
+ * connections: a request sent on a socket in the instant the service closes it fails with ECONNRESET,
+ * and the gateway cannot send a POST again (its body is gone), so the client got a 502 (seen at load in
+ * the console's tests). The server keeps idle connections 65 s, and its `Keep-Alive: timeout=65` answer
+ * tells clients so (Node's agent then drops a free socket a second before); the gateway's agent drops
+ * its own after 30 s (apps/gateway/src/proxy.ts), so it is always the client that closes first.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Listens on host:port and resolves with the server once bound; rejects with a clear message otherwise. */
 export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+    const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, app);
     server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {

@@ -47,6 +47,26 @@ describe('createHttpApp', () => {
     expect(res.body.message).toMatch(/name/);
   });
 
+  test('an idle keep-alive connection is kept past Node\'s 5 s default, and the answer says for how long (65 s)', async () => {
+    const { default: http } = await import('node:http');
+    const agent = new http.Agent({ keepAlive: true });
+    const get = () =>
+      new Promise<{ reused: boolean; keepAlive?: string }>((resolve, reject) => {
+        const req = http.get(`${url}/things/1`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ reused: req.reusedSocket, keepAlive: res.headers['keep-alive'] }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      expect(await get()).toEqual({ reused: false, keepAlive: 'timeout=65' });
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      expect(await get()).toEqual({ reused: true, keepAlive: 'timeout=65' });
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
+
   test('malformed JSON is a 400, an oversized body a 413', async () => {
     const bad = await request(url).post('/things').set('content-type', 'application/json').send('{"name":');
     expect(bad.status).toBe(400);
