@@ -54,7 +54,7 @@ describe('createHttpApp', () => {
       new Promise<{ reused: boolean; keepAlive?: string }>((resolve, reject) => {
         const req = http.get(`${url}/things/1`, { agent }, (res) => {
           res.resume();
-          res.on('end', () => resolve({ reused: req.reusedSocket, keepAlive: res.headers['keep-alive'] }));
+          res.on('end', () => resolve({ reused: req.reusedSocket, keepAlive: res.headers['keep-alive'] as string | undefined }));
         });
         req.on('error', reject);
       });
