@@ -43,7 +43,9 @@ export function worktreeCache(): string {
 export function cachedWorktree(commit: string): Worktree & { fresh: boolean } {
   const dir = path.join(worktreeCache(), commit, 'repo');
   const stamp = path.join(path.dirname(dir), 'packages');
-  const packages = createHash('sha1').update(installedLock()).digest('hex');
+  // the lock and the node_modules its links point to: a worktree cached by another checkout of this repository
+  // (a rehearsal's, since removed) has links to packages that may be gone
+  const packages = createHash('sha1').update(installedLock()).update(realpathSync(path.join(repoRoot, 'node_modules'))).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === packages) {
     try {
       if (git(['rev-parse', 'HEAD'], dir) === commit) return { dir, commit, fresh: false, remove: () => removeWorktree(dir) };

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Histogram } from 'prom-client';
 import { createSessionRevocations, followRevocations, revocationTtlSeconds, verifierFromConfig } from '@academy/auth';
 import { CONSOLE_SESSION_PATH } from '@academy/contracts';
-import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, portOf, redisReadiness } from '@academy/kit';
+import { closeServer, createHttpApp, createLogger, createMetrics, createRedis, KEEP_ALIVE_TIMEOUT_MS, portOf, redisReadiness } from '@academy/kit';
 import type { Config } from './config.ts';
 import { docsRouter } from './docs.ts';
 import { consoleSessionRouter } from './console-session.ts';
@@ -90,7 +90,10 @@ export async function startGateway(config: Config): Promise<RunningGateway> {
 
   // The parser allows 64 KB more than the gateway does, so headers just past MAX_HEADER_BYTES reach
   // the edge handler and get the route's JSON 431; past the parser's limit, clientError answers.
-  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES + 64 * 1024 }, (req, res) => {
+  // Idle client connections are kept 65 s, as the services keep the gateway's (KEEP_ALIVE_TIMEOUT_MS): with Node's
+  // 5 s a client whose event loop was late by a second wrote on a connection the gateway had just closed
+  // ("other side closed", the console's tests at load); the client closes first (Keep-Alive: timeout=65).
+  const server = http.createServer({ maxHeaderSize: config.MAX_HEADER_BYTES + 64 * 1024, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
     if (!edge(req, res)) app(req, res);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));

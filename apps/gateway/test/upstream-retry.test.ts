@@ -76,6 +76,13 @@ describe('idle connections to a service', () => {
     await new Promise((resolve) => upstream.close(resolve));
   });
 
+  test("a client's idle connection is kept 65 s, and the gateway's answers say so (Keep-Alive: timeout=65)", async () => {
+    // an answer of the gateway's own (no token: 401); a proxied one carries the service's header, 65 s as well
+    const res = await request(gateway.url).get('/api/v2/hours-bank/41').set('connection', 'keep-alive');
+    expect(res.status).toBe(401);
+    expect(res.headers['keep-alive']).toBe('timeout=65');
+  });
+
   test('are closed by the gateway before the service would close them', async () => {
     // a browser's keep-alive request (supertest's default `Connection: close` would be passed on and close it)
     const res = await request(gateway.url).get('/api/v2/hours-bank/41').set(bearer({ sub: '1', role: 'admin' })).set('connection', 'keep-alive');
