@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startFaultRabbit, type RabbitInstance } from '@academy/infra';
 import { readinessHttpStatus, runReadiness } from '@academy/kit';
-import { consume, createBroker, startOutboxRelay, type Broker } from '../src/index.ts';
+import { consume, createBroker, startOutboxRelay, type Broker, type BrokerOptions } from '../src/index.ts';
 import { counts, createMessagingDb, recordEffect, silentLogger, testTopology, validEnvelope, waitUntil, writeEvents, type TestDb } from './support.ts';
 
 // These tests stop and restart a broker: they start their OWN RabbitMQ on free ports (never the shared one).
@@ -23,10 +23,13 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
   /** The Erlang VM's pid (RABBITMQ_PID_FILE), which SIGSTOP freezes: the broker hangs without closing a socket. */
   const beamPid = () => Number(readFileSync(path.join(rabbit.dir, 'pid'), 'utf8').trim());
 
-  const startPipeline = async (purpose: string) => {
+  /** 64 KB envelopes: 1,024 of them fill amqplib's buffers, so a publish of more meets backpressure at a broker that stopped reading. */
+  const bigEnvelopes = (count: number) => Array.from({ length: count }, (_, i) => ({ ...validEnvelope(i + 1), padding: 'x'.repeat(65_536) }));
+
+  const startPipeline = async (purpose: string, brokerOptions: Partial<BrokerOptions> = {}) => {
     await db.orm.em.getConnection().execute('truncate outbox, inbox, handler_effects');
     const { exchange, queue } = testTopology(purpose);
-    const broker: Broker = createBroker({ url: rabbit.url, service: 'faults-test', logger: silentLogger, exchange, reconnectDelayMs: { initial: 100, max: 2000 } });
+    const broker: Broker = createBroker({ url: rabbit.url, service: 'faults-test', logger: silentLogger, exchange, reconnectDelayMs: { initial: 100, max: 2000 }, ...brokerOptions });
     await broker.start();
     const consumer = await consume(broker, { orm: db.orm, queue, prefetch: 100, handlers: { 'employee.deleted': (em, event) => recordEffect(em, event, queue) } });
     const relay = startOutboxRelay({ orm: db.orm, broker, retryMaxMs: 1000 });
@@ -123,15 +126,15 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
     const broker = createBroker({ url: rabbit.url, service: 'faults-test', logger: silentLogger, exchange, confirmTimeoutMs: 1000, heartbeatSeconds: 120 });
     await broker.start();
     // 64 KB each: far more than the socket buffers hold, so publishing hits backpressure.
-    const envelopes = Array.from({ length: 2000 }, (_, i) => ({ ...validEnvelope(i + 1), padding: 'x'.repeat(65_536) }));
+    const envelopes = bigEnvelopes(2000);
     process.kill(beamPid(), 'SIGSTOP');
     try {
       const started = Date.now();
       const outcomes = await broker.publishEach(envelopes);
-      // Without the deadline the drain wait ends at the heartbeat (120 s) or never. The 1,024 messages written before
-      // amqplib reports backpressure are 64 MB of JSON and frames: 2 s of CPU, 11-13 s of wall time at load 28, when
-      // 5 s failed; the outcomes below say the deadline ended the call.
-      expect(Date.now() - started).toBeLessThan(30_000);
+      // Without the deadline the drain wait ends at the heartbeat (120 s) or never. The deadline is also read before
+      // each write (the next test pins it): before, the 1,024 messages written until amqplib pushed back were all
+      // written whatever the time, 64 MB of JSON and frames, 11-13 s of wall time at load 28.
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(outcomes).toHaveLength(2000);
       expect(outcomes.every((outcome) => outcome !== null)).toBe(true);
       expect(new Set(outcomes.map((outcome) => outcome?.reason))).toEqual(new Set(['timeout']));
@@ -140,4 +143,58 @@ describe('broker outages (a RabbitMQ of this test, stopped and restarted by pid)
       await broker.close();
     }
   }, 60_000);
+
+  test('a publish stops writing at its deadline, read from its clock before each message: the time the writes take counts', async () => {
+    const { exchange } = testTopology('write-deadline');
+    // The clock is the test's: writing a message takes 100 ms of it (the routing key is asked for once a message, as it
+    // is written), so the 1,000 ms deadline passes after the tenth message, however fast the machine writes.
+    let clock = 0;
+    const routingKey = (envelope: { type: string }) => {
+      clock += 100;
+      return envelope.type;
+    };
+    const broker = createBroker({ url: rabbit.url, service: 'faults-test', logger: silentLogger, exchange, confirmTimeoutMs: 1000, heartbeatSeconds: 120, now: () => clock });
+    await broker.start();
+    const envelopes = bigEnvelopes(1500);
+    process.kill(beamPid(), 'SIGSTOP');
+    try {
+      const outcomes = await broker.publishEach(envelopes, { routingKey });
+      // Without the clock read between writes, every message until amqplib pushed back (1,024) was written.
+      expect(clock).toBe(1000);
+      expect(outcomes.slice(0, 10).map((outcome) => outcome?.message)).toEqual(Array.from({ length: 10 }, () => 'no confirm within 1000 ms'));
+      expect(new Set(outcomes.slice(10).map((outcome) => outcome?.message))).toEqual(new Set(['not written within 1000 ms']));
+    } finally {
+      process.kill(beamPid(), 'SIGCONT');
+      await broker.close();
+    }
+  }, 60_000);
+
+  test('a relay batch whose publish ran out of its deadline stays in the outbox, delayed: published once the broker reads again, each event handled once', async () => {
+    // Confirms given up after 1 s; heartbeats far apart, so the connection stays and only the deadline fails the batch.
+    const pipeline = await startPipeline('write-deadline-relay', { confirmTimeoutMs: 1000, heartbeatSeconds: 120 });
+    const sql = async <T>(query: string) => db.orm.em.fork().getConnection().execute<T[]>(query);
+    try {
+      await writeEvents(db.orm, 10, 10);
+      await waitUntil('10 consumed', async () => (await counts(db.orm)).inbox === 10, 10_000);
+      process.kill(beamPid(), 'SIGSTOP');
+      try {
+        await writeEvents(db.orm, 200, 100, 11);
+        // Each publish failed at its deadline (timed out, written or not), and every row is still unsent, with its next try set.
+        await waitUntil(
+          'the 200 rows failed once',
+          async () => Number((await sql<{ n: string }>(`select count(*) as n from outbox where published_at is null and attempts >= 1 and last_error like '% within 1000 ms'`))[0].n) === 200,
+          15_000,
+          50,
+        );
+        expect((await counts(db.orm)).pending).toBe(200);
+      } finally {
+        process.kill(beamPid(), 'SIGCONT');
+      }
+      await waitUntil('210 consumed', async () => (await counts(db.orm)).inbox === 210, 30_000);
+      await waitUntil('210 marked sent', async () => (await counts(db.orm)).pending === 0, 30_000);
+      expect(await counts(db.orm)).toEqual({ inbox: 210, effects: 210, distinctEffects: 210, pending: 0 });
+    } finally {
+      await pipeline.stop();
+    }
+  }, 120_000);
 });
