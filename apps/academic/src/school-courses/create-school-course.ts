@@ -1,10 +1,8 @@
 import type { Actor } from '@academy/auth';
 import { recordEvent } from '@academy/messaging';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { SchoolCourse } from '../shared/entities/registration.entities.ts';
 import { SOURCE, schoolCourseCreatedData } from '../shared/events.ts';
-import { latestSchoolCourseId } from '../shared/latest-school-course.ts';
-import { withSchoolCoursesLocked } from './school-courses.store.ts';
+import { insertSchoolCourse, withSchoolCoursesLocked } from './school-courses.store.ts';
 import { schoolCourseItem } from './school-course-item.ts';
 
 /** An admin creates a school course; `school-course.created` goes out with it. */
@@ -12,9 +10,7 @@ export async function createSchoolCourse(ctx: AcademicContext, input: { name: st
   const item = await withSchoolCoursesLocked(
     ctx.orm.em,
     async (tx) => {
-      const course = tx.create(SchoolCourse, input);
-      await tx.flush();
-      const latestId = await latestSchoolCourseId(tx);
+      const { course, latestId } = await insertSchoolCourse(tx, input);
       recordEvent(tx, 'school-course.created', schoolCourseCreatedData(course), { source: SOURCE, correlationId: actor.correlationId });
       await tx.flush();
       return schoolCourseItem(course, latestId);
