@@ -72,7 +72,7 @@ export const blocksContract = contract({
 /** `/api/v2/blocks/*`. The review and the admin listings answer 401 to a non-admin, as the spec's review table says. */
 export const blockRoutes = implement(blocksContract, {
   pending: async ({ query }, ctx, actor) => ({ status: 200, body: sentAsIs(await listPendingBlocks(ctx, query, actor)), headers: JSON_TEXT }),
-  pendingCount: async ({ query }, ctx, actor) => ({ status: 200, body: await countPendingBlocks(ctx, query, actor) }),
+  pendingCount: async ({ query }, ctx, actor) => ({ status: 200, body: sentAsIs(await countPendingBlocks(ctx, query, actor)), headers: JSON_TEXT }),
   bulkReview: async ({ body }, ctx, actor) => ({ status: 200, body: await reviewBlocks(ctx, body, actor) }),
   pendingRejected: async ({ query }, ctx, actor) => ({ status: 200, body: await listPendingAndRejected(ctx, query, actor) }),
   completed: async ({ query }, ctx, actor) => ({ status: 200, body: await listCompletedBlocks(ctx, query, actor) }),

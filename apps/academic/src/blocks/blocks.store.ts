@@ -240,10 +240,10 @@ export function pendingGroupsSql(query: PendingBlocksQuery): { sql: string; para
   return { sql, params: where.params };
 }
 
-/** The badge: how many blocks await review (of a subject), counted on the pending index alone. */
+/** The badge: how many blocks await review (of a subject), counted on the pending index alone (a prepared statement). */
 export async function countPending(em: EntityManager, query: PendingCountQuery): Promise<number> {
   const where = filters([['block_id in (select id from blocks where subject_id = ?)', query.subjectId]]);
-  const [row] = await em.execute<{ count: number }[]>(`select count(*)::int as count from student_blocks where status = 'pending'${where.sql}`, where.params);
+  const [row] = await prepared<{ count: number }>(em, `select count(*)::int as count from student_blocks where status = 'pending'${where.sql}`, where.params);
   return row?.count ?? 0;
 }
 

@@ -53,8 +53,8 @@ describe('the pending queue page cache (in memory, keyed by the version the data
       await ask();
       return spy.mock.calls
         .map(([config]) => (typeof config === 'string' ? config : (config as { text: string }).text))
-        .filter((text) => text.includes("'pending_blocks'") || text.includes('with page as'))
-        .map((text) => (text.includes('with page as') ? (text.includes("'pending_blocks'") ? 'both' : 'page') : 'version'));
+        .filter((text) => text.includes("'pending_blocks'") || text.includes('with page as') || text.includes('count(*)::int as count'))
+        .map((text) => (text.includes('count(*)::int as count') ? 'count' : text.includes('with page as') ? (text.includes("'pending_blocks'") ? 'both' : 'page') : 'version'));
     } finally {
       spy.mockRestore();
     }
@@ -100,6 +100,45 @@ describe('the pending queue page cache (in memory, keyed by the version the data
     expect(await statementsOf(async () => (after = await listing()))).toEqual(['version', 'page']);
     expect(after).toEqual(await database());
     expect(after!.byStudent[0]!.blocks[0]!.grade).toBe(4);
+  });
+
+  test('the badge is kept under the queue version: asked again it reads the version alone; a close, a review, a change the version does not see', async () => {
+    const { teacher, subject, first } = await queue();
+    const badge = async (query = `?subjectId=${subject.subjectId}`) => {
+      const answer = await w.api().get(`/api/v2/blocks/pending/count${query}`).set(admin);
+      expect([answer.status, answer.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
+      return answer.body as { ok: true; count: number };
+    };
+    let counted: { ok: true; count: number } | undefined;
+    expect(await statementsOf(async () => (counted = await badge()))).toEqual(['version', 'count']);
+    expect(counted).toEqual({ ok: true, count: 2 });
+    expect(await statementsOf(async () => expect(await badge()).toEqual({ ok: true, count: 2 }))).toEqual(['version']);
+    // The whole queue's count is another answer (another subject's block in it), and a page's key is never the badge's.
+    await w.pendingFirstBlock(await w.subject(['O1']), teacher);
+    const pendingNow = async () => Number((await f.query<{ n: string }>(`select count(*) as n from student_blocks where status = 'pending'`))[0].n);
+    const whole = (await badge('')).count;
+    expect(whole).toBe(await pendingNow());
+    expect(whole).toBeGreaterThan(2);
+    await page(subject.subjectId);
+    expect(await badge()).toEqual({ ok: true, count: 2 });
+    // Kept: a change the version does not see (its trigger off) is not counted.
+    await f.query(`alter table student_blocks disable trigger student_blocks_pending_blocks_version_update`);
+    try {
+      await f.query(`update student_blocks set status = 'open' where id = ?`, [first.rows[0]!.id]);
+      expect(await badge()).toEqual({ ok: true, count: 2 });
+      await f.query(`update student_blocks set status = 'pending' where id = ?`, [first.rows[0]!.id]);
+    } finally {
+      await f.query(`alter table student_blocks enable trigger student_blocks_pending_blocks_version_update`);
+    }
+    // A review and a close move the version: the next badge counts again.
+    await w.review(first.rows[0]!.id, { action: 'approve' });
+    expect(await statementsOf(async () => expect(await badge()).toEqual({ ok: true, count: 1 }))).toEqual(['version', 'count']);
+    expect((await badge('')).count).toBe(await pendingNow());
+    expect(await pendingNow()).toBe(whole - 1);
+    const third = await w.student();
+    await w.enrol(third, subject.subjectId, teacher.employeeId);
+    await w.close(subject.blockIds[0]!, { studentId: third, grade: 6 }, teacher.headers);
+    expect(await badge()).toEqual({ ok: true, count: 2 });
   });
 
   test('a commit while never-asked pages are computed is never hidden from the asks after it', async () => {
