@@ -24,17 +24,28 @@
 // BENCH_TRACING_AB=protocol compares OTLP protobuf with JSON at 100 % (both parts); BENCH_TRACING_AB=flag
 // runs the events children with and without `--experimental-async-context-frame`, off / 100 % / 10 %
 // (the gateway part's processes keep the harness's flags).
-// BENCH_TRACING_ONLY=gateway|events runs one part; BENCH_ROUNDS (6), BENCH_DURATION (3 s), BENCH_CONNECTIONS,
+// BENCH_TRACING_AB=batch compares the batch processor's defaults (2048 spans an export, 5 s) with small,
+// frequent batches (256, 250 ms: spans die young instead of being promoted while they wait) at 100 %.
+// BENCH_TRACING_AB=bind compares, at 100 %, the two ways of binding an event emitter to a context
+// (TRACE_BIND_EMIT: each listener wrapped, as the SDK's manager does, or `emit` wrapped once).
+// BENCH_TRACING_ONLY=edge runs, instead of both parts, the gateway's tracing without the gateway: a
+// minimal proxy per setting in front of an untraced upstream (edgePart). The events child and the
+// edge's proxies report their GC pauses (perf_hooks), printed per operation.
+// `node tools/bench/tracing.ts profile [--from=<function>] <files>` summarizes the CPU profiles.
+// BENCH_TRACING_ONLY=gateway|events runs one part; BENCH_ROUNDS (10 for the gateway and the edge, 6 for
+// the events, whose rounds are a child process each), BENCH_DURATION (3 s), BENCH_CONNECTIONS,
 // BENCH_TRACING_EVENTS (3000) shorten or lengthen them; BENCH_CPU_PROF=<dir> profiles the three gateways,
 // academic and each events child (V8 CPU profiles, written as each exits). Starts the test servers if
 // needed (events part).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { constants as perfConstants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { pipeline } from 'node:stream';
 import amqp from 'amqplib';
 import autocannon from 'autocannon';
 import { createOrm, dropDatabase, ensureDatabase } from '@academy/db';
@@ -49,7 +60,8 @@ import { cpuMs, median } from './support.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+/** Rounds of a part: more for the short gateway and edge rounds (seconds each) than for the events' (a child process each). */
+const roundsOf = (part: 'gateway' | 'edge' | 'events') => Number(process.env.BENCH_ROUNDS ?? (part === 'events' ? 6 : 10));
 const EVENTS = Number(process.env.BENCH_TRACING_EVENTS ?? 3000);
 const EVENTS_PER_TRANSACTION = 10;
 const ONLY = process.env.BENCH_TRACING_ONLY;
@@ -69,7 +81,19 @@ const SETTINGS: Setting[] =
         { name: '100% protobuf', ratio: 1, env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' } },
         { name: '100% json', ratio: 1, env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } },
       ]
-    : AB === 'flag'
+    : AB === 'bind'
+      ? [
+          { name: 'tracing off', ratio: null },
+          { name: '100% listeners bound', ratio: 1, env: { TRACE_BIND_EMIT: 'false' } },
+          { name: '100% emit bound', ratio: 1, env: { TRACE_BIND_EMIT: 'true' } },
+        ]
+      : AB === 'batch'
+      ? [
+          { name: 'tracing off', ratio: null },
+          { name: '100% 2048/5s', ratio: 1 },
+          { name: '100% 256/250ms', ratio: 1, env: { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '256', OTEL_BSP_SCHEDULE_DELAY: '250' } },
+        ]
+      : AB === 'flag'
       ? [
           { name: 'tracing off', ratio: null },
           { name: 'off, no flag', ratio: null, nodeFlags: WITHOUT_FRAME },
@@ -93,21 +117,46 @@ const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
 /**
  * One measurement: throughput, the CPU the traced process spent per operation (ms; steadier than
- * throughput on a shared machine), and what else spent CPU per operation meanwhile (the receiver; academic).
+ * throughput on a shared machine), what else was spent per operation meanwhile (ms: the receiver's
+ * and academic's CPU, the traced process's GC pauses where it reports them), and the machine's load
+ * average when the measurement started.
  */
-type Figure = { rate: number; cpuMs: number; others?: Record<string, number> };
+type Figure = { rate: number; cpuMs: number; others?: Record<string, number>; load?: number };
+
+/**
+ * The process's garbage collections as `perf_hooks` reports them: pauses (ms, on the main thread)
+ * and counts, minor (scavenges of the young generation) and major (mark-compact of the old one).
+ */
+export function gcCounters(): { read(): { minorMs: number; majorMs: number; otherMs: number; minor: number; major: number }; stop(): void } {
+  const totals = { minorMs: 0, majorMs: 0, otherMs: 0, minor: 0, major: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail)?.kind;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+        totals.minorMs += entry.duration;
+        totals.minor++;
+      } else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        totals.majorMs += entry.duration;
+        totals.major++;
+      } else totals.otherMs += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { read: () => ({ ...totals }), stop: () => observer.disconnect() };
+}
 
 /**
  * Runs `measure` for every setting in short rounds, each round all settings back to back (the order
  * rotated per round: ABC, BCA, CAB…), so that each traced setting is paired with the baseline of the
  * same round, a few seconds apart; the figures by setting, one per round.
  */
-async function rotate(measure: (setting: Setting) => Promise<Figure>): Promise<Figure[][]> {
+async function rotate(rounds: number, measure: (setting: Setting) => Promise<Figure>): Promise<Figure[][]> {
   const figures = SETTINGS.map(() => [] as Figure[]);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < SETTINGS.length; i++) {
       const at = (i + round) % SETTINGS.length;
-      figures[at]!.push(await measure(SETTINGS[at]!));
+      const load = loadavg()[0];
+      figures[at]!.push({ ...(await measure(SETTINGS[at]!)), load });
     }
   }
   return figures;
@@ -143,8 +192,10 @@ function printRatios(what: string, unit: string, cpuUnit: string, figures: Figur
   });
   for (const other of Object.keys(base[0]?.others ?? {})) {
     const of = (i: number) => median(figures[i]!.map((figure) => figure.others?.[other] ?? 0)).toFixed(3);
-    console.log(`${what}: CPU of ${other} ${cpuUnit.replace(/ \(.*\)$/, '')}, ${SETTINGS.map((setting) => setting.name).join(' / ')}: ${SETTINGS.map((_, i) => of(i)).join(' / ')} ms`);
+    console.log(`${what}: ${other} ${cpuUnit.replace(/ \(.*\)$/, '')}, ${SETTINGS.map((setting) => setting.name).join(' / ')}: ${SETTINGS.map((_, i) => of(i)).join(' / ')} ms`);
   }
+  const loads = figures.flat().map((figure) => figure.load ?? 0);
+  console.log(`${what}: load average (1 min) at the start of each measurement: median ${median(loads).toFixed(1)}, ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
 }
 
 /** BENCH_CPU_PROF=<dir>: `NODE_OPTIONS` that make a process write a V8 CPU profile there when it exits (its name starts with `name`). */
@@ -177,14 +228,14 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
       autocannon({ url: `${url}/api/v2/auth/me`, headers, connections: CONNECTIONS, duration, workers: 1 }) as unknown as Promise<autocannon.Result>;
     for (const gateway of gateways.values()) await run(gateway.url, 2);
 
-    console.log(`\ngateway: GET /api/v2/auth/me, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each (each round every setting, the order rotated), load average ${loadavg()[0].toFixed(1)}`);
+    console.log(`\ngateway: GET /api/v2/auth/me, ${CONNECTIONS} connections, ${roundsOf('gateway')} rounds of ${DURATION_S} s each (each round every setting, the order rotated), load average ${loadavg()[0].toFixed(1)}`);
     let errors = 0;
     const academic = system.process('academic', 0);
     // Each gateway's CPU over the whole run too, per request it served: what its batch processor
     // exports after its round ends (its 5 s delay outlives a 3 s round) is in it.
     const startCpu = new Map([...gateways].map(([setting, gateway]) => [setting, cpuMs(gateway.pid)]));
     const served = new Map<Setting, number>();
-    const figures = await rotate(async (setting) => {
+    const figures = await rotate(roundsOf('gateway'), async (setting) => {
       const gateway = gateways.get(setting)!;
       const before = [cpuMs(gateway.pid), cpuMs(academic.pid), cpuMs(receiver.pid)];
       const result = await run(gateway.url, DURATION_S);
@@ -194,7 +245,7 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
       return {
         rate: result.requests.total / DURATION_S,
         cpuMs: per(cpuMs(gateway.pid), 0),
-        others: { academic: per(cpuMs(academic.pid), 1), 'the receiver': per(cpuMs(receiver.pid), 2) },
+        others: { 'CPU of academic': per(cpuMs(academic.pid), 1), 'CPU of the receiver': per(cpuMs(receiver.pid), 2) },
       };
     });
     printRatios('gateway', 'req/s', 'per request (gateway)', figures);
@@ -208,16 +259,134 @@ async function gatewayPart(receiver: OtlpReceiver): Promise<void> {
   }
 }
 
+/** A child process of this bench that prints `… on http://host:port,` once it listens: its URL, pid and stop. */
+async function listeningChild(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = / on (http:\/\/\S+),/.exec(out);
+      if (found) resolve(found[1]!);
+    });
+  });
+  child.removeAllListeners('exit');
+  return { url, pid: child.pid!, child };
+}
+
+/**
+ * The edge alone (`BENCH_TRACING_ONLY=edge`): what the gateway's tracing costs a request without the
+ * gateway's own work. A minimal proxy per setting, started as a service is (the apps' node flags, the
+ * tracing preload, `TRACE_EDGE=true` as the gateway has it), forwards each request through a
+ * keep-alive agent to an untraced upstream that answers a fixed JSON body. Its CPU per request is
+ * tracing's cost on top of next to nothing: what a recorded request costs the gateway at least (its
+ * server span, the context injected into the proxied request, the batch and its export). Each proxy
+ * reports its GC pauses at `/metrics` (a probe path: never traced).
+ */
+async function edgePart(receiver: OtlpReceiver): Promise<void> {
+  const register = path.resolve(import.meta.dirname, '../../libs/telemetry/src/register.ts');
+  const upstream = await listeningChild([import.meta.filename, 'upstream'], { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' });
+  const proxies = new Map<Setting, { url: string; pid: number; child: ChildProcess }>();
+  try {
+    for (const setting of SETTINGS) {
+      const env = {
+        ...process.env,
+        OTEL_SERVICE_NAME: `edge-${slug(setting.name)}`,
+        TRACE_EDGE: 'true',
+        ...(setting.ratio === null ? { OTEL_EXPORTER_OTLP_ENDPOINT: '' } : traced(receiver, setting.ratio)),
+        ...setting.env,
+        ...profiling(`edge-${slug(setting.name)}`),
+      };
+      proxies.set(setting, await listeningChild([...(setting.nodeFlags ?? NODE_FLAGS), '--import', register, import.meta.filename, 'edge-child', upstream.url], env));
+    }
+    const headers = { authorization: `Bearer ${randomBytes(300).toString('base64url')}`, 'user-agent': 'bench-tracing' };
+    const run = (url: string, duration: number) =>
+      autocannon({ url: `${url}/api/v2/auth/me`, headers, connections: CONNECTIONS, duration, workers: 1 }) as unknown as Promise<autocannon.Result>;
+    for (const proxy of proxies.values()) await run(proxy.url, 2);
+    const gcOf = async (url: string) => {
+      const gc = (await (await fetch(`${url}/metrics`)).json()) as { minorMs: number; majorMs: number; otherMs: number };
+      return gc.minorMs + gc.majorMs + gc.otherMs;
+    };
+    console.log(`\nedge: a minimal proxy (gateway's tracing, no gateway) → an untraced upstream, GET /api/v2/auth/me, ${CONNECTIONS} connections, ${roundsOf('edge')} rounds of ${DURATION_S} s each (each round every setting, the order rotated), load average ${loadavg()[0].toFixed(1)}`);
+    const startCpu = new Map([...proxies].map(([setting, proxy]) => [setting, cpuMs(proxy.pid)]));
+    const served = new Map<Setting, number>();
+    let errors = 0;
+    const figures = await rotate(roundsOf('edge'), async (setting) => {
+      const proxy = proxies.get(setting)!;
+      const gcBefore = await gcOf(proxy.url);
+      const before = [cpuMs(proxy.pid), cpuMs(upstream.pid), cpuMs(receiver.pid)];
+      const result = await run(proxy.url, DURATION_S);
+      errors += result.errors + result.non2xx;
+      served.set(setting, (served.get(setting) ?? 0) + result.requests.total);
+      const n = Math.max(1, result.requests.total);
+      const per = (now: number, i: number) => (now - before[i]!) / n;
+      const cpu = [cpuMs(proxy.pid), cpuMs(upstream.pid), cpuMs(receiver.pid)];
+      return {
+        rate: result.requests.total / DURATION_S,
+        cpuMs: per(cpu[0]!, 0),
+        others: { 'CPU of the upstream': per(cpu[1]!, 1), 'CPU of the receiver': per(cpu[2]!, 2), 'GC pauses of the proxy': ((await gcOf(proxy.url)) - gcBefore) / n },
+      };
+    });
+    printRatios('edge', 'req/s', 'per request (the proxy)', figures);
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const whole = SETTINGS.map((setting) => (cpuMs(proxies.get(setting)!.pid) - startCpu.get(setting)!) / Math.max(1, served.get(setting) ?? 0));
+    console.log(`edge: CPU per request over the whole run (exports after its rounds included), ${SETTINGS.map((setting) => setting.name).join(' / ')}: ${whole.map((ms) => ms.toFixed(3)).join(' / ')} ms (${whole.slice(1).map((ms) => pct(ms / whole[0]!)).join(' / ')} of ${SETTINGS[0]!.name})`);
+    console.log(`edge: ${errors} errors; spans by name: ${JSON.stringify(await receiver.names())}`);
+  } finally {
+    for (const proxy of proxies.values()) await stopChild(proxy.child, 5000);
+    await stopChild(upstream.child, 5000);
+  }
+}
+
+/** The edge part's upstream: a fixed JSON answer (the shape of /auth/me's), keep-alive, untraced. */
+function upstreamChild(): void {
+  const body = JSON.stringify({ id: 1, email: 'admin@academy.local', name: 'Academy Admin', roles: ['admin'], schoolIds: [1, 2, 3], locale: 'en' });
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body));
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(0, '127.0.0.1', () => console.log(`upstream on http://127.0.0.1:${(server.address() as AddressInfo).port},`));
+}
+
+/**
+ * The edge part's proxy: each request forwarded as it came (its headers, the traced edge's
+ * `traceparent` among them) through a keep-alive agent, the answer piped back. `/metrics` answers
+ * the process's GC pauses so far (ms, `gcCounters`).
+ */
+function edgeChild(upstreamUrl: string): void {
+  const target = new URL(upstreamUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const gc = gcCounters();
+  const server = http.createServer((req, res) => {
+    if (req.url === '/metrics') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(gc.read()));
+    const proxied = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host }, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      pipeline(answer, res, () => undefined);
+    });
+    proxied.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    pipeline(req, proxied, () => undefined);
+  });
+  server.keepAliveTimeout = 65_000;
+  // A normal exit on SIGTERM: `--cpu-prof` (BENCH_CPU_PROF) writes its profile only then.
+  process.once('SIGTERM', () => process.exit(0));
+  server.listen(0, '127.0.0.1', () => console.log(`edge on http://127.0.0.1:${(server.address() as AddressInfo).port},`));
+}
+
 async function eventsPart(receiver: OtlpReceiver): Promise<void> {
   const infra = await ensureInfra('test', (line) => console.log(`[infra] ${line}`), ['postgres', 'rabbitmq']);
   try {
-    console.log(`\nevents: ${EVENTS} events (${EVENTS_PER_TRANSACTION} a transaction, each transaction a trace), outbox → relay → broker → consumer (its default: waiting events share a transaction); ${ROUNDS} rounds, a child process each, order rotated; load average ${loadavg()[0].toFixed(1)}`);
-    const figures = await rotate(async (setting) => {
+    console.log(`\nevents: ${EVENTS} events (${EVENTS_PER_TRANSACTION} a transaction, each transaction a trace), outbox → relay → broker → consumer (its default: waiting events share a transaction); ${roundsOf('events')} rounds, a child process each, order rotated; load average ${loadavg()[0].toFixed(1)}`);
+    const figures = await rotate(roundsOf('events'), async (setting) => {
       const env = { ...process.env, OTEL_SERVICE_NAME: `bench-events-${slug(setting.name)}`, ...(setting.ratio === null ? { OTEL_EXPORTER_OTLP_ENDPOINT: '' } : traced(receiver, setting.ratio)), ...setting.env };
       const before = cpuMs(receiver.pid);
       const figure = await runEventsChild(env, setting.nodeFlags ?? NODE_FLAGS);
       // The receiver's CPU over the child's whole life (its writes' spans included), per event.
-      return { ...figure, others: { 'the receiver': (cpuMs(receiver.pid) - before) / EVENTS } };
+      return { ...figure, others: { ...figure.others, 'CPU of the receiver': (cpuMs(receiver.pid) - before) / EVENTS } };
     });
     printRatios('events', 'events/s', 'per event (the pipeline process)', figures);
     const spans = await receiver.spans();
@@ -238,8 +407,9 @@ function runEventsChild(env: NodeJS.ProcessEnv, nodeFlags: string[]): Promise<Fi
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code) => {
-      const result = /^events-per-second (\d+(?:\.\d+)?) cpu-ms-per-event (\d+(?:\.\d+)?)$/m.exec(out);
-      if (code === 0 && result) resolve({ rate: Number(result[1]), cpuMs: Number(result[2]) });
+      const result = /^events-per-second (\d+(?:\.\d+)?) cpu-ms-per-event (\d+(?:\.\d+)?) gc-ms-per-event (\d+(?:\.\d+)?) major-gc-ms-per-event (\d+(?:\.\d+)?)$/m.exec(out);
+      const others: Record<string, number> = result ? { 'GC pauses of the pipeline process': Number(result[3]), 'of them major (mark-compact)': Number(result[4]) } : {};
+      if (code === 0 && result) resolve({ rate: Number(result[1]), cpuMs: Number(result[2]), others });
       else reject(new Error(`events child exited with ${code}: ${out}`));
     });
   });
@@ -285,6 +455,7 @@ async function eventsChild(): Promise<void> {
     const acknowledged = async () => (await broker.metrics.consumed.get()).values.reduce((sum, value) => sum + value.value, 0);
     // The writes' spans leave before the clock starts: the measured window is the pipeline's alone.
     await flushTraces();
+    const gc = gcCounters();
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const relay = startOutboxRelay({ orm, broker });
@@ -297,10 +468,17 @@ async function eventsChild(): Promise<void> {
     // The CPU includes the export of the pipeline's last spans (what the batch processor still held).
     await flushTraces();
     const cpu = process.cpuUsage(cpuBefore);
+    // The observer's last entries are delivered on a later turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    const collected = gc.read();
+    gc.stop();
     await relay.stop();
     await consumer.stop();
     if ((await handled()) !== EVENTS) throw new Error(`${await handled()} inbox rows for ${EVENTS} events`);
-    console.log(`events-per-second ${((EVENTS / elapsedMs) * 1000).toFixed(1)} cpu-ms-per-event ${((cpu.user + cpu.system) / 1000 / EVENTS).toFixed(4)}`);
+    const gcMs = collected.minorMs + collected.majorMs + collected.otherMs;
+    console.log(
+      `events-per-second ${((EVENTS / elapsedMs) * 1000).toFixed(1)} cpu-ms-per-event ${((cpu.user + cpu.system) / 1000 / EVENTS).toFixed(4)} gc-ms-per-event ${(gcMs / EVENTS).toFixed(4)} major-gc-ms-per-event ${(collected.majorMs / EVENTS).toFixed(4)}`,
+    );
   } finally {
     const connection = await amqp.connect(rabbitmq);
     const channel = await connection.createChannel();
@@ -320,6 +498,9 @@ if (process.argv[2] === 'events-child') {
   process.exit(0);
 }
 if (process.argv[2] === 'receiver') countingReceiver();
+else if (process.argv[2] === 'upstream') upstreamChild();
+else if (process.argv[2] === 'edge-child') edgeChild(process.argv[3]!);
+else if (process.argv[2] === 'profile') summarizeProfiles(process.argv.slice(3));
 else await main();
 
 /**
@@ -366,6 +547,72 @@ function countingReceiver(): void {
 }
 
 /**
+ * `node tools/bench/tracing.ts profile [--from=<name>] <file.cpuprofile>…` (the profiles BENCH_CPU_PROF
+ * writes): where each process's busy time went, as shares of it (idle excluded). Self time is
+ * charged to a category by the frame's script: tracing (`@opentelemetry/*`, libs/telemetry, kit's
+ * telemetry.ts, the module hooks), the garbage collector, Node's own internals, each other package,
+ * the repository's code; a native or Node-internal frame called from tracing code counts as tracing
+ * (the protobuf writer's buffer writes, the context manager's AsyncLocalStorage). `--from=<name>`
+ * skips the samples before the first one whose stack has a frame named so (e.g. `parserOnIncoming`,
+ * the first request; `startOutboxRelay`): start-up out. Then tracing's own functions, heaviest first.
+ */
+function summarizeProfiles(args: string[]): void {
+  const from = args.find((arg) => arg.startsWith('--from='))?.slice('--from='.length);
+  type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+  const tracing = /@opentelemetry|libs\/telemetry|libs\/kit\/src\/telemetry|in-the-middle|protobufjs/;
+  for (const file of args.filter((arg) => !arg.startsWith('--'))) {
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const parent = new Map<number, number>();
+    for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+    const category = new Map<number, string>();
+    const categoryOf = (id: number): string => {
+      const known = category.get(id);
+      if (known) return known;
+      const { functionName, url } = byId.get(id)!.callFrame;
+      const up = parent.get(id);
+      let found: string;
+      if (functionName === '(garbage collector)') found = 'GC';
+      else if (functionName === '(idle)') found = 'idle';
+      else if (functionName === '(program)') found = 'program';
+      else if (tracing.test(url)) found = 'tracing';
+      else if (url.startsWith('node:')) found = 'node internals';
+      else if (url === '') {
+        const above = up === undefined ? '(root)' : categoryOf(up);
+        found = above === '(root)' ? 'natives' : above;
+      } else if (url.includes('node_modules/')) found = url.split('node_modules/').at(-1)!.split('/').slice(0, url.split('node_modules/').at(-1)!.startsWith('@') ? 2 : 1).join('/');
+      else found = functionName === '(root)' ? '(root)' : 'the repository';
+      category.set(id, found);
+      return found;
+    };
+    const stackHas = (id: number, name: string): boolean => {
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (byId.get(at)!.callFrame.functionName === name) return true;
+      return false;
+    };
+    let started = !from;
+    const selfMs = new Map<string, number>();
+    const tracingFunctions = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      if (!started && stackHas(id, from!)) started = true;
+      if (!started) return;
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      const what = categoryOf(id);
+      selfMs.set(what, (selfMs.get(what) ?? 0) + ms);
+      if (what === 'tracing') {
+        const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+        const key = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(libs|apps|tools)\//, '$1/')}:${lineNumber + 1}`;
+        tracingFunctions.set(key, (tracingFunctions.get(key) ?? 0) + ms);
+      }
+    });
+    const busy = [...selfMs].filter(([what]) => what !== 'idle').reduce((sum, [, ms]) => sum + ms, 0);
+    const share = (ms: number) => `${((ms / busy) * 100).toFixed(1)}%`;
+    console.log(`\n${path.basename(file)}: busy ${(busy / 1000).toFixed(2)} s${from ? ` from the first ${from}` : ''}`);
+    console.log(`  ${[...selfMs].filter(([what]) => what !== 'idle').sort((a, b) => b[1] - a[1]).slice(0, 14).map(([what, ms]) => `${what} ${share(ms)}`).join(', ')}`);
+    for (const [key, ms] of [...tracingFunctions].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`    ${share(ms).padStart(6)}  ${key}`);
+  }
+}
+
+/**
  * The receiver in a process of its own, so that its CPU is measured apart from the bench's (autocannon
  * runs in this one): the counting one, or with BENCH_TRACING_RECEIVER=dev the one `npm start` runs.
  */
@@ -399,8 +646,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'academy-bench-tracing-'));
   const receiver = await startReceiverProcess(path.join(dir, 'spans.jsonl'));
   try {
-    if (ONLY !== 'events') await gatewayPart(receiver);
-    if (ONLY !== 'gateway') await eventsPart(receiver);
+    if (ONLY === 'edge') await edgePart(receiver);
+    else {
+      if (ONLY !== 'events') await gatewayPart(receiver);
+      if (ONLY !== 'gateway') await eventsPart(receiver);
+    }
   } finally {
     await receiver.close();
     rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { EmitBindingContextManager } from './context.ts';
 import { onlyInRecordedTraces } from './recorded-only.ts';
 import { EdgeIdGenerator, expressOnlyInRecordedTraces, httpOnlyWhenRecorded } from './sampled-out.ts';
 import { samplerFromEnv } from './sampler.ts';
@@ -59,7 +60,7 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
     // process whose collector is away from growing: spans beyond it are dropped, not queued.
     spanProcessors: [new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() })],
   });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  context.setGlobalContextManager((settings.bindEmit ? new EmitBindingContextManager() : new AsyncLocalStorageContextManager()).enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(provider);
   registerInstrumentations({

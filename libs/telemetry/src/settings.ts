@@ -22,6 +22,11 @@ export interface TelemetrySettings {
    */
   protocol: OtlpProtocol;
   protocolWarning?: string;
+  /**
+   * How an event emitter is bound to a context (`TRACE_BIND_EMIT`): its `emit` wrapped once (default,
+   * context.ts), or with `false` each listener wrapped, as the SDK's context manager does.
+   */
+  bindEmit: boolean;
 }
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
@@ -48,6 +53,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
     esmHook: env.TRACE_ESM_HOOK !== 'false',
     express: env.TRACE_EXPRESS === 'true',
     protocol,
+    bindEmit: env.TRACE_BIND_EMIT !== 'false',
     ...(asked !== protocol ? { protocolWarning: `OTLP protocol "${asked}" is not supported here (http/protobuf or http/json): exporting as http/protobuf` } : {}),
   };
 }
