@@ -494,6 +494,7 @@ try {
       floor: [] as Awaited<ReturnType<typeof floorRun>>[],
       order: [] as string[],
       load: [] as string[],
+      outbox: [] as string[],
     };
     /** The median (the mean of the two middle values for an even count). */
     const middle = (values: number[]) => {
@@ -504,6 +505,22 @@ try {
     const pct = (a: number, b: number) => Math.round((100 * a) / b);
     const cpuTotal = (cpu: ReviewCpu) => cpu.gateway + cpu.academic + cpu.postgres + cpu.bench + cpu.broker + cpu.redis;
     const cpuText = (cpu: ReviewCpu) => `${[cpu.gateway, cpu.academic, cpu.postgres, cpu.bench, cpu.broker, cpu.redis].map((x) => x.toFixed(2)).join(' / ')}${cpu.relay >= 0.01 || cpu.autovacuum >= 0.01 ? ` (of PostgreSQL's: relay ${cpu.relay.toFixed(2)}, autovacuum ${cpu.autovacuum.toFixed(2)})` : ''}`;
+    /**
+     * What the relay's claims walk: the outbox's dead row versions (each event leaves two: the claim's and the
+     * mark's), which a claim's index scan steps over until they are dead to every snapshot (then marked on the
+     * index) or vacuumed; and the oldest transaction open in the database, which holds them back. Read after
+     * the plain run of each round.
+     */
+    const outboxState = async () => {
+      const [dead] = (await db.query<{ dead: number | null }>(`select n_dead_tup::int as dead from pg_stat_user_tables where relname = 'outbox'`)).rows;
+      const [oldest] = (
+        await db.query<{ seconds: number; state: string; query: string }>(
+          `select extract(epoch from now() - xact_start)::float8 as seconds, state, left(regexp_replace(query, '\\s+', ' ', 'g'), 50) as query
+             from pg_stat_activity where datname = current_database() and xact_start is not null and pid <> pg_backend_pid() order by xact_start limit 1`,
+        )
+      ).rows;
+      return `outbox dead versions ${dead?.dead ?? '?'}; oldest open transaction ${oldest ? `${oldest.seconds.toFixed(1)} s (${oldest.state}: ${oldest.query})` : 'none'}`;
+    };
     console.log('  CPU a request, ms: gateway / academic / PostgreSQL / the bench (client) / broker / Redis');
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
       await reviewAgain();
@@ -514,12 +531,14 @@ try {
         if (run === 'raw') rounds.raw.push(await rawRun());
         else if (run === 'floor') rounds.floor.push(await floorRun());
         else (run === 'keyed' ? rounds.keyed : rounds.review).push(await serviceRun(run === 'keyed'));
+        if (run === 'plain') rounds.outbox.push(await outboxState());
       }
       rounds.order.push(order.join(', '));
       const [r, k, w, f] = [rounds.review.at(-1)!, rounds.keyed.at(-1)!, rounds.raw.at(-1)!, rounds.floor.at(-1)!];
       console.log(
         `  round ${round}/${REVIEW_ROUNDS} (${order.join(', ')}; load ${rounds.load.at(-1)}): review ${Math.round(r.rps)} req/s, raw SQL ${Math.round(w.rps)} → ${pct(r.rps, w.rps)}%; keyed ${Math.round(k.rps)} → ${pct(k.rps, r.rps)}% of the review; floor ${Math.round(f.rps)} req/s\n` +
-          `    CPU review ${cpuText(r.cpu)}; keyed ${cpuText(k.cpu)}; raw ${cpuText(w.cpu)}; floor ${cpuText(f.cpu)}`,
+          `    CPU review ${cpuText(r.cpu)}; keyed ${cpuText(k.cpu)}; raw ${cpuText(w.cpu)}; floor ${cpuText(f.cpu)}\n` +
+          `    after the plain run: ${rounds.outbox.at(-1)}`,
       );
     }
     const medianCpu = (runs: { cpu: ReviewCpu }[]): ReviewCpu => {
