@@ -508,18 +508,20 @@ try {
     /**
      * What the relay's claims walk: the outbox's dead row versions (each event leaves two: the claim's and the
      * mark's), which a claim's index scan steps over until they are dead to every snapshot (then marked on the
-     * index) or vacuumed; and the oldest transaction open in the database, which holds them back. Read after
+     * index) or vacuumed; and the oldest transaction open on the server, which may hold them back. Read after
      * the plain run of each round.
      */
     const outboxState = async () => {
       const [dead] = (await db.query<{ dead: number | null }>(`select n_dead_tup::int as dead from pg_stat_user_tables where relname = 'outbox'`)).rows;
       const [oldest] = (
-        await db.query<{ seconds: number; state: string; query: string }>(
-          `select extract(epoch from now() - xact_start)::float8 as seconds, state, left(regexp_replace(query, '\\s+', ' ', 'g'), 50) as query
-             from pg_stat_activity where datname = current_database() and xact_start is not null and pid <> pg_backend_pid() order by xact_start limit 1`,
+        await db.query<{ seconds: number; here: boolean; state: string; query: string }>(
+          `select extract(epoch from now() - xact_start)::float8 as seconds, datname = current_database() as here, state, left(regexp_replace(query, '\\s+', ' ', 'g'), 50) as query
+             from pg_stat_activity where xact_start is not null and pid <> pg_backend_pid() order by xact_start limit 1`,
         )
       ).rows;
-      return `outbox dead versions ${dead?.dead ?? '?'}; oldest open transaction ${oldest ? `${oldest.seconds.toFixed(1)} s (${oldest.state}: ${oldest.query})` : 'none'}`;
+      // Of the whole server: another database's transaction holds back no row of this one, unless it is of the kinds that hold back every database's.
+      const where = oldest?.here ? 'this database' : 'another database';
+      return `outbox dead versions ${dead?.dead ?? '?'}; oldest open transaction on the server ${oldest ? `${oldest.seconds.toFixed(1)} s, ${where} (${oldest.state}: ${oldest.query})` : 'none'}`;
     };
     console.log('  CPU a request, ms: gateway / academic / PostgreSQL / the bench (client) / broker / Redis');
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
