@@ -2,7 +2,7 @@
 // straight to the database (fast, and independent of the routes under test).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RunningService, StartOptions } from '@academy/service';
-import { bearer } from '@academy/testing';
+import { bearer, uniqueQueueName } from '@academy/testing';
 import { serviceTestConfig, startTestService, useService } from '@academy/testing/harness';
 import { academicService } from '../src/service.ts';
 import { SettingsSchema, type Config } from '../src/config.ts';
@@ -10,9 +10,15 @@ import { SettingsSchema, type Config } from '../src/config.ts';
 export const admin = bearer({ role: 'admin', sub: '1' });
 export const user = bearer({ role: 'user', sub: '2', employeeId: 1 });
 
-/** The service over a fresh database (its periodic attendance check off); `settings` over the test config, `options.clock` to pin its clock. */
+/**
+ * The service over a fresh database and queues of its own (its periodic attendance check off);
+ * `settings` over the test config, `options.clock` to pin its clock. The queues as the other services' test configs
+ * name theirs: with the default names, two files at once (Jest workers) shared them, and one file's stop deleted them
+ * under the other's consumers (404 NOT_FOUND on its retry queue, the other file failed).
+ */
 export async function startAcademic(settings: Partial<Config> = {}, options: StartOptions = {}): Promise<RunningService<Config>> {
-  return startTestService(academicService, { ...(await serviceTestConfig(academicService, 'academic', SettingsSchema)), ATTENDANCE_CHECK_INTERVAL_MS: 0, ...settings }, options);
+  const config = { ...(await serviceTestConfig(academicService, 'academic', SettingsSchema)), PRIVACY_REQUESTS_QUEUE: uniqueQueueName('academic.privacy-requests'), PRIVACY_QUEUE: uniqueQueueName('academic.privacy') };
+  return startTestService(academicService, { ...config, ATTENDANCE_CHECK_INTERVAL_MS: 0, ...settings }, options);
 }
 
 /** The service around the describe's tests (`useService`), and fixtures bound to it. */
