@@ -61,15 +61,15 @@ describe('settingsFromEnv', () => {
 });
 
 describe('batchOptionsFromEnv', () => {
-  test('without OTEL_BSP_* the batches are bigger than the SDK’s (2048 spans an export, a queue of 8192); the variables still decide', () => {
-    expect(batchOptionsFromEnv({})).toEqual({ maxQueueSize: 8192, maxExportBatchSize: 2048, scheduledDelayMillis: 5000, exportTimeoutMillis: 30_000 });
+  test('without OTEL_BSP_* batches are small and sent soon (256 spans or 250 ms), the queue bigger than the SDK’s (8192); the variables still decide', () => {
+    expect(batchOptionsFromEnv({})).toEqual({ maxQueueSize: 8192, maxExportBatchSize: 256, scheduledDelayMillis: 250, exportTimeoutMillis: 30_000 });
     const env = { OTEL_BSP_MAX_QUEUE_SIZE: '1000', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '100', OTEL_BSP_SCHEDULE_DELAY: '500', OTEL_BSP_EXPORT_TIMEOUT: '2000' };
     expect(batchOptionsFromEnv(env)).toEqual({ maxQueueSize: 1000, maxExportBatchSize: 100, scheduledDelayMillis: 500, exportTimeoutMillis: 2000 });
   });
 
   test('a batch is never bigger than the queue (a small OTEL_BSP_MAX_QUEUE_SIZE alone caps it); a value that is not a number is ignored', () => {
-    expect(batchOptionsFromEnv({ OTEL_BSP_MAX_QUEUE_SIZE: '256' })).toMatchObject({ maxQueueSize: 256, maxExportBatchSize: 256 });
-    expect(batchOptionsFromEnv({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 'many', OTEL_BSP_SCHEDULE_DELAY: '-1' })).toMatchObject({ maxExportBatchSize: 2048, scheduledDelayMillis: 5000 });
+    expect(batchOptionsFromEnv({ OTEL_BSP_MAX_QUEUE_SIZE: '100' })).toMatchObject({ maxQueueSize: 100, maxExportBatchSize: 100 });
+    expect(batchOptionsFromEnv({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 'many', OTEL_BSP_SCHEDULE_DELAY: '-1' })).toMatchObject({ maxExportBatchSize: 256, scheduledDelayMillis: 250 });
   });
 });
 
