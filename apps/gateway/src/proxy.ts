@@ -82,7 +82,7 @@ export function createServiceProxy(
         if (IDEMPOTENT_METHODS.has(req.method ?? '') && RETRIED_FAILURES.has(code) && !req.upstreamRetried && !response.headersSent) {
           req.upstreamRetried = true;
           log.info({ err: error, service }, 'upstream failed before answering; idempotent request sent once more');
-          void proxy(req, response, () => undefined);
+          void unlessClientLeft(req, response, () => undefined);
           return;
         }
         log.warn({ err: error, service }, 'upstream failed');
@@ -91,7 +91,14 @@ export function createServiceProxy(
       },
     },
   });
-  return proxy;
+  // A client that left while the gateway checked its request (the token and the rate limit wait on Redis)
+  // gets nothing sent upstream. The proxy would open an upstream request all the same, and its watch of
+  // the client's response (`res` 'close', which aborts the upstream request) would come too late to see
+  // the close: the request, never ended, held an upstream socket until the timeout and was logged as a 504
+  // (seen in bench:blocks, where autocannon drops its connections at the end of each run).
+  const unlessClientLeft = ((req, res, next) => (res.destroyed ? Promise.resolve() : proxy(req, res, next))) as ServiceProxy;
+  unlessClientLeft.upgrade = proxy.upgrade;
+  return unlessClientLeft;
 }
 
 /**
