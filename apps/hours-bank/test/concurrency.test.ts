@@ -1,26 +1,25 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import request from 'supertest';
 import { pgArray } from '@academy/db';
 import type { RunningService } from '@academy/service';
 import { bearer, waitFor } from '@academy/testing';
 import { replay, type OperationType } from '../src/hours-bank/offsetting.ts';
-import { bankRow, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from './support.ts';
+import { bankRow, seedEmployee, seedSchoolCourse, sql, useHoursBank } from './support.ts';
 import type { Config } from '../src/config.ts';
 
 const admin = bearer({ role: 'admin' });
 const base = '/api/v2/hours-bank';
 
 describe('concurrent operations on one bank', () => {
+  // The harness's slot: a start slower than a hook's 30 s at load is waited for (120 s), and stopped even when it ends late.
+  const started = useHoursBank();
   let service: RunningService<Config>;
   let courseId: number;
 
   beforeAll(async () => {
-    service = await startHoursBank();
+    service = started();
     courseId = await seedSchoolCourse(service);
-  });
-  afterAll(async () => {
-    await stopHoursBank(service);
   });
 
   test('200 concurrent adds, edits and deletes: the totals equal the serial replay of the surviving rows', async () => {

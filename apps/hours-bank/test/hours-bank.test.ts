@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { RunningService } from '@academy/service';
 import {
@@ -10,7 +10,7 @@ import {
 } from '@academy/contracts';
 import { fixedClock } from '@academy/kit';
 import { bearer, tokenFor } from '@academy/testing';
-import { bankRow, freshId, seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank, useHoursBank } from './support.ts';
+import { bankRow, freshId, seedEmployee, seedSchoolCourse, sql, useHoursBank } from './support.ts';
 import type { Config } from '../src/config.ts';
 
 const admin = bearer({ role: 'admin', sub: '1' });
@@ -20,6 +20,8 @@ describe('hours bank endpoints', () => {
   let service: RunningService<Config>;
   // Rows without a date take the clock's UTC day: pinned, so no test depends on the day it runs.
   const clock = fixedClock('2026-11-25T10:00:00Z');
+  // The harness's slot: a start slower than a hook's 30 s at load is waited for (120 s), and stopped even when it ends late.
+  const started = useHoursBank({ clock });
   let courseId: number;
   const api = () => request(service.url);
   const add = (employeeId: number | string, kind: 'completed' | 'pending', body: Record<string, unknown>) =>
@@ -30,13 +32,10 @@ describe('hours bank endpoints', () => {
   const remove = (transactionId: number | string) => api().delete(`${base}/transactions/${transactionId}`).set(admin);
 
   beforeAll(async () => {
-    service = await startHoursBank({ clock });
+    service = started();
     // The current course is the latest by start date; an older one exists too.
     await seedSchoolCourse(service, '2024-09-01');
     courseId = await seedSchoolCourse(service, '2025-09-01');
-  });
-  afterAll(async () => {
-    await stopHoursBank(service);
   });
 
   describe('POST /api/v2/hours-bank/:employeeId/completed', () => {

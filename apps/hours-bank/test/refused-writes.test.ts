@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import type { RunningService } from '@academy/service';
 import { bearer } from '@academy/testing';
 import type { Config } from '../src/config.ts';
-import { seedEmployee, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from './support.ts';
+import { seedEmployee, seedSchoolCourse, sql, useHoursBank } from './support.ts';
 
 const admin = bearer({ role: 'admin', sub: '1' });
 const base = '/api/v2/hours-bank';
@@ -12,6 +12,8 @@ const base = '/api/v2/hours-bank';
 // that records the first operation, so an addition refused at any step leaves no empty bank
 // behind (a later GET would otherwise answer 0h instead of 404).
 describe('a refused write leaves no trace', () => {
+  // The harness's slot: a start slower than a hook's 30 s at load is waited for (120 s), and stopped even when it ends late.
+  const started = useHoursBank();
   let service: RunningService<Config>;
   const api = () => request(service.url);
   const read = (employeeId: number) => api().get(`${base}/${employeeId}`).set(admin);
@@ -21,11 +23,8 @@ describe('a refused write leaves no trace', () => {
   });
 
   beforeAll(async () => {
-    service = await startHoursBank();
+    service = started();
     await seedSchoolCourse(service, '2025-09-01');
-  });
-  afterAll(async () => {
-    await stopHoursBank(service);
   });
 
   // Every refusal of the spec's error table that an addition can meet, plus the house's own 400s.

@@ -5,7 +5,7 @@ import { DEV_TAX_ID_DIGEST_KEY, createEnvelope, taxIdDigest, type EventData, typ
 import type { RunningService } from '@academy/service';
 import { bearer, testUrls, waitFor } from '@academy/testing';
 import type { Config } from '../src/config.ts';
-import { sql, startHoursBank, stopHoursBank } from './support.ts';
+import { sql, useHoursBank } from './support.ts';
 
 const admin = bearer({ role: 'admin' });
 
@@ -13,13 +13,15 @@ const envelope = <T extends EventType>(type: T, data: EventData<T>, occurredAt =
   createEnvelope(type, data, { source: 'academic', occurredAt });
 
 describe('replicas fed by academic events (hours-bank.replicas)', () => {
+  // The harness's slot: a start slower than a hook's 30 s at load is waited for (120 s), and stopped even when it ends late.
+  const started = useHoursBank();
   let service: RunningService<Config>;
   let listener: ChannelModel;
   // What a future consumer of hours-bank events would receive.
   const published: EventEnvelope[] = [];
 
   beforeAll(async () => {
-    service = await startHoursBank();
+    service = started();
     listener = await amqp.connect(testUrls.rabbitmq);
     const channel = await listener.createChannel();
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
@@ -28,7 +30,6 @@ describe('replicas fed by academic events (hours-bank.replicas)', () => {
   });
   afterAll(async () => {
     await listener.close();
-    await stopHoursBank(service);
   });
 
   const processed = (id: string) => waitFor(`event ${id} handled`, async () => (await sql(service, 'select 1 from inbox where event_id = ?', [id])).length > 0, 10_000, 50);

@@ -20,7 +20,7 @@ export async function startHoursBank(options: StartOptions = {}): Promise<Runnin
 }
 
 /** Starts the service before the tests of the enclosing `describe` and stops it after them; returns a getter. */
-export const useHoursBank = () => useService(startHoursBank);
+export const useHoursBank = (options: StartOptions = {}) => useService(() => startHoursBank(options));
 
 /** Stops the service and removes its database, queues and exchange from the shared test servers. */
 export const stopHoursBank = (service: RunningService<Config>) => stopTestService(service);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { createEnvelope, type PrivacySubject } from '@academy/contracts';
 import { createLogger } from '@academy/kit';
@@ -10,17 +10,18 @@ import type { Config } from '../../src/config.ts';
 import { hoursBankPrivacy, hoursBankProviders } from '../../src/privacy/hours-bank.privacy.ts';
 import { hoursBankService } from '../../src/service.ts';
 import { employeeReplicaPrivacy } from '@academy/replicas';
-import { freshId, seedSchoolCourse, sql, startHoursBank, stopHoursBank } from '../support.ts';
+import { freshId, seedSchoolCourse, sql, useHoursBank } from '../support.ts';
 
 const admin = bearer({ role: 'admin', sub: '1' });
 const NOW = new Date('2026-11-27T10:00:00Z');
 
 describe("hours-bank's part of a personal data request", () => {
+  // The harness's slot: a start slower than a hook's 30 s at load is waited for (120 s), and stopped even when it ends late.
+  const started = useHoursBank();
   let service: RunningService<Config>;
   beforeAll(async () => {
-    service = await startHoursBank();
+    service = started();
   });
-  afterAll(() => stopHoursBank(service));
 
   /** An employee in the replica with a login, a name and an address, and a bank in a course with two entries. */
   async function employeeWithHours() {
