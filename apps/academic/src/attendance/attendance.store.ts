@@ -8,7 +8,7 @@ import QueryStream from 'pg-query-stream';
 import type { AttendanceSheetResponse, AttendanceStatusItem, AttendanceStatusesBody, EventData, Locale } from '@academy/contracts';
 import { numberedPlaceholders, pgArray, Sql } from '@academy/db';
 import type { ReportVersions } from '../shared/attendance-report-cache.ts';
-import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.store.ts';
 import type { DayRange } from './academy-days.ts';
 
 /** SQL: the instant a day `?` starts at, in the zone `?`. */

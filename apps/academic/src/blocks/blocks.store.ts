@@ -9,7 +9,10 @@ import type { CompletedBlocksQuery, EventData, Locale, PendingBlocksQuery, Pendi
 import { numberedPlaceholders, Sql } from '@academy/db';
 import { outboxInsertSql } from '@academy/messaging';
 import type { KeyColumns, StatementKey } from '@academy/service';
-import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.store.ts';
+
+/** The current school course's id, for the feature's use cases (the rule's SQL stays in its shared store). */
+export { latestSchoolCourseId } from '../shared/latest-school-course.store.ts';
 import { pendingAnswerJson, type PendingRow } from './pending-answer.ts';
 
 /** `name lastname`, trimmed, of a table alias with those columns (null when the row is missing). */

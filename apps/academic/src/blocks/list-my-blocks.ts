@@ -2,9 +2,8 @@ import type { Actor } from '@academy/auth';
 import type { MyBlocksQuery, MyBlocksResponse } from '@academy/contracts';
 import type { z } from 'zod';
 import type { AcademicContext } from '../shared/academic-context.ts';
-import { latestSchoolCourseId } from '../shared/latest-school-course.ts';
 import { notAnEmployee } from './blocks.errors.ts';
-import { selectTeacherBlocks } from './blocks.store.ts';
+import { latestSchoolCourseId, selectTeacherBlocks } from './blocks.store.ts';
 import { isoTime } from './iso-time.ts';
 
 /**

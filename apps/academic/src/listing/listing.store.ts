@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdministrativeListingQuery } from '@academy/contracts';
 import { likeContains } from '../shared/records.store.ts';
-import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.store.ts';
 import type { ListingVersion } from '../shared/listing-cache.ts';
 
 export interface ListingRow {

@@ -3,7 +3,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { REGISTRATION_STATUS_VALUES } from '@academy/contracts';
 import { pgArray } from '@academy/db';
-import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.ts';
+import { LATEST_SCHOOL_COURSE_SQL } from '../shared/latest-school-course.store.ts';
+
+/** The current school course's id, for the feature's use cases (the rule's SQL stays in its shared store). */
+export { latestSchoolCourseId } from '../shared/latest-school-course.store.ts';
 
 type RegistrationStatus = (typeof REGISTRATION_STATUS_VALUES)[number];
 

@@ -2,7 +2,7 @@
 // share, the database's refusals as 409s, and the registrations that keep one.
 import type { EntityManager, InferEntity } from '@mikro-orm/postgresql';
 import { SchoolCourse } from '../shared/entities/registration.entities.ts';
-import { latestSchoolCourseId } from '../shared/latest-school-course.ts';
+import { latestSchoolCourseId } from '../shared/latest-school-course.store.ts';
 import { findOr404, refusalAsConflict, type Refusals } from '../shared/records.store.ts';
 
 type SchoolCourseRow = InferEntity<typeof SchoolCourse>;
