@@ -298,7 +298,8 @@ describe.each([
     expect(text(tree, `apps/${service}/src/entities.ts`)).toMatch(/\bNotesEntry\b,?\n?\];/);
     expect(text(tree, `apps/${service}/src/migrations/index.ts`)).toMatch(/, Migration20261125153000_notes\];/);
     const generatedTest = text(tree, `apps/${service}/test/notes/notes.test.ts`);
-    expect(generatedTest).toContain(`service = await ${start};`);
+    expect(generatedTest).toContain(`const running = await ${start};`);
+    expect(generatedTest).toContain("useService(async () => {");
     expect(syntaxErrors(tree, `apps/${service}/test/notes/notes.test.ts`)).toEqual([]);
     for (const file of [`apps/${service}/src/entities.ts`, `apps/${service}/src/migrations/index.ts`]) expect(syntaxErrors(tree, file)).toEqual([]);
   });
