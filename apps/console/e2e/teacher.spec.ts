@@ -1,7 +1,7 @@
 // The teacher's screens past Today (issue 33): Blocks, an incident's detail with an attachment, My
 // hours with the timesheet, notification settings and the mails' language. Each at both widths.
 import { readFileSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { checkPage, logInThroughForm, system, teacherFor, test } from './world';
 import { clockInTwice, closeAndReview, mailTo, subjectWithStudents } from './teacher-world';
 
@@ -92,6 +92,16 @@ test('my hours: the hours bank and the monthly timesheet downloaded as a PDF', a
   await expect(page.getByRole('status').filter({ hasText: 'Registro descargado.' })).toBeVisible();
 });
 
+/**
+ * Switches a checkbox that saves as it changes (a notification preference). Its new state shows once the
+ * save's optimistic update renders, a scheduler tick after the click; Playwright's check() reads the state at
+ * once and, at load, found it unchanged ("Clicking the checkbox did not change its state", a rehearsal).
+ */
+async function switchSaved(box: Locator, checked: boolean): Promise<void> {
+  if ((await box.isChecked()) !== checked) await box.click();
+  await expect(box).toBeChecked({ checked });
+}
+
 test("notification settings: critical types locked, a preference and quiet hours kept; the mails follow the teacher's language", { tag: '@review-queue-change' }, async ({ page }, testInfo) => {
   const teacher = teacherFor(testInfo, 'language');
   const place = await subjectWithStudents(teacher, 2);
@@ -102,9 +112,9 @@ test("notification settings: critical types locked, a preference and quiet hours
   await expect(page.getByRole('checkbox', { name: 'Incidencias: Correo' })).toBeDisabled();
   await expect(page.getByRole('checkbox', { name: 'Incidencias: Correo' })).toBeChecked();
   const rejectedPush = page.getByRole('checkbox', { name: 'Bloque rechazado: Móvil' });
-  await rejectedPush.check(); // on, whatever an earlier run against the same system left
+  await switchSaved(rejectedPush, true); // on, whatever an earlier run against the same system left
   await expect(rejectedPush).toBeEnabled();
-  await rejectedPush.uncheck();
+  await switchSaved(rejectedPush, false);
   await expect(page.getByRole('status').filter({ hasText: 'Ajustes guardados.' })).toBeVisible();
   await page.getByLabel('Desde').fill('22:00');
   await page.getByLabel('Hasta').fill('07:30');
@@ -115,7 +125,7 @@ test("notification settings: critical types locked, a preference and quiet hours
   await expect(page.getByText('Sin avisos en el móvil de 22:00 a 07:30 (Europe/Madrid); se envían al terminar.')).toBeVisible();
   await checkPage(page, testInfo, 'settings-notifications');
   // Back as they were.
-  await page.getByRole('checkbox', { name: 'Bloque rechazado: Móvil' }).check();
+  await switchSaved(page.getByRole('checkbox', { name: 'Bloque rechazado: Móvil' }), true);
   await page.getByRole('button', { name: 'Quitar horas de silencio' }).click();
   await expect(page.getByText('Sin horas de silencio.')).toBeVisible();
 
