@@ -40,14 +40,32 @@ test("an incident answered in its thread and closed by an administrator; the tea
   const incidentUrl = page.url();
   expect(new URL(incidentUrl).pathname).toBe(noticeHref);
   const answer = `Recuerda fichar la entrada (${testInfo.project.name})`;
+  // The thread's posted messages, never the reply box: React writes a controlled textarea's draft as its
+  // text, so getByText(answer) in the region matched the draft at once, and the close below raced the
+  // answer still on its way (when it locked the incident first, the answer was refused and the teacher
+  // never saw it).
+  const thread = page.getByRole('region', { name: 'Conversación' });
+  const posted = (text: string) => thread.getByRole('listitem').filter({ hasText: text });
+  // The answer held on its way: meanwhile the incident cannot be closed (one write at a time on the page).
+  const adminThread = '**/api/v2/incident/*/admin-thread';
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(adminThread, async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByLabel('Responder').fill(answer);
   await page.getByRole('button', { name: 'Enviar' }).click();
-  const thread = page.getByRole('region', { name: 'Conversación' });
-  await expect(thread.getByText(answer)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cerrar', exact: true })).toBeDisabled();
+  release();
+  await expect(posted(answer)).toBeVisible();
+  await expect(page.getByLabel('Responder')).toHaveValue('');
+  await page.unroute(adminThread);
   await page.getByLabel('Nota de cierre (opcional, se añade a la conversación)').fill('Cerrada tras hablarlo.');
   await page.getByRole('button', { name: 'Cerrar', exact: true }).click();
   await expect(page.getByText(/Gravedad \w+ · cerrada/)).toBeVisible();
-  await expect(thread.getByText('Cerrada tras hablarlo.')).toBeVisible();
+  await expect(posted('Cerrada tras hablarlo.')).toBeVisible();
+  await expect(posted(answer)).toBeVisible();
   await checkPage(page, testInfo, 'admin-incident');
 
   // The teacher's console: the incident with the administrator's answer.
@@ -56,7 +74,7 @@ test("an incident answered in its thread and closed by an administrator; the tea
   const teacherPage = await context.newPage();
   await teacherPage.goto(`/incidents/${id}`);
   await logInThroughForm(teacherPage, teacher);
-  await expect(teacherPage.getByText(answer)).toBeVisible();
+  await expect(teacherPage.getByRole('region', { name: 'Conversación' }).getByRole('listitem').filter({ hasText: answer })).toBeVisible();
   await context.close();
 });
 

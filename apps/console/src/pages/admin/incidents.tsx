@@ -149,6 +149,9 @@ export function IncidentAdminPage() {
   if (detail.isPending) return <Loading />;
   if (detail.isError || !incident) return <Failure error={detail.error} retry={() => void detail.refetch()} />;
   const error = reply.error ?? close.error;
+  // One write at a time: a close sent while an answer is on its way can lock the incident first, and the
+  // answer is then refused (409 INCIDENT_CLOSED) and never reaches the employee.
+  const writing = reply.isPending || close.isPending;
   return (
     <>
       <p>
@@ -220,13 +223,13 @@ export function IncidentAdminPage() {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (message.trim()) reply.mutate();
+            if (message.trim() && !writing) reply.mutate();
           }}
         >
           <label htmlFor={ids.message}>{t('incidentsAdmin.reply')}</label>
           <textarea id={ids.message} rows={3} maxLength={5000} value={message} onChange={(event) => setMessage(event.target.value)} />
           <div className="actions">
-            <button type="submit" disabled={reply.isPending || message.trim() === ''}>
+            <button type="submit" disabled={writing || message.trim() === ''}>
               {t('review.send')}
             </button>
           </div>
@@ -239,7 +242,7 @@ export function IncidentAdminPage() {
           <label htmlFor={ids.note}>{t('incidentsAdmin.closingNote')}</label>
           <textarea id={ids.note} rows={2} maxLength={5000} value={note} onChange={(event) => setNote(event.target.value)} />
           <div className="actions">
-            <button type="button" disabled={close.isPending} onClick={() => close.mutate()}>
+            <button type="button" disabled={writing} onClick={() => close.mutate()}>
               {t('incidentsAdmin.closeButton')}
             </button>
           </div>
