@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { IncidentDetail } from '@academy/contracts';
 import { startFaultRedis } from '@academy/infra';
 import { createRedis } from '@academy/kit';
 import { testUrls } from '@academy/testing';
+import { findDetail } from '../../src/incidents/incidents.store.ts';
 import { adminAuth, seedEmployee, sql, startIncidents, stopIncidents, useIncidents, type IncidentsService } from '../support.ts';
 
 const base = '/api/v2/incident';
@@ -79,6 +81,38 @@ describe('the incident cache', () => {
       const res = await api().get(`${base}/${incidentId}`).set(auth);
       expect(res.body.data.stale).toBeUndefined();
       expect(res.body.data.messages.map((m: { message: string }) => m.message)).toEqual(['written during the read']);
+    }
+  });
+
+  test("the console's keyed answer and close, with a detail read held between its database read and its cache write: every read after them shows the answer and the note", async () => {
+    const { auth, incidentId } = await employeeWithIncident(service());
+    await cacheReady();
+    const { cache } = service().deps;
+    let writesAnswered!: () => void;
+    const writesDone = new Promise<void>((resolve) => (writesAnswered = resolve));
+    let loadedBeforeWrites!: () => void;
+    const readerLoaded = new Promise<void>((resolve) => (loadedBeforeWrites = resolve));
+    // The detail as GET reads it, its database read before the answer, its cache write after the close.
+    const held = cache.read({ incident: incidentId }, `detail:${incidentId}`, async () => {
+      const detail = await findDetail(<T,>(text: string, values?: unknown[]) => sql<T>(service(), text, values ?? []), incidentId);
+      loadedBeforeWrites();
+      await writesDone;
+      return detail!;
+    });
+    await readerLoaded;
+    const texts = (body: { data: { messages: { message: string }[] } }) => body.data.messages.map((m) => m.message);
+    // As the console sends them: each write with its own Idempotency-Key (a keyed write: the bump after the key's commit).
+    await api().post(`${base}/${incidentId}/admin-thread`).set(adminAuth).set('Idempotency-Key', randomUUID()).send({ message: 'Recuerda fichar la entrada' }).expect(201);
+    // The console's refetch between the two writes fills the answer's version.
+    expect(texts((await api().get(`${base}/${incidentId}`).set(adminAuth)).body)).toEqual(['Recuerda fichar la entrada']);
+    await api().post(`${base}/${incidentId}/close`).set(adminAuth).set('Idempotency-Key', randomUUID()).send({ message: 'Cerrada tras hablarlo.' }).expect(200);
+    writesAnswered();
+    expect(texts({ data: await held })).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the held read's store is not awaited by it
+    await cacheReady();
+    for (const reader of [auth, adminAuth, auth]) {
+      const res = await api().get(`${base}/${incidentId}`).set(reader).expect(200);
+      expect([res.body.data.status, texts(res.body)]).toEqual(['closed', ['Recuerda fichar la entrada', 'Cerrada tras hablarlo.']]);
     }
   });
 
