@@ -19,7 +19,8 @@
 // load, CPU per request barely does.
 // BENCH_DURATION (seconds per run, default 3); BENCH_REVIEW_ROUNDS
 // (default 8); BENCH_REVIEW_ONLY=1: part 2 alone (the listing's scenarios, plans and statements skipped);
-// BENCH_LISTING_ONLY=1: part 1 alone (the reviews skipped).
+// BENCH_LISTING_ONLY=1: part 1 alone (the reviews skipped). OUTBOX_RELAY_SEQ_SCANS=on: academic's relay
+// plans as before the seventh pass (sequential scans allowed on its connection), for a before/after.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -384,7 +385,9 @@ try {
     await approvals(false, { amount: 400 });
     await approvals(true, { amount: 400 });
     await findRelay();
-    console.log(`  academic's relay: PostgreSQL backend ${relayPids.join(', ') || 'not found'}`);
+    console.log(
+      `  academic's relay: PostgreSQL backend ${relayPids.join(', ') || 'not found'}; ${process.env.OUTBOX_RELAY_SEQ_SCANS === 'on' ? 'sequential scans allowed on its connection (OUTBOX_RELAY_SEQ_SCANS=on: as before)' : 'no sequential scan on its connection'}`,
+    );
 
     /**
      * Until the relay has published every review's event: a run's events are published partly after it
@@ -511,8 +514,12 @@ try {
      * index) or vacuumed; and the oldest transaction open on the server, which may hold them back. Read after
      * the plain run of each round.
      */
+    let seqScansBefore = 0;
     const outboxState = async () => {
-      const [dead] = (await db.query<{ dead: number | null }>(`select n_dead_tup::int as dead from pg_stat_user_tables where relname = 'outbox'`)).rows;
+      const [dead] = (await db.query<{ dead: number | null; seq: number }>(`select n_dead_tup::int as dead, seq_scan::int as seq from pg_stat_user_tables where relname = 'outbox'`)).rows;
+      // Sequential scans of the outbox since the last line, by any session (a backend reports them within a second or so).
+      const seqScans = (dead?.seq ?? 0) - seqScansBefore;
+      seqScansBefore = dead?.seq ?? 0;
       const [oldest] = (
         await db.query<{ seconds: number; here: boolean; state: string; query: string }>(
           `select extract(epoch from now() - xact_start)::float8 as seconds, datname = current_database() as here, state, left(regexp_replace(query, '\\s+', ' ', 'g'), 50) as query
@@ -521,8 +528,10 @@ try {
       ).rows;
       // Of the whole server: another database's transaction holds back no row of this one, unless it is of the kinds that hold back every database's.
       const where = oldest?.here ? 'this database' : 'another database';
-      return `outbox dead versions ${dead?.dead ?? '?'}; oldest open transaction on the server ${oldest ? `${oldest.seconds.toFixed(1)} s, ${where} (${oldest.state}: ${oldest.query})` : 'none'}`;
+      return `outbox dead versions ${dead?.dead ?? '?'}, sequential scans since the last round ${seqScans}; oldest open transaction on the server ${oldest ? `${oldest.seconds.toFixed(1)} s, ${where} (${oldest.state}: ${oldest.query})` : 'none'}`;
     };
+    // Counts from here: the warm-up's sequential scans of the outbox are not a round's.
+    await outboxState();
     console.log('  CPU a request, ms: gateway / academic / PostgreSQL / the bench (client) / broker / Redis');
     for (let round = 1; round <= REVIEW_ROUNDS; round++) {
       await reviewAgain();

@@ -55,8 +55,15 @@ export interface OutboxListener {
  * connection is reopened with backoff (200 ms doubling to 5 s). The relay runs its own statements on
  * it too (`client`), never held up by a busy pool.
  */
-export function listenForOutbox(options: { clientUrl: string; channel: string; onNotify: (payload?: string) => void; logger: Logger }): OutboxListener {
-  const { clientUrl, channel, onNotify, logger } = options;
+export function listenForOutbox(options: {
+  clientUrl: string;
+  channel: string;
+  onNotify: (payload?: string) => void;
+  logger: Logger;
+  /** Statements run on each new connection before it listens (the relay's session settings). */
+  sessionSql?: readonly string[];
+}): OutboxListener {
+  const { clientUrl, channel, onNotify, logger, sessionSql = [] } = options;
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
@@ -92,6 +99,7 @@ export function listenForOutbox(options: { clientUrl: string; channel: string; o
     candidate.on('end', () => drop(candidate));
     try {
       await candidate.connect();
+      for (const sql of sessionSql) await candidate.query(sql);
       await candidate.query(`listen ${channel}`);
     } catch (error) {
       logger.warn({ err: error }, 'outbox LISTEN failed; polling until it works');

@@ -37,7 +37,24 @@ export interface RelayOptions {
   retryMaxMs?: number;
   /** `/readyz` reports the outbox degraded when its oldest unsent row is older than this. */
   staleAfterMs?: number;
+  /**
+   * Let the relay's own connection plan sequential scans of the outbox, as before (default false; the
+   * environment's `OUTBOX_RELAY_SEQ_SCANS=on` sets it too, for the bench's before/after). See `RELAY_SESSION_SQL`.
+   */
+  seqScans?: boolean;
 }
+
+/**
+ * The relay's own connection plans no sequential scan (issue 32). Its claim and mark are prepared, and
+ * PostgreSQL keeps a prepared statement's generic plan until the table's statistics change: planned on
+ * an outbox that was empty (a new database, or one analysed before its first events), both were a
+ * sequential scan with a sort, kept until the first autoanalyze, reading every heap page of the outbox
+ * (published rows kept for `retentionMs` and dead versions alike) at every claim and every mark, 2.6–5.7 ms
+ * of PostgreSQL CPU a review in bench:blocks' first minute. With sequential scans off they read the
+ * unpublished rows' index and the primary key whatever the statistics say: 2–5 buffers. The relay's
+ * statements are the only ones on that connection.
+ */
+export const RELAY_SESSION_SQL = ['set enable_seqscan = off'] as const;
 
 export interface OutboxRelay {
   /** Publish now rather than at the next tick. */
@@ -58,7 +75,7 @@ interface ClaimedRow {
   created_at: Date;
 }
 
-type RelaySettings = Required<Omit<RelayOptions, 'orm' | 'broker' | 'listen'>>;
+type RelaySettings = Required<Omit<RelayOptions, 'orm' | 'broker' | 'listen' | 'seqScans'>>;
 
 function settingsOf(options: RelayOptions): RelaySettings {
   return {
@@ -231,6 +248,7 @@ function wakeOnNotify(
   wake: (payload?: string) => void,
   stopped: () => boolean,
   log: Logger,
+  sessionSql: readonly string[],
 ): { listening: Promise<boolean>; client(): pg.Client | null; stop(): Promise<void> } {
   let listener: OutboxListener | null = null;
   const listening = (async (): Promise<boolean> => {
@@ -242,7 +260,7 @@ function wakeOnNotify(
       return false;
     }
     if (stopped()) return false;
-    listener = listenForOutbox({ clientUrl: orm.config.get('clientUrl') as string, channel: OUTBOX_CHANNEL, onNotify: wake, logger: log });
+    listener = listenForOutbox({ clientUrl: orm.config.get('clientUrl') as string, channel: OUTBOX_CHANNEL, onNotify: wake, logger: log, sessionSql });
     return listener.firstConnect;
   })();
   return {
@@ -431,7 +449,8 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     wokenBy.notified.push(xid);
     claims.want();
   };
-  const notifications = wakeOnNotify(orm, options.listen !== false, onNotify, () => stopped, log);
+  const seqScans = options.seqScans ?? process.env.OUTBOX_RELAY_SEQ_SCANS === 'on';
+  const notifications = wakeOnNotify(orm, options.listen !== false, onNotify, () => stopped, log, seqScans ? [] : RELAY_SESSION_SQL);
   const run = relayStatements(orm, notifications.client);
   // Apart from the claims, so that deleting old rows never holds up a commit's publication.
   const prunes = serialPasses(

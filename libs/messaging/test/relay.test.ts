@@ -172,6 +172,46 @@ describe('outbox relay: catch-all for unbound types, LISTEN/NOTIFY wake-up, leas
     }
   });
 
+  test('the claim and the mark, prepared while the outbox was empty, never scan its heap sequentially once it has grown', async () => {
+    // As a new service's database, or bench:blocks' (analysed before its first event): the statistics
+    // say the outbox is empty, and autovacuum stays away for the test (it re-plans at its analyze).
+    // The test's own reads run on a connection that scans no table sequentially either: only the relay's count.
+    const probe = new pg.Client({ connectionString: db.url });
+    await probe.connect();
+    const sql = async (text: string, values: unknown[] = []) => (await probe.query(text, values)).rows;
+    // Events written on that connection too (raw SQL, as hours-bank writes them): the relay hears their NOTIFY.
+    const write = async (id: number) => sql(outboxInsertSql({ eventId: '$1::uuid', type: '$2::text', envelope: '$3::jsonb', traceContext: '$4::jsonb' }), outboxRow(createEnvelope(UNBOUND, unboundData(id), { source: 'test' })));
+    await sql('set enable_seqscan = off');
+    await sql('alter table outbox set (autovacuum_enabled = false)');
+    try {
+      await sql('vacuum analyze outbox');
+      const seqScans = async () => Number((await sql(`select seq_scan from pg_stat_user_tables where relname = 'outbox'`))[0]!.seq_scan);
+      const published = () => waitUntil('the rows published', async () => Number((await sql(`select count(*) as n from outbox where published_at is null`))[0]!.n) === 0, 5_000, 10);
+      // pruneIntervalMs: the prune (a statement planned afresh) runs once, at the start, before the window.
+      const started = relay({ intervalMs: 20, pruneIntervalMs: 3_600_000 });
+      expect(await started.listening).toBe(true);
+      // More than five claims and marks on the empty outbox: PostgreSQL settles on each one's generic plan.
+      for (let i = 0; i < 8; i++) {
+        await write(i + 1);
+        await published();
+      }
+      // Then the outbox grows: 3,000 published rows (about 80 heap pages), the statistics untouched.
+      await sql(`insert into outbox (event_id, type, envelope, created_at, available_at, published_at, attempts)
+                 select gen_random_uuid(), 'employee.deleted', jsonb_build_object('pad', repeat('x', 100)), now(), now(), now(), 0 from generate_series(1, 3000)`);
+      // A backend reports its scans at most once a second: the window is 2.5 s of claims (one each 20 ms)
+      // and three events' claims and marks, opened a second after the outbox's last other reader.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const before = await seqScans();
+      for (let i = 0; i < 3; i++) await write(100 + i);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect((await seqScans()) - before).toBe(0);
+      await published();
+    } finally {
+      await sql('alter table outbox reset (autovacuum_enabled)');
+      await probe.end();
+    }
+  });
+
   test("a lone commit in this process is claimed once: its NOTIFY names a transaction the in-process wake's claim already saw", async () => {
     // Counts the relay's claim statements (a spy on pg's client: the statements still run).
     const query = pg.Client.prototype.query;
