@@ -12,7 +12,8 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, TracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { EncodingSpanProcessor, sendingEncoded, type EncodedExporter } from './encoding.ts';
 import { EmitBindingContextManager } from './context.ts';
 import { onlyInRecordedTraces } from './recorded-only.ts';
 import { EdgeIdGenerator, expressOnlyInRecordedTraces, httpOnlyWhenRecorded } from './sampled-out.ts';
@@ -38,7 +39,13 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
   // used here (metrics stay Prometheus', logs pino's).
   // OTLP/HTTP in protobuf (the specification's default) or JSON: `OTEL_EXPORTER_OTLP_PROTOCOL`. Protobuf
   // costs the process about half the serializing of JSON and sends half the bytes (libs/telemetry README).
-  const exporter = new DroppingExporter(settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter(), settings.serviceName);
+  // Protobuf (the default): spans written as they end, batched as bytes (encoding.ts); http/json, or
+  // TRACE_ENCODE_AT_END=false: the SDK's batch processor and serializer.
+  const batch = batchOptionsFromEnv();
+  const processor = (): SpanProcessor =>
+    settings.protocol === 'http/protobuf' && settings.encodeAtEnd
+      ? new EncodingSpanProcessor(new DroppingExporter(sendingEncoded(new OtlpProtobufExporter()), settings.serviceName) as unknown as EncodedExporter, batch)
+      : new BatchSpanProcessor({ exporter: new DroppingExporter(settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter(), settings.serviceName), ...batch });
   if (settings.protocolWarning) warn(settings.protocolWarning);
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector] }))
@@ -58,16 +65,18 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
     idGenerator: ids,
     // The OTEL_BSP_* variables tune it; the queue's bound (8192 spans by default) is what keeps a
     // process whose collector is away from growing: spans beyond it are dropped, not queued.
-    spanProcessors: [new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() })],
+    // OTEL_TRACES_EXPORTER=none: recorded spans end there (no batch, no export).
+    spanProcessors: settings.exporter === 'none' ? [] : [processor()],
   });
   context.setGlobalContextManager((settings.bindEmit ? new EmitBindingContextManager() : new AsyncLocalStorageContextManager()).enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(provider);
+  const enabled = (name: string) => !settings.disabledInstrumentations.includes(name);
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       // A request sampled out costs (next to) nothing: sampled-out.ts.
-      httpOnlyWhenRecorded(
+      ...(!enabled('http') ? [] : [httpOnlyWhenRecorded(
         new HttpInstrumentation({
           ignoreIncomingRequestHook: isProbe,
           ignoreOutgoingRequestHook: (options) => PROBES.has(String(options.path ?? '').split('?')[0]),
@@ -75,15 +84,15 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
         }),
         settings.edge ? { edge: true, sampler, ids } : { edge: false, followsParent: (process.env.OTEL_TRACES_SAMPLER || 'parentbased_traceidratio').trim().toLowerCase().startsWith('parentbased_') },
         isProbe,
-      ),
+      )]),
       // Only with TRACE_EXPRESS=true: its "request handler" span repeats the server span (named with the
       // route by kit's request front) and its patched layers cost every request (README). Then routers and
       // route handlers only, in a recorded trace only.
-      ...(settings.express ? [expressOnlyInRecordedTraces(new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }))] : []),
+      ...(settings.express && enabled('express') ? [expressOnlyInRecordedTraces(new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }))] : []),
       // No recorded parent, no span: the relay's and the checks' polls are not traces of their own, and
       // a trace the sampler left out pays nothing per query (not even a span that records nothing).
-      withoutPoolPatches(onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch'])),
-      onlyInRecordedTraces(new IORedisInstrumentation({ requireParentSpan: true }), ['_patchSendCommand']),
+      ...(!enabled('pg') ? [] : [withoutPoolPatches(onlyInRecordedTraces(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), ['_getClientQueryPatch']))]),
+      ...(!enabled('ioredis') ? [] : [onlyInRecordedTraces(new IORedisInstrumentation({ requireParentSpan: true }), ['_patchSendCommand'])]),
     ],
   });
   // The SDK's own complaints (an export that failed…), throttled; OTEL_LOG_LEVEL=debug shows everything instead.

@@ -27,6 +27,23 @@ export interface TelemetrySettings {
    * context.ts), or with `false` each listener wrapped, as the SDK's context manager does.
    */
   bindEmit: boolean;
+  /**
+   * Where recorded spans go (`OTEL_TRACES_EXPORTER`, the specification's variable): `otlp` (default), or
+   * `none`: spans are still made and recorded (the context, the log lines' ids, the decision passed on),
+   * then dropped when they end, neither batched nor serialized nor sent. What a recorded span costs
+   * without its export (bench:tracing, eighth pass). Any other value (`console`, `zipkin`) is `otlp`.
+   */
+  exporter: 'otlp' | 'none';
+  /**
+   * Instrumentations left off (`OTEL_NODE_DISABLED_INSTRUMENTATIONS`, as `@opentelemetry/auto-instrumentations-node`
+   * reads it: a comma-separated list of `http`, `express`, `pg`, `ioredis`); none by default.
+   */
+  disabledInstrumentations: string[];
+  /**
+   * OTLP protobuf spans written as they end and batched as bytes (`TRACE_ENCODE_AT_END`, default true;
+   * encoding.ts), or with `false` the SDK's batch processor and serializer (http/json always uses those).
+   */
+  encodeAtEnd: boolean;
 }
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
@@ -54,6 +71,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
     express: env.TRACE_EXPRESS === 'true',
     protocol,
     bindEmit: env.TRACE_BIND_EMIT !== 'false',
+    exporter: (env.OTEL_TRACES_EXPORTER ?? '').trim().toLowerCase() === 'none' ? 'none' : 'otlp',
+    encodeAtEnd: env.TRACE_ENCODE_AT_END !== 'false',
+    disabledInstrumentations: (env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim().toLowerCase().replace(/^@opentelemetry\/instrumentation-/, '')).filter(Boolean),
     ...(asked !== protocol ? { protocolWarning: `OTLP protocol "${asked}" is not supported here (http/protobuf or http/json): exporting as http/protobuf` } : {}),
   };
 }

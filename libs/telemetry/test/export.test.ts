@@ -54,7 +54,7 @@ describe('the export and the context of a traced process', () => {
       timeout: 60_000,
     });
     const sent = exports.filter((request) => request.body.includes(service));
-    return { sent, printed: JSON.parse(stdout.trim().split('\n').pop()!) as { frames: boolean } };
+    return { sent, printed: JSON.parse(stdout.trim().split('\n').pop()!) as { frames: boolean; recorded: boolean } };
   };
 
   test('spans leave as OTLP/HTTP protobuf by default (the specification default) and as JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json', async () => {
@@ -68,6 +68,12 @@ describe('the export and the context of a traced process', () => {
     expect(json.sent.length).toBeGreaterThan(0);
     expect(json.sent.map((request) => request.contentType)).toEqual(json.sent.map(() => 'application/json'));
     expect(JSON.stringify(JSON.parse(json.sent[0]!.body.toString('utf8')))).toContain('first: in a timer');
+  }, 120_000);
+
+  test('with OTEL_TRACES_EXPORTER=none spans are still recorded but nothing is sent', async () => {
+    const none = await runApp(['--experimental-async-context-frame'], { OTEL_TRACES_EXPORTER: 'none' });
+    expect(none.printed).toEqual({ frames: true, recorded: true });
+    expect(none.sent).toEqual([]);
   }, 120_000);
 
   test('with --experimental-async-context-frame each span is the child of its own trace across await, timers, setImmediate and a bound emitter', async () => {

@@ -32,13 +32,13 @@ describe('samplerFromEnv', () => {
 
 describe('settingsFromEnv', () => {
   test('tracing is off with no OTLP endpoint, or when OTEL_SDK_DISABLED is true', () => {
-    expect(settingsFromEnv({}, '/repo/apps/academic/src/main.ts')).toEqual({ serviceName: 'academic', endpoint: null, version: undefined, commit: undefined, edge: false, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true });
+    expect(settingsFromEnv({}, '/repo/apps/academic/src/main.ts')).toEqual({ serviceName: 'academic', endpoint: null, version: undefined, commit: undefined, edge: false, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true, exporter: 'otlp', encodeAtEnd: true, disabledInstrumentations: [] });
     expect(settingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }, '/repo/apps/academic/src/main.ts').endpoint).toBeNull();
   });
 
   test('the gateway is the edge; the service name, version and commit come from the environment', () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', SERVICE: 'gateway', SERVICE_VERSION: '1.1.1', GIT_COMMIT: 'abc123' };
-    expect(settingsFromEnv(env, '/app/dist/main.js')).toEqual({ serviceName: 'gateway', endpoint: 'http://127.0.0.1:4318', version: '1.1.1', commit: 'abc123', edge: true, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true });
+    expect(settingsFromEnv(env, '/app/dist/main.js')).toEqual({ serviceName: 'gateway', endpoint: 'http://127.0.0.1:4318', version: '1.1.1', commit: 'abc123', edge: true, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true, exporter: 'otlp', encodeAtEnd: true, disabledInstrumentations: [] });
     expect(settingsFromEnv({ ...env, TRACE_ESM_HOOK: 'false' }, '/app/dist/main.js').esmHook).toBe(false);
     expect(settingsFromEnv({ ...env, TRACE_BIND_EMIT: 'false' }, '/app/dist/main.js').bindEmit).toBe(false);
   });
@@ -52,6 +52,15 @@ describe('settingsFromEnv', () => {
     const grpc = settingsFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, '/app/dist/main.js');
     expect(grpc.protocol).toBe('http/protobuf');
     expect(grpc.protocolWarning).toContain('"grpc" is not supported');
+  });
+
+  test('OTEL_TRACES_EXPORTER=none records spans without exporting them; OTEL_NODE_DISABLED_INSTRUMENTATIONS leaves the named instrumentations off', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    expect(settingsFromEnv({ ...endpoint, OTEL_TRACES_EXPORTER: ' None ' }, '/app/dist/main.js').exporter).toBe('none');
+    expect(settingsFromEnv({ ...endpoint, OTEL_TRACES_EXPORTER: 'otlp' }, '/app/dist/main.js').exporter).toBe('otlp');
+    expect(settingsFromEnv({ ...endpoint, OTEL_TRACES_EXPORTER: 'console' }, '/app/dist/main.js').exporter).toBe('otlp');
+    const disabled = { ...endpoint, OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg, @opentelemetry/instrumentation-ioredis,' };
+    expect(settingsFromEnv(disabled, '/app/dist/main.js').disabledInstrumentations).toEqual(['pg', 'ioredis']);
   });
 
   test("in the image, version and commit are the build's APP_VERSION and APP_COMMIT (the Dockerfile's)", () => {
