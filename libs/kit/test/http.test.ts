@@ -150,7 +150,82 @@ describe('access log', () => {
     }
     const access = lines.filter((line) => line.req !== undefined);
     expect(access).toHaveLength(1);
-    expect(access[0]).toMatchObject({ req: { id: 'req-123', method: 'GET', url: '/hello?x=1', userAgent: 'kit-test-agent' }, res: { statusCode: 200 } });
+    expect(access[0]).toMatchObject({ req: { id: 'req-123', method: 'GET', url: '/hello?x=1', userAgent: 'kit-test-agent' }, res: { statusCode: 200 }, level: 30, msg: 'request completed' });
+    expect(access[0]!.responseTime).toEqual(expect.any(Number));
+    expect((access[0]!.req as { remoteAddress: string }).remoteAddress).toMatch(/127\.0\.0\.1/);
     expect(JSON.stringify(lines)).not.toMatch(/secret-token|secret-cookie|authorization|cookie/);
+  });
+
+  /** An app whose logger writes to `lines` at `level` and counts the child loggers made; its routes log through `req.log`, fail, or do neither. */
+  async function loggedApp(level: string, run: (url: string) => Promise<void>) {
+    const lines: Record<string, unknown>[] = [];
+    const { pino } = await import('pino');
+    const logger = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const child = logger.child.bind(logger);
+    const made = { children: 0 };
+    logger.child = ((...args: Parameters<typeof child>) => {
+      made.children++;
+      return child(...args);
+    }) as typeof logger.child;
+    const app = createHttpApp({
+      logger,
+      metrics: createMetrics('kit-log-test'),
+      readiness: [],
+      routes: (express) => {
+        express.get('/quiet', (_req, res) => {
+          res.json({ ok: true });
+        });
+        express.get('/told', (req, res) => {
+          req.log.warn({ thing: 7 }, 'told something');
+          res.status(404).json({ ok: false });
+        });
+        express.get('/boom', () => {
+          throw new Error('secret internals');
+        });
+      },
+    });
+    const server = await listen(app, 0);
+    try {
+      await run(`http://127.0.0.1:${portOf(server)}`);
+    } finally {
+      await closeServer(server);
+    }
+    return { lines, made };
+  }
+
+  test("a request's own lines carry the request as its access line does; the access line its level by status (404 warn, 500 error with the error)", async () => {
+    const { lines } = await loggedApp('info', async (url) => {
+      await request(url).get('/told').set('x-request-id', 'req-told').expect(404);
+      await request(url).get('/boom').set('x-request-id', 'req-boom').expect(500);
+      await request(url).get('/healthz').expect(200);
+    });
+    const told = lines.filter((line) => (line.req as { id?: string } | undefined)?.id === 'req-told');
+    expect(told.map((line) => [line.level, line.msg])).toEqual([
+      [40, 'told something'],
+      [40, 'request completed'],
+    ]);
+    expect(told[0]).toMatchObject({ thing: 7, req: { id: 'req-told', method: 'GET', url: '/told' } });
+    expect(told[1]).toMatchObject({ res: { statusCode: 404 }, req: { id: 'req-told', method: 'GET', url: '/told' } });
+    const boom = lines.filter((line) => (line.req as { id?: string } | undefined)?.id === 'req-boom');
+    expect(boom.map((line) => [line.level, line.msg])).toEqual([
+      [50, 'unhandled error'],
+      [50, 'request errored'],
+    ]);
+    expect(boom[1]).toMatchObject({ res: { statusCode: 500 }, err: { message: 'failed with status code 500' } });
+    // The probes leave no access line.
+    expect(lines.filter((line) => (line.req as { url?: string } | undefined)?.url === '/healthz')).toEqual([]);
+  });
+
+  test('no child logger is made for a request that logs nothing, and at warn a 200 leaves no line (issue 32: pino-http made one a request)', async () => {
+    const { lines, made } = await loggedApp('warn', async (url) => {
+      for (let i = 0; i < 5; i++) await request(url).get('/quiet').expect(200);
+    });
+    expect(lines).toEqual([]);
+    expect(made.children).toBe(0);
+    const { lines: atInfo, made: madeAtInfo } = await loggedApp('info', async (url) => {
+      for (let i = 0; i < 5; i++) await request(url).get('/quiet').expect(200);
+    });
+    expect(atInfo.filter((line) => line.msg === 'request completed')).toHaveLength(5);
+    expect(madeAtInfo.children).toBe(0);
   });
 });
