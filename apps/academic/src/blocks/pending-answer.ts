@@ -1,3 +1,5 @@
+import { isoFromMillis } from './iso-time.ts';
+
 // The pending listing's answer (a page, or a student's whole listing) written from the page statement's
 // plain rows: what PostgreSQL wrote before (bench README, fifth pass), to the same values.
 
@@ -30,7 +32,7 @@ function fullName(name: string | null, lastname: string | null): string {
 }
 
 /** A close time in µs since 1970 as the listing writes it: ISO 8601 UTC with milliseconds (the µs dropped, as `to_char`'s `MS`). */
-const closedAt = (micros: string | null) => (micros === null ? null : new Date(Math.floor(Number(micros) / 1000)).toISOString());
+const closedAt = (micros: string | null) => (micros === null ? null : isoFromMillis(Math.floor(Number(micros) / 1000)));
 
 /**
  * The answer's JSON: the rows (in the listing's order, oldest close first) grouped by student in the
