@@ -6,9 +6,9 @@ import { api, data } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { academyToday, formatDateTime, formatNumber } from '../../format';
 import { errorText } from '../../i18n';
-import { Failure, Loading } from '../../ui';
 import { saveBlob } from '../teacher/files';
 import './i18n';
+import { Field, FilterSelect, QueryView } from './parts';
 
 type ReportQuery = NonNullable<paths['/api/v2/attendance/report']['get']['parameters']['query']>;
 type Report = paths['/api/v2/attendance/report']['get']['responses'][200]['content']['application/json'];
@@ -56,8 +56,7 @@ export default function AttendanceReportPage() {
       <section aria-labelledby="report-filters">
         <h2 id="report-filters">{t('review.filters.heading')}</h2>
         <div className="filter-grid">
-          <div>
-            <label htmlFor={ids.course}>{t('review.filters.course')}</label>
+          <Field id={ids.course} label={t('review.filters.course')}>
             <select
               id={ids.course}
               value={filters.course}
@@ -73,41 +72,18 @@ export default function AttendanceReportPage() {
                 </option>
               ))}
             </select>
-          </div>
-          <div>
-            <label htmlFor={ids.subject}>{t('review.filters.subject')}</label>
-            <select id={ids.subject} value={filters.subjectId} onChange={set('subjectId')}>
-              <option value="">{t('review.filters.all')}</option>
-              {subjects.data?.map((subject) => (
-                <option key={subject.id} value={subject.id}>
-                  {subject.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.center}>{t('attendanceAdmin.center')}</label>
-            <select id={ids.center} value={filters.centerId} onChange={set('centerId')}>
-              <option value="">{t('review.filters.all')}</option>
-              {centers.data?.map((center) => (
-                <option key={center.id} value={center.id}>
-                  {center.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.from}>{t('incidentsAdmin.from')}</label>
+          </Field>
+          <FilterSelect id={ids.subject} label={t('review.filters.subject')} value={filters.subjectId} onChange={set('subjectId')} options={subjects.data?.map((subject) => ({ value: subject.id, text: subject.name }))} />
+          <FilterSelect id={ids.center} label={t('attendanceAdmin.center')} value={filters.centerId} onChange={set('centerId')} options={centers.data?.map((center) => ({ value: center.id, text: center.name }))} />
+          <Field id={ids.from} label={t('incidentsAdmin.from')}>
             <input id={ids.from} type="date" value={filters.from} onChange={set('from')} />
-          </div>
-          <div>
-            <label htmlFor={ids.to}>{t('incidentsAdmin.to')}</label>
+          </Field>
+          <Field id={ids.to} label={t('incidentsAdmin.to')}>
             <input id={ids.to} type="date" value={filters.to} onChange={set('to')} />
-          </div>
-          <div>
-            <label htmlFor={ids.student}>{t('review.filters.student')}</label>
+          </Field>
+          <Field id={ids.student} label={t('review.filters.student')}>
             <input id={ids.student} type="text" value={filters.student} onChange={set('student')} />
-          </div>
+          </Field>
           <label className="check">
             <input id={ids.below} type="checkbox" checked={filters.below} onChange={(event) => setFilters((current) => ({ ...current, below: event.target.checked }))} />
             {t('attendanceAdmin.onlyBelow')}
@@ -126,64 +102,58 @@ export default function AttendanceReportPage() {
       </section>
       <section aria-labelledby="report-heading">
         <h2 id="report-heading">{t('attendanceAdmin.report')}</h2>
-        {report.isPending ? (
-          <Loading />
-        ) : report.isError ? (
-          <Failure error={report.error} retry={() => void report.refetch()} />
-        ) : (
-          <>
-            <p>{t('attendanceAdmin.threshold', { percent: formatNumber(report.data.thresholdPercent), count: rows.filter((row) => row.below).length })}</p>
-            {rows.length === 0 ? (
-              <p>{t('attendanceAdmin.none')}</p>
-            ) : (
-              <table className="data">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('review.filters.student')}</th>
-                    <th scope="col">{t('review.filters.subject')}</th>
-                    <th scope="col">{t('attendanceAdmin.sessions')}</th>
-                    <th scope="col">{t('attendanceAdmin.counts')}</th>
-                    <th scope="col">{t('attendanceAdmin.percentage')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row) => (
-                    <tr key={`${row.studentId}-${row.subjectId}`} className={row.below ? 'below' : undefined}>
-                      <th scope="row">
-                        <Link to={`/admin/attendance/students/${row.studentId}`}>{row.studentName}</Link>
-                      </th>
-                      <td>{row.subjectName}</td>
-                      <td>{formatNumber(row.sessions)}</td>
-                      <td>{STATUSES.map((status) => `${t(`attendance.statuses.${status}`)}: ${row.counts[status] ?? 0}`).join(' · ')}</td>
-                      <td>
-                        {percent(row.percentage)}
-                        {row.below && <strong> · {t('attendanceAdmin.below')}</strong>}
-                      </td>
+        <QueryView query={report}>
+          {(answer) => (
+            <>
+              <p>{t('attendanceAdmin.threshold', { percent: formatNumber(answer.thresholdPercent), count: rows.filter((row) => row.below).length })}</p>
+              {rows.length === 0 ? (
+                <p>{t('attendanceAdmin.none')}</p>
+              ) : (
+                <table className="data">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('review.filters.student')}</th>
+                      <th scope="col">{t('review.filters.subject')}</th>
+                      <th scope="col">{t('attendanceAdmin.sessions')}</th>
+                      <th scope="col">{t('attendanceAdmin.counts')}</th>
+                      <th scope="col">{t('attendanceAdmin.percentage')}</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </>
-        )}
+                  </thead>
+                  <tbody>
+                    {rows.map((row) => (
+                      <tr key={`${row.studentId}-${row.subjectId}`} className={row.below ? 'below' : undefined}>
+                        <th scope="row">
+                          <Link to={`/admin/attendance/students/${row.studentId}`}>{row.studentName}</Link>
+                        </th>
+                        <td>{row.subjectName}</td>
+                        <td>{formatNumber(row.sessions)}</td>
+                        <td>{STATUSES.map((status) => `${t(`attendance.statuses.${status}`)}: ${row.counts[status] ?? 0}`).join(' · ')}</td>
+                        <td>
+                          {percent(row.percentage)}
+                          {row.below && <strong> · {t('attendanceAdmin.below')}</strong>}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </>
+          )}
+        </QueryView>
       </section>
       <section aria-labelledby="missing-heading">
         <h2 id="missing-heading">{t('attendanceAdmin.missing', { count: missing.data?.data.length ?? 0 })}</h2>
-        {missing.isPending ? (
-          <Loading />
-        ) : missing.isError ? (
-          <Failure error={missing.error} retry={() => void missing.refetch()} />
-        ) : missing.data.data.length === 0 ? (
-          <p>{t('attendanceAdmin.noMissing')}</p>
-        ) : (
-          <ul className="cards">
-            {missing.data.data.map((event) => (
-              <li key={event.eventId}>
-                <strong>{event.subjectName}</strong> · {event.centerName} · {formatDateTime(event.startsAt)} · {t('today.students', { count: event.studentCount })}
-              </li>
-            ))}
-          </ul>
-        )}
+        <QueryView query={missing} isEmpty={(answer) => answer.data.length === 0} none={<p>{t('attendanceAdmin.noMissing')}</p>}>
+          {(answer) => (
+            <ul className="cards">
+              {answer.data.map((event) => (
+                <li key={event.eventId}>
+                  <strong>{event.subjectName}</strong> · {event.centerName} · {formatDateTime(event.startsAt)} · {t('today.students', { count: event.studentCount })}
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryView>
       </section>
     </>
   );
@@ -210,34 +180,30 @@ export function StudentAttendancePage() {
       </p>
       <h1>{t('attendanceAdmin.studentHeading', { name: student.data ? `${student.data.name} ${student.data.lastname}` : `#${studentId}` })}</h1>
       {latest && <p>{t('attendanceAdmin.course', { name: latest.name })}</p>}
-      {year.isPending ? (
-        <Loading />
-      ) : year.isError ? (
-        <Failure error={year.error} retry={() => void year.refetch()} />
-      ) : year.data.subjects.length === 0 ? (
-        <p>{t('attendanceAdmin.none')}</p>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t('review.filters.subject')}</th>
-              <th scope="col">{t('attendanceAdmin.sessions')}</th>
-              <th scope="col">{t('attendanceAdmin.counts')}</th>
-              <th scope="col">{t('attendanceAdmin.percentage')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {year.data.subjects.map((row) => (
-              <tr key={row.subjectId}>
-                <th scope="row">{row.subjectName}</th>
-                <td>{formatNumber(row.sessions)}</td>
-                <td>{STATUSES.map((status) => `${t(`attendance.statuses.${status}`)}: ${row.counts[status] ?? 0}`).join(' · ')}</td>
-                <td>{percent(row.percentage)}</td>
+      <QueryView query={year} isEmpty={(answer) => answer.subjects.length === 0} none={<p>{t('attendanceAdmin.none')}</p>}>
+        {(answer) => (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('review.filters.subject')}</th>
+                <th scope="col">{t('attendanceAdmin.sessions')}</th>
+                <th scope="col">{t('attendanceAdmin.counts')}</th>
+                <th scope="col">{t('attendanceAdmin.percentage')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {answer.subjects.map((row) => (
+                <tr key={row.subjectId}>
+                  <th scope="row">{row.subjectName}</th>
+                  <td>{formatNumber(row.sessions)}</td>
+                  <td>{STATUSES.map((status) => `${t(`attendance.statuses.${status}`)}: ${row.counts[status] ?? 0}`).join(' · ')}</td>
+                  <td>{percent(row.percentage)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryView>
     </>
   );
 }

@@ -10,6 +10,7 @@ import { errorText } from '../../i18n';
 import { Failure, Loading } from '../../ui';
 import { downloadIncidentFile } from '../teacher/files';
 import './i18n';
+import { Field, FilterSelect, PageButtons, QueryView } from './parts';
 
 type ListQuery = NonNullable<paths['/api/v2/incident/']['get']['parameters']['query']>;
 const KINDS = ['CLOCK_IN_WHILE_OPEN', 'CLOCK_OUT_WITHOUT_OPEN', 'RECORD_OPEN_TOO_LONG', 'ABSENCE', 'LATE_CLOCK_IN'] as const;
@@ -41,78 +42,49 @@ export default function IncidentsAdminPage() {
       <section aria-labelledby="incident-filters">
         <h2 id="incident-filters">{t('review.filters.heading')}</h2>
         <div className="filter-grid">
-          <div>
-            <label htmlFor={ids.status}>{t('incidentsAdmin.status')}</label>
-            <select id={ids.status} value={filters.status} onChange={set('status')}>
-              <option value="">{t('review.filters.all')}</option>
-              <option value="open">{t('incidents.status.open')}</option>
-              <option value="closed">{t('incidents.status.closed')}</option>
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.kind}>{t('incidentsAdmin.kind')}</label>
-            <select id={ids.kind} value={filters.kind} onChange={set('kind')}>
-              <option value="">{t('review.filters.all')}</option>
-              {KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {t(`incidents.kinds.${kind}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.employee}>{t('incidentsAdmin.employee')}</label>
-            <select id={ids.employee} value={filters.employeeId} onChange={set('employeeId')}>
-              <option value="">{t('review.filters.all')}</option>
-              {employees.data?.map((employee) => (
-                <option key={employee.id} value={employee.id}>
-                  {employee.name} {employee.lastname}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.from}>{t('incidentsAdmin.from')}</label>
+          <FilterSelect
+            id={ids.status}
+            label={t('incidentsAdmin.status')}
+            value={filters.status}
+            onChange={set('status')}
+            options={(['open', 'closed'] as const).map((status) => ({ value: status, text: t(`incidents.status.${status}`) }))}
+          />
+          <FilterSelect id={ids.kind} label={t('incidentsAdmin.kind')} value={filters.kind} onChange={set('kind')} options={KINDS.map((kind) => ({ value: kind, text: t(`incidents.kinds.${kind}`) }))} />
+          <FilterSelect
+            id={ids.employee}
+            label={t('incidentsAdmin.employee')}
+            value={filters.employeeId}
+            onChange={set('employeeId')}
+            options={employees.data?.map((employee) => ({ value: employee.id, text: `${employee.name} ${employee.lastname}` }))}
+          />
+          <Field id={ids.from} label={t('incidentsAdmin.from')}>
             <input id={ids.from} type="date" value={filters.from} onChange={set('from')} />
-          </div>
-          <div>
-            <label htmlFor={ids.to}>{t('incidentsAdmin.to')}</label>
+          </Field>
+          <Field id={ids.to} label={t('incidentsAdmin.to')}>
             <input id={ids.to} type="date" value={filters.to} onChange={set('to')} />
-          </div>
+          </Field>
         </div>
       </section>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <Failure error={list.error} retry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 ? (
-        <p>{t('incidentsAdmin.none')}</p>
-      ) : (
-        <>
-          <p>{t('incidentsAdmin.total', { count: list.data.meta.totalItems })}</p>
-          <ul className="cards">
-            {list.data.data.map((incident) => (
-              <li key={incident.id} className="row">
-                <Link to={`/admin/incidents/${incident.id}`}>
-                  {incident.employeeName ?? `#${incident.employeeId}`} · {t(`incidents.kinds.${incident.kind}`)}
-                </Link>
-                <p className="meta">
-                  {t(`incidentsAdmin.severity.${incident.severity}`)} · {t(`incidents.status.${incident.status}`)} · {formatDateTime(incident.createdAt)} · {t('incidentsAdmin.messages', { count: incident.messageCount })}
-                </p>
-              </li>
-            ))}
-          </ul>
-          <div className="actions">
-            <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('payslipsAdmin.list.previous')}
-            </button>
-            <span>{t('payslipsAdmin.list.page', { page: list.data.meta.currentPage, pages: Math.max(1, list.data.meta.totalPages) })}</span>
-            <button type="button" className="secondary" disabled={list.data.meta.currentPage >= list.data.meta.totalPages} onClick={() => setPage(page + 1)}>
-              {t('payslipsAdmin.list.next')}
-            </button>
-          </div>
-        </>
-      )}
+      <QueryView query={list} isEmpty={(answer) => answer.data.length === 0} none={<p>{t('incidentsAdmin.none')}</p>}>
+        {(answer) => (
+          <>
+            <p>{t('incidentsAdmin.total', { count: answer.meta.totalItems })}</p>
+            <ul className="cards">
+              {answer.data.map((incident) => (
+                <li key={incident.id} className="row">
+                  <Link to={`/admin/incidents/${incident.id}`}>
+                    {incident.employeeName ?? `#${incident.employeeId}`} · {t(`incidents.kinds.${incident.kind}`)}
+                  </Link>
+                  <p className="meta">
+                    {t(`incidentsAdmin.severity.${incident.severity}`)} · {t(`incidents.status.${incident.status}`)} · {formatDateTime(incident.createdAt)} · {t('incidentsAdmin.messages', { count: incident.messageCount })}
+                  </p>
+                </li>
+              ))}
+            </ul>
+            <PageButtons page={page} meta={answer.meta} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
     </>
   );
 }
@@ -173,23 +145,19 @@ export function IncidentAdminPage() {
       )}
       <section aria-labelledby="records-heading">
         <h2 id="records-heading">{t('incidentsAdmin.records', { day: formatDate(`${day}T12:00:00Z`) })}</h2>
-        {records.isPending ? (
-          <Loading />
-        ) : records.isError ? (
-          <Failure error={records.error} retry={() => void records.refetch()} />
-        ) : records.data.data.length === 0 ? (
-          <p>{t('incidentsAdmin.noRecords')}</p>
-        ) : (
-          <ul className="cards">
-            {records.data.data.flatMap((d) =>
-              d.records.map((record) => (
-                <li key={record.id}>
-                  {formatTime(record.clockInAt)} – {record.clockOutAt ? formatTime(record.clockOutAt) : t('incidentsAdmin.stillOpen')} · {record.clockInSource}
-                </li>
-              )),
-            )}
-          </ul>
-        )}
+        <QueryView query={records} isEmpty={(answer) => answer.data.length === 0} none={<p>{t('incidentsAdmin.noRecords')}</p>}>
+          {(answer) => (
+            <ul className="cards">
+              {answer.data.flatMap((d) =>
+                d.records.map((record) => (
+                  <li key={record.id}>
+                    {formatTime(record.clockInAt)} – {record.clockOutAt ? formatTime(record.clockOutAt) : t('incidentsAdmin.stillOpen')} · {record.clockInSource}
+                  </li>
+                )),
+              )}
+            </ul>
+          )}
+        </QueryView>
       </section>
       <section aria-labelledby="thread-heading">
         <h2 id="thread-heading">{t('incidentsAdmin.thread')}</h2>

@@ -9,6 +9,7 @@ import { errorText } from '../../i18n';
 import { Failure, Loading } from '../../ui';
 import { saveBlob } from '../teacher/files';
 import './i18n';
+import { Field, FilterSelect, PageButtons, QueryView } from './parts';
 
 type Batch = components['schemas']['PayslipBatch'];
 type Payslip = components['schemas']['AdminPayslip'];
@@ -40,7 +41,7 @@ export default function PayslipsAdminPage() {
 function BatchUpload() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const ids = { file: useId(), label: useId(), start: useId(), end: useId(), by: useId() };
+  const ids = { file: useId(), by: useId() };
   const upload = useMutation({
     mutationFn: async (form: FormData) => data(await api.POST('/api/v2/payslips/batches', multipart<{ file: string; label: string; periodStart: string; periodEnd: string; matchBy: 'taxId' }>(form))).data,
     onSuccess: (batch) => navigate(`/admin/payslips/batches/${batch.id}`),
@@ -55,25 +56,13 @@ function BatchUpload() {
         }}
       >
         <div className="filter-grid">
-          <div>
-            <label htmlFor={ids.label}>{t('payslipsAdmin.label')}</label>
-            <input id={ids.label} name="label" type="text" required maxLength={200} />
-          </div>
-          <div>
-            <label htmlFor={ids.start}>{t('payslipsAdmin.periodStart')}</label>
-            <input id={ids.start} name="periodStart" type="date" required />
-          </div>
-          <div>
-            <label htmlFor={ids.end}>{t('payslipsAdmin.periodEnd')}</label>
-            <input id={ids.end} name="periodEnd" type="date" required />
-          </div>
-          <div>
-            <label htmlFor={ids.by}>{t('payslipsAdmin.batch.matchBy')}</label>
+          <LabelAndPeriod />
+          <Field id={ids.by} label={t('payslipsAdmin.batch.matchBy')}>
             <select id={ids.by} name="matchBy" defaultValue="taxId">
               <option value="taxId">{t('payslipsAdmin.batch.taxId')}</option>
               <option value="payrollCode">{t('payslipsAdmin.batch.payrollCode')}</option>
             </select>
-          </div>
+          </Field>
         </div>
         <label htmlFor={ids.file}>{t('payslipsAdmin.batch.file')}</label>
         <input id={ids.file} name="file" type="file" accept="application/pdf" required />
@@ -92,12 +81,31 @@ function BatchUpload() {
   );
 }
 
+/** The upload forms' label and period (their inputs named as the API's fields). */
+function LabelAndPeriod() {
+  const { t } = useTranslation();
+  const ids = { label: useId(), start: useId(), end: useId() };
+  return (
+    <>
+      <Field id={ids.label} label={t('payslipsAdmin.label')}>
+        <input id={ids.label} name="label" type="text" required maxLength={200} />
+      </Field>
+      <Field id={ids.start} label={t('payslipsAdmin.periodStart')}>
+        <input id={ids.start} name="periodStart" type="date" required />
+      </Field>
+      <Field id={ids.end} label={t('payslipsAdmin.periodEnd')}>
+        <input id={ids.end} name="periodEnd" type="date" required />
+      </Field>
+    </>
+  );
+}
+
 /** One payslip for one employee, published at once. */
 function SingleUpload() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const employees = useEmployees();
-  const ids = { employee: useId(), file: useId(), label: useId(), start: useId(), end: useId() };
+  const ids = { employee: useId(), file: useId() };
   const formRef = useRef<HTMLFormElement>(null);
   const upload = useMutation({
     mutationFn: async (form: FormData) => data(await api.POST('/api/v2/payslips', multipart<{ employeeId: string; file: string; label: string; periodStart: string; periodEnd: string }>(form))).data,
@@ -117,8 +125,7 @@ function SingleUpload() {
         }}
       >
         <div className="filter-grid">
-          <div>
-            <label htmlFor={ids.employee}>{t('payslipsAdmin.employee')}</label>
+          <Field id={ids.employee} label={t('payslipsAdmin.employee')}>
             <select id={ids.employee} name="employeeId" required defaultValue="">
               <option value="" disabled>
                 {t('payslipsAdmin.choose')}
@@ -129,19 +136,8 @@ function SingleUpload() {
                 </option>
               ))}
             </select>
-          </div>
-          <div>
-            <label htmlFor={ids.label}>{t('payslipsAdmin.label')}</label>
-            <input id={ids.label} name="label" type="text" required maxLength={200} />
-          </div>
-          <div>
-            <label htmlFor={ids.start}>{t('payslipsAdmin.periodStart')}</label>
-            <input id={ids.start} name="periodStart" type="date" required />
-          </div>
-          <div>
-            <label htmlFor={ids.end}>{t('payslipsAdmin.periodEnd')}</label>
-            <input id={ids.end} name="periodEnd" type="date" required />
-          </div>
+          </Field>
+          <LabelAndPeriod />
         </div>
         <label htmlFor={ids.file}>{t('payslipsAdmin.single.file')}</label>
         <input id={ids.file} name="file" type="file" accept="application/pdf" required />
@@ -186,39 +182,22 @@ function PayslipList() {
     <section aria-labelledby="list-heading">
       <h2 id="list-heading">{t('payslipsAdmin.list.heading')}</h2>
       <div className="filter-grid">
-        <div>
-          <label htmlFor={ids.employee}>{t('payslipsAdmin.employee')}</label>
-          <select id={ids.employee} value={filters.employeeId} onChange={set('employeeId')}>
-            <option value="">{t('review.filters.all')}</option>
-            {employees.data?.map((employee) => (
-              <option key={employee.id} value={employee.id}>
-                {employee.name} {employee.lastname}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.year}>{t('payslipsAdmin.list.year')}</label>
-          <select id={ids.year} value={filters.year} onChange={set('year')}>
-            <option value="">{t('review.filters.all')}</option>
-            {[year + 1, year, year - 1, year - 2].map((y) => (
-              <option key={y} value={y}>
-                {y}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.month}>{t('payslipsAdmin.list.month')}</label>
-          <select id={ids.month} value={filters.month} onChange={set('month')} disabled={!filters.year}>
-            <option value="">{t('review.filters.all')}</option>
-            {Array.from({ length: 12 }, (_, i) => (
-              <option key={i} value={i + 1}>
-                {new Intl.DateTimeFormat(t('payslipsAdmin.locale'), { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, i, 15)))}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={ids.employee}
+          label={t('payslipsAdmin.employee')}
+          value={filters.employeeId}
+          onChange={set('employeeId')}
+          options={employees.data?.map((employee) => ({ value: employee.id, text: `${employee.name} ${employee.lastname}` }))}
+        />
+        <FilterSelect id={ids.year} label={t('payslipsAdmin.list.year')} value={filters.year} onChange={set('year')} options={[year + 1, year, year - 1, year - 2].map((y) => ({ value: y, text: y }))} />
+        <FilterSelect
+          id={ids.month}
+          label={t('payslipsAdmin.list.month')}
+          value={filters.month}
+          onChange={set('month')}
+          disabled={!filters.year}
+          options={Array.from({ length: 12 }, (_, i) => ({ value: i + 1, text: new Intl.DateTimeFormat(t('payslipsAdmin.locale'), { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, i, 15))) }))}
+        />
         <label className="check">
           <input
             id={ids.deleted}
@@ -232,30 +211,18 @@ function PayslipList() {
           {t('payslipsAdmin.list.includeDeleted')}
         </label>
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <Failure error={list.error} retry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 ? (
-        <p>{t('payslipsAdmin.list.none')}</p>
-      ) : (
-        <>
-          <ul className="cards">
-            {list.data.data.map((payslip) => (
-              <PayslipRow key={payslip.id} payslip={payslip} />
-            ))}
-          </ul>
-          <div className="actions">
-            <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('payslipsAdmin.list.previous')}
-            </button>
-            <span>{t('payslipsAdmin.list.page', { page: list.data.meta.currentPage, pages: Math.max(1, list.data.meta.totalPages) })}</span>
-            <button type="button" className="secondary" disabled={list.data.meta.currentPage >= list.data.meta.totalPages} onClick={() => setPage(page + 1)}>
-              {t('payslipsAdmin.list.next')}
-            </button>
-          </div>
-        </>
-      )}
+      <QueryView query={list} isEmpty={(answer) => answer.data.length === 0} none={<p>{t('payslipsAdmin.list.none')}</p>}>
+        {(answer) => (
+          <>
+            <ul className="cards">
+              {answer.data.map((payslip) => (
+                <PayslipRow key={payslip.id} payslip={payslip} />
+              ))}
+            </ul>
+            <PageButtons page={page} meta={answer.meta} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

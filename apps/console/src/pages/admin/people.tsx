@@ -15,6 +15,7 @@ import '../teacher/teacher.css';
 import './people.css';
 import './i18n';
 import './people-i18n';
+import { Field, FilterSelect, QueryView } from './parts';
 import { useView, ViewTabs } from './view-tabs';
 import { HoursBank, operationDay } from '../teacher/hours-bank';
 
@@ -120,15 +121,6 @@ function SaveState({ state }: { state: { failure: string | null; done: string | 
   );
 }
 
-function Field({ label, children, id }: { label: string; children: ReactNode; id: string }) {
-  return (
-    <div>
-      <label htmlFor={id}>{label}</label>
-      {children}
-    </div>
-  );
-}
-
 /** A column of a directory tab's table, after the name. */
 interface Column<Row> {
   label: string;
@@ -167,53 +159,49 @@ function DirectoryTab<Row extends { id: number; name: string; lastname: string; 
       </div>
       {editing && <Fragment key={editing === 'new' ? 'new' : editing.id}>{props.form(editing === 'new' ? null : editing, (saved) => (setEditing(null), setNotice(saved ?? null)))}</Fragment>}
       {notice && <p role="status">{notice}</p>}
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <Failure error={list.error} retry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 ? (
-        <p>{t('people.none')}</p>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t('people.name')}</th>
-              {props.columns.map((column) => (
-                <th key={column.label} scope="col">
-                  {column.label}
-                </th>
-              ))}
-              <th scope="col">{t('people.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((row) => {
-              const name = `${row.name} ${row.lastname}`.trim();
-              return (
-                <tr key={row.id} className={row.active === false ? 'inactive-row' : undefined}>
-                  <th scope="row">
-                    {name}
-                    {row.active === false && <span className="state"> {t('people.inactive')}</span>}
+      <QueryView query={list} isEmpty={(answer) => answer.data.length === 0} none={<p>{t('people.none')}</p>}>
+        {(answer) => (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('people.name')}</th>
+                {props.columns.map((column) => (
+                  <th key={column.label} scope="col">
+                    {column.label}
                   </th>
-                  {props.columns.map((column) => (
-                    <td key={column.label} className={column.wrap ? 'wrap' : undefined} data-label={column.label}>
-                      {column.cell(row)}
+                ))}
+                <th scope="col">{t('people.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {answer.data.map((row) => {
+                const name = `${row.name} ${row.lastname}`.trim();
+                return (
+                  <tr key={row.id} className={row.active === false ? 'inactive-row' : undefined}>
+                    <th scope="row">
+                      {name}
+                      {row.active === false && <span className="state"> {t('people.inactive')}</span>}
+                    </th>
+                    {props.columns.map((column) => (
+                      <td key={column.label} className={column.wrap ? 'wrap' : undefined} data-label={column.label}>
+                        {column.cell(row)}
+                      </td>
+                    ))}
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" className="secondary" onClick={() => (setEditing(row), setNotice(null))} aria-label={t('people.editOf', { name })}>
+                          {t('people.edit')}
+                        </button>
+                        {props.link?.(row, name)}
+                      </div>
                     </td>
-                  ))}
-                  <td>
-                    <div className="row-actions">
-                      <button type="button" className="secondary" onClick={() => (setEditing(row), setNotice(null))} aria-label={t('people.editOf', { name })}>
-                        {t('people.edit')}
-                      </button>
-                      {props.link?.(row, name)}
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </QueryView>
       <Pager meta={list.data?.meta} onPage={setPage} />
     </section>
   );
@@ -520,39 +508,37 @@ function Courses() {
   return (
     <section aria-labelledby="courses-heading">
       <h2 id="courses-heading">{t('people.views.courses')}</h2>
-      {courses.isPending ? (
-        <Loading />
-      ) : courses.isError ? (
-        <Failure error={courses.error} retry={() => void courses.refetch()} />
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t('people.course.name')}</th>
-              <th scope="col">{t('people.course.dates')}</th>
-              <th scope="col">{t('people.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {courses.data.map((course) => (
-              <tr key={course.id}>
-                <th scope="row">
-                  {course.name}
-                  {course.isLatest && <span className="state open"> {t('people.course.latest')}</span>}
-                </th>
-                <td>
-                  {formatDate(`${course.startDate}T12:00:00Z`)} – {formatDate(`${course.endDate}T12:00:00Z`)}
-                </td>
-                <td>
-                  <button type="button" className="danger" disabled={state.busy} onClick={() => remove(course.id, course.name)} aria-label={t('people.course.deleteOf', { name: course.name })}>
-                    {t('people.course.delete')}
-                  </button>
-                </td>
+      <QueryView query={courses}>
+        {(answer) => (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('people.course.name')}</th>
+                <th scope="col">{t('people.course.dates')}</th>
+                <th scope="col">{t('people.actions')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {answer.map((course) => (
+                <tr key={course.id}>
+                  <th scope="row">
+                    {course.name}
+                    {course.isLatest && <span className="state open"> {t('people.course.latest')}</span>}
+                  </th>
+                  <td>
+                    {formatDate(`${course.startDate}T12:00:00Z`)} – {formatDate(`${course.endDate}T12:00:00Z`)}
+                  </td>
+                  <td>
+                    <button type="button" className="danger" disabled={state.busy} onClick={() => remove(course.id, course.name)} aria-label={t('people.course.deleteOf', { name: course.name })}>
+                      {t('people.course.delete')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryView>
       <form className="panel" onSubmit={create} aria-labelledby="course-form">
         <h3 id="course-form">{t('people.course.new')}</h3>
         <div className="filter-grid">
@@ -601,69 +587,42 @@ function Classes() {
       <h2 id="classes-heading">{t('people.views.classes')}</h2>
       <p className="help">{t('people.classes.help')}</p>
       <div className="filter-grid">
-        <Field id={ids.teacher} label={t('review.filters.teacher')}>
-          <select id={ids.teacher} value={filters.employeeId} onChange={set('employeeId')}>
-            <option value="">{t('review.filters.all')}</option>
-            {employees.data
-              ?.filter((employee) => employee.kind === 'teacher')
-              .map((employee) => (
-                <option key={employee.id} value={employee.id}>
-                  {employee.name} {employee.lastname}
-                </option>
-              ))}
-          </select>
-        </Field>
-        <Field id={ids.subject} label={t('review.filters.subject')}>
-          <select id={ids.subject} value={filters.subjectId} onChange={set('subjectId')}>
-            <option value="">{t('review.filters.all')}</option>
-            {subjects.data?.map((subject) => (
-              <option key={subject.id} value={subject.id}>
-                {subject.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={ids.center} label={t('attendanceAdmin.center')}>
-          <select id={ids.center} value={filters.centerId} onChange={set('centerId')}>
-            <option value="">{t('review.filters.all')}</option>
-            {centers.data?.map((center) => (
-              <option key={center.id} value={center.id}>
-                {center.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <FilterSelect
+          id={ids.teacher}
+          label={t('review.filters.teacher')}
+          value={filters.employeeId}
+          onChange={set('employeeId')}
+          options={employees.data?.filter((employee) => employee.kind === 'teacher').map((employee) => ({ value: employee.id, text: `${employee.name} ${employee.lastname}` }))}
+        />
+        <FilterSelect id={ids.subject} label={t('review.filters.subject')} value={filters.subjectId} onChange={set('subjectId')} options={subjects.data?.map((subject) => ({ value: subject.id, text: subject.name }))} />
+        <FilterSelect id={ids.center} label={t('attendanceAdmin.center')} value={filters.centerId} onChange={set('centerId')} options={centers.data?.map((center) => ({ value: center.id, text: center.name }))} />
       </div>
-      {events.isPending ? (
-        <Loading />
-      ) : events.isError ? (
-        <Failure error={events.error} retry={() => void events.refetch()} />
-      ) : events.data.data.length === 0 ? (
-        <p>{t('people.none')}</p>
-      ) : (
-        <ul className="cards">
-          {events.data.data.map((event) => {
-            const label = `${nameOf.subject(event.subjectId)} · ${nameOf.center(event.centerId)} · ${formatDateTime(event.startsAt)}`;
-            return (
-              <li key={event.id}>
-                <div className="class-row">
-                  <div>
-                    <strong>{label}</strong>
-                    <p className="meta">
-                      {event.title ? `${event.title} · ` : ''}
-                      {nameOf.teacher(event.employeeId)} · {t('today.students', { count: event.studentCount })}
-                    </p>
+      <QueryView query={events} isEmpty={(answer) => answer.data.length === 0} none={<p>{t('people.none')}</p>}>
+        {(answer) => (
+          <ul className="cards">
+            {answer.data.map((event) => {
+              const label = `${nameOf.subject(event.subjectId)} · ${nameOf.center(event.centerId)} · ${formatDateTime(event.startsAt)}`;
+              return (
+                <li key={event.id}>
+                  <div className="class-row">
+                    <div>
+                      <strong>{label}</strong>
+                      <p className="meta">
+                        {event.title ? `${event.title} · ` : ''}
+                        {nameOf.teacher(event.employeeId)} · {t('today.students', { count: event.studentCount })}
+                      </p>
+                    </div>
+                    <button type="button" className="secondary" aria-expanded={open?.id === event.id} aria-label={t('people.classes.assignOf', { label })} onClick={() => setOpen(open?.id === event.id ? null : event)}>
+                      {t('people.classes.assign')}
+                    </button>
                   </div>
-                  <button type="button" className="secondary" aria-expanded={open?.id === event.id} aria-label={t('people.classes.assignOf', { label })} onClick={() => setOpen(open?.id === event.id ? null : event)}>
-                    {t('people.classes.assign')}
-                  </button>
-                </div>
-                {open?.id === event.id && <AssignStudents event={event} label={label} />}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                  {open?.id === event.id && <AssignStudents event={event} label={label} />}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryView>
       <Pager meta={events.data?.meta} onPage={setPage} />
     </section>
   );
