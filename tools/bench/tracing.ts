@@ -31,8 +31,8 @@
 // BENCH_TRACING_AB=encode compares, at 100 %, the SDK's batch processor and serializer with spans written
 // to OTLP protobuf as they end and batched as bytes (TRACE_ENCODE_AT_END, libs/telemetry's encoding.ts), and
 // both with spans recorded but not exported at all (OTEL_TRACES_EXPORTER=none): what the export costs.
-// BENCH_TRACING_AB=parts takes a recorded event's cost apart (events part): 100 % with the SDK's batch
-// processor, 100 % encoded at end, 100 % with its spans recorded but not exported (OTEL_TRACES_EXPORTER=none), 100 % without the pg instrumentation's spans
+// BENCH_TRACING_AB=parts takes a recorded event's cost apart (events part): 100 % as shipped, 100 % with
+// its spans recorded but not exported (OTEL_TRACES_EXPORTER=none), 100 % without the pg instrumentation's spans
 // (OTEL_NODE_DISABLED_INSTRUMENTATIONS=pg), and the SDK on with every trace sampled out (ratio 0).
 // BENCH_TRACING_ONLY=edge runs, instead of both parts, the gateway's tracing without the gateway: a
 // minimal proxy per setting in front of an untraced upstream (edgePart). The events child and the
@@ -109,10 +109,9 @@ const SETTINGS: Setting[] =
       : AB === 'parts'
       ? [
           { name: 'tracing off', ratio: null },
-          { name: '100% SDK batch', ratio: 1, env: { TRACE_ENCODE_AT_END: 'false' } },
-          { name: '100% encoded at end', ratio: 1, env: { TRACE_ENCODE_AT_END: 'true' } },
+          { name: '100%', ratio: 1 },
           { name: '100% unexported', ratio: 1, env: { OTEL_TRACES_EXPORTER: 'none' } },
-          { name: '100% no pg spans', ratio: 1, env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg', TRACE_ENCODE_AT_END: 'false' } },
+          { name: '100% no pg spans', ratio: 1, env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg' } },
           { name: 'SDK on, 0%', ratio: 0 },
         ]
       : AB === 'flag'
