@@ -8,7 +8,7 @@ import { academyToday, formatDateTime, formatNumber } from '../../format';
 import { errorText } from '../../i18n';
 import { saveBlob } from '../teacher/files';
 import './i18n';
-import { Field, FilterSelect, QueryView } from './parts';
+import { DateRange, Field, FilterSelect, QueryView } from './parts';
 
 type ReportQuery = NonNullable<paths['/api/v2/attendance/report']['get']['parameters']['query']>;
 type Report = paths['/api/v2/attendance/report']['get']['responses'][200]['content']['application/json'];
@@ -75,12 +75,7 @@ export default function AttendanceReportPage() {
           </Field>
           <FilterSelect id={ids.subject} label={t('review.filters.subject')} value={filters.subjectId} onChange={set('subjectId')} options={subjects.data?.map((subject) => ({ value: subject.id, text: subject.name }))} />
           <FilterSelect id={ids.center} label={t('attendanceAdmin.center')} value={filters.centerId} onChange={set('centerId')} options={centers.data?.map((center) => ({ value: center.id, text: center.name }))} />
-          <Field id={ids.from} label={t('incidentsAdmin.from')}>
-            <input id={ids.from} type="date" value={filters.from} onChange={set('from')} />
-          </Field>
-          <Field id={ids.to} label={t('incidentsAdmin.to')}>
-            <input id={ids.to} type="date" value={filters.to} onChange={set('to')} />
-          </Field>
+          <DateRange ids={ids} from={filters.from} to={filters.to} set={set} />
           <Field id={ids.student} label={t('review.filters.student')}>
             <input id={ids.student} type="text" value={filters.student} onChange={set('student')} />
           </Field>

@@ -10,7 +10,7 @@ import { errorText } from '../../i18n';
 import { Failure, Loading } from '../../ui';
 import { downloadIncidentFile } from '../teacher/files';
 import './i18n';
-import { Field, FilterSelect, PageButtons, QueryView } from './parts';
+import { DateRange, FilterSelect, PageButtons, QueryView } from './parts';
 
 type ListQuery = NonNullable<paths['/api/v2/incident/']['get']['parameters']['query']>;
 const KINDS = ['CLOCK_IN_WHILE_OPEN', 'CLOCK_OUT_WITHOUT_OPEN', 'RECORD_OPEN_TOO_LONG', 'ABSENCE', 'LATE_CLOCK_IN'] as const;
@@ -57,12 +57,7 @@ export default function IncidentsAdminPage() {
             onChange={set('employeeId')}
             options={employees.data?.map((employee) => ({ value: employee.id, text: `${employee.name} ${employee.lastname}` }))}
           />
-          <Field id={ids.from} label={t('incidentsAdmin.from')}>
-            <input id={ids.from} type="date" value={filters.from} onChange={set('from')} />
-          </Field>
-          <Field id={ids.to} label={t('incidentsAdmin.to')}>
-            <input id={ids.to} type="date" value={filters.to} onChange={set('to')} />
-          </Field>
+          <DateRange ids={ids} from={filters.from} to={filters.to} set={set} />
         </div>
       </section>
       <QueryView query={list} isEmpty={(answer) => answer.data.length === 0} none={<p>{t('incidentsAdmin.none')}</p>}>

@@ -1,4 +1,4 @@
-// The pieces the administrators' pages share: a labelled field, a filter's select with its "all" choice,
+// The pieces the administrators' pages share: a labelled field, a filter's select with its "all" choice, a date range,
 // a read's loading, failure and empty states, and the page buttons of a 25-a-page list. They load with
 // the administrators' pages, never in the first bundle.
 import type { ReactNode } from 'react';
@@ -44,6 +44,21 @@ export function FilterSelect({
         ))}
       </select>
     </Field>
+  );
+}
+
+/** From and to, two dates (a filter's range). */
+export function DateRange({ ids, from, to, set }: { ids: { from: string; to: string }; from: string; to: string; set: (key: 'from' | 'to') => (event: { target: { value: string } }) => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field id={ids.from} label={t('incidentsAdmin.from')}>
+        <input id={ids.from} type="date" value={from} onChange={set('from')} />
+      </Field>
+      <Field id={ids.to} label={t('incidentsAdmin.to')}>
+        <input id={ids.to} type="date" value={to} onChange={set('to')} />
+      </Field>
+    </>
   );
 }
 

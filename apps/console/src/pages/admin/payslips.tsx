@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +41,7 @@ export default function PayslipsAdminPage() {
 function BatchUpload() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const ids = { file: useId(), by: useId() };
+  const ids = { by: useId() };
   const upload = useMutation({
     mutationFn: async (form: FormData) => data(await api.POST('/api/v2/payslips/batches', multipart<{ file: string; label: string; periodStart: string; periodEnd: string; matchBy: 'taxId' }>(form))).data,
     onSuccess: (batch) => navigate(`/admin/payslips/batches/${batch.id}`),
@@ -49,35 +49,54 @@ function BatchUpload() {
   return (
     <section aria-labelledby="batch-heading">
       <h2 id="batch-heading">{t('payslipsAdmin.batch.heading')}</h2>
-      <form
-        onSubmit={(event: FormEvent<HTMLFormElement>) => {
-          event.preventDefault();
-          upload.mutate(new FormData(event.currentTarget));
-        }}
-      >
-        <div className="filter-grid">
-          <LabelAndPeriod />
-          <Field id={ids.by} label={t('payslipsAdmin.batch.matchBy')}>
-            <select id={ids.by} name="matchBy" defaultValue="taxId">
-              <option value="taxId">{t('payslipsAdmin.batch.taxId')}</option>
-              <option value="payrollCode">{t('payslipsAdmin.batch.payrollCode')}</option>
-            </select>
-          </Field>
-        </div>
-        <label htmlFor={ids.file}>{t('payslipsAdmin.batch.file')}</label>
-        <input id={ids.file} name="file" type="file" accept="application/pdf" required />
-        <div className="actions">
-          <button type="submit" disabled={upload.isPending}>
-            {upload.isPending ? t('payslipsAdmin.uploading') : t('payslipsAdmin.batch.upload')}
-          </button>
-        </div>
-        {upload.isError && (
-          <p role="alert" className="failure">
-            {errorText(upload.error)}
-          </p>
-        )}
-      </form>
+      <UploadForm upload={upload} fileLabel={t('payslipsAdmin.batch.file')} submitLabel={t('payslipsAdmin.batch.upload')}>
+        <LabelAndPeriod />
+        <Field id={ids.by} label={t('payslipsAdmin.batch.matchBy')}>
+          <select id={ids.by} name="matchBy" defaultValue="taxId">
+            <option value="taxId">{t('payslipsAdmin.batch.taxId')}</option>
+            <option value="payrollCode">{t('payslipsAdmin.batch.payrollCode')}</option>
+          </select>
+        </Field>
+      </UploadForm>
     </section>
+  );
+}
+
+/** An upload form (the batch, a single payslip): its fields in the grid, the PDF, the button (busy while sending), what came of it. */
+function UploadForm(props: {
+  upload: { mutate: (form: FormData) => void; isPending: boolean; isError: boolean; error: unknown };
+  formRef?: RefObject<HTMLFormElement | null>;
+  fileLabel: string;
+  submitLabel: string;
+  done?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const file = useId();
+  const { upload } = props;
+  return (
+    <form
+      ref={props.formRef}
+      onSubmit={(event: FormEvent<HTMLFormElement>) => {
+        event.preventDefault();
+        upload.mutate(new FormData(event.currentTarget));
+      }}
+    >
+      <div className="filter-grid">{props.children}</div>
+      <label htmlFor={file}>{props.fileLabel}</label>
+      <input id={file} name="file" type="file" accept="application/pdf" required />
+      <div className="actions">
+        <button type="submit" disabled={upload.isPending}>
+          {upload.isPending ? t('payslipsAdmin.uploading') : props.submitLabel}
+        </button>
+      </div>
+      {props.done}
+      {upload.isError && (
+        <p role="alert" className="failure">
+          {errorText(upload.error)}
+        </p>
+      )}
+    </form>
   );
 }
 
@@ -105,7 +124,7 @@ function SingleUpload() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const employees = useEmployees();
-  const ids = { employee: useId(), file: useId() };
+  const ids = { employee: useId() };
   const formRef = useRef<HTMLFormElement>(null);
   const upload = useMutation({
     mutationFn: async (form: FormData) => data(await api.POST('/api/v2/payslips', multipart<{ employeeId: string; file: string; label: string; periodStart: string; periodEnd: string }>(form))).data,
@@ -117,42 +136,27 @@ function SingleUpload() {
   return (
     <section aria-labelledby="single-heading">
       <h2 id="single-heading">{t('payslipsAdmin.single.heading')}</h2>
-      <form
-        ref={formRef}
-        onSubmit={(event: FormEvent<HTMLFormElement>) => {
-          event.preventDefault();
-          upload.mutate(new FormData(event.currentTarget));
-        }}
+      <UploadForm
+        upload={upload}
+        formRef={formRef}
+        fileLabel={t('payslipsAdmin.single.file')}
+        submitLabel={t('payslipsAdmin.single.upload')}
+        done={upload.isSuccess && <p role="status">{t('payslipsAdmin.single.done', { label: upload.data.label, employee: upload.data.employeeName ?? upload.data.employeeId })}</p>}
       >
-        <div className="filter-grid">
-          <Field id={ids.employee} label={t('payslipsAdmin.employee')}>
-            <select id={ids.employee} name="employeeId" required defaultValue="">
-              <option value="" disabled>
-                {t('payslipsAdmin.choose')}
+        <Field id={ids.employee} label={t('payslipsAdmin.employee')}>
+          <select id={ids.employee} name="employeeId" required defaultValue="">
+            <option value="" disabled>
+              {t('payslipsAdmin.choose')}
+            </option>
+            {employees.data?.map((employee) => (
+              <option key={employee.id} value={employee.id}>
+                {employee.name} {employee.lastname}
               </option>
-              {employees.data?.map((employee) => (
-                <option key={employee.id} value={employee.id}>
-                  {employee.name} {employee.lastname}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <LabelAndPeriod />
-        </div>
-        <label htmlFor={ids.file}>{t('payslipsAdmin.single.file')}</label>
-        <input id={ids.file} name="file" type="file" accept="application/pdf" required />
-        <div className="actions">
-          <button type="submit" disabled={upload.isPending}>
-            {upload.isPending ? t('payslipsAdmin.uploading') : t('payslipsAdmin.single.upload')}
-          </button>
-        </div>
-        {upload.isSuccess && <p role="status">{t('payslipsAdmin.single.done', { label: upload.data.label, employee: upload.data.employeeName ?? upload.data.employeeId })}</p>}
-        {upload.isError && (
-          <p role="alert" className="failure">
-            {errorText(upload.error)}
-          </p>
-        )}
-      </form>
+            ))}
+          </select>
+        </Field>
+        <LabelAndPeriod />
+      </UploadForm>
     </section>
   );
 }

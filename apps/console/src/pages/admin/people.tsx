@@ -121,6 +121,75 @@ function SaveState({ state }: { state: { failure: string | null; done: string | 
   );
 }
 
+/**
+ * A directory tab's form (an employee, a student, a guardian): its heading, its fields in the grid,
+ * "active" when editing one that has it, Save and Close, the save's state.
+ */
+function DirectoryForm(props: {
+  id: string;
+  heading: string;
+  onSubmit: (event: FormEvent) => void;
+  onClose: () => void;
+  state: { busy: boolean; failure: string | null; done: string | null };
+  active?: { id: string; checked: boolean; onChange: (checked: boolean) => void };
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { active } = props;
+  return (
+    <form className="panel" onSubmit={props.onSubmit} aria-labelledby={props.id}>
+      <h3 id={props.id}>{props.heading}</h3>
+      <div className="filter-grid">{props.children}</div>
+      {active && (
+        <label className="check">
+          <input id={active.id} type="checkbox" checked={active.checked} onChange={(event) => active.onChange(event.target.checked)} />
+          {t('people.active')}
+        </label>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={props.state.busy}>
+          {t('people.save')}
+        </button>
+        <button type="button" className="secondary" onClick={props.onClose}>
+          {t('people.close')}
+        </button>
+      </div>
+      <SaveState state={props.state} />
+    </form>
+  );
+}
+
+/** A person's first name, last name and e-mail (a guardian's last name may be empty, their e-mail may not). */
+function NameFields({
+  ids,
+  labels,
+  form,
+  set,
+  lastnameRequired = true,
+  emailRequired = false,
+}: {
+  ids: { name: string; lastname: string; email: string };
+  labels: { name: string; lastname: string; email: string };
+  form: { name: string; lastname: string; email: string };
+  set: (key: 'name' | 'lastname' | 'email') => (event: { target: { value: string } }) => void;
+  lastnameRequired?: boolean;
+  emailRequired?: boolean;
+}) {
+  return (
+    <>
+      <Field id={ids.name} label={labels.name}>
+        <input id={ids.name} type="text" required maxLength={100} value={form.name} onChange={set('name')} />
+      </Field>
+      <Field id={ids.lastname} label={labels.lastname}>
+        <input id={ids.lastname} type="text" required={lastnameRequired} maxLength={100} value={form.lastname} onChange={set('lastname')} />
+      </Field>
+      <Field id={ids.email} label={labels.email}>
+        <input id={ids.email} type="email" required={emailRequired} maxLength={254} value={form.email} onChange={set('email')} />
+      </Field>
+    </>
+  );
+}
+
 /** A column of a directory tab's table, after the name. */
 interface Column<Row> {
   label: string;
@@ -260,50 +329,31 @@ function EmployeeForm({ employee, onDone }: { employee: Employee | null; onDone:
     }, labels).then((done) => done && onDone(done));
   };
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="employee-form">
-      <h3 id="employee-form">{employee ? t('people.editOf', { name: `${employee.name} ${employee.lastname}` }) : t('people.employee.new')}</h3>
-      <div className="filter-grid">
-        <Field id={ids.name} label={labels.name}>
-          <input id={ids.name} type="text" required maxLength={100} value={form.name} onChange={set('name')} />
-        </Field>
-        <Field id={ids.lastname} label={labels.lastname}>
-          <input id={ids.lastname} type="text" required maxLength={100} value={form.lastname} onChange={set('lastname')} />
-        </Field>
-        <Field id={ids.email} label={labels.email}>
-          <input id={ids.email} type="email" maxLength={254} value={form.email} onChange={set('email')} />
-        </Field>
-        <Field id={ids.kind} label={labels.kind}>
-          <select id={ids.kind} value={form.kind} onChange={set('kind')}>
-            <option value="teacher">{t('people.employee.kinds.teacher')}</option>
-            <option value="staff">{t('people.employee.kinds.staff')}</option>
-          </select>
-        </Field>
-        <Field id={ids.taxId} label={labels.taxId}>
-          <input id={ids.taxId} type="text" autoComplete="off" maxLength={20} aria-describedby={`${ids.taxId}-help`} value={form.taxId} onChange={set('taxId')} />
-          <p id={`${ids.taxId}-help`} className="help">
-            {t('people.employee.taxIdHelp')}
-          </p>
-        </Field>
-        <Field id={ids.payrollCode} label={labels.payrollCode}>
-          <input id={ids.payrollCode} type="text" autoComplete="off" maxLength={32} value={form.payrollCode} onChange={set('payrollCode')} />
-        </Field>
-      </div>
-      {employee && (
-        <label className="check">
-          <input id={ids.active} type="checkbox" checked={form.active} onChange={(event) => setForm((current) => ({ ...current, active: event.target.checked }))} />
-          {t('people.active')}
-        </label>
-      )}
-      <div className="actions">
-        <button type="submit" disabled={state.busy}>
-          {t('people.save')}
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone()}>
-          {t('people.close')}
-        </button>
-      </div>
-      <SaveState state={state} />
-    </form>
+    <DirectoryForm
+      id="employee-form"
+      heading={employee ? t('people.editOf', { name: `${employee.name} ${employee.lastname}` }) : t('people.employee.new')}
+      onSubmit={submit}
+      onClose={() => onDone()}
+      state={state}
+      active={employee ? { id: ids.active, checked: form.active, onChange: (active) => setForm((current) => ({ ...current, active })) } : undefined}
+    >
+      <NameFields ids={ids} labels={labels} form={form} set={set} />
+      <Field id={ids.kind} label={labels.kind}>
+        <select id={ids.kind} value={form.kind} onChange={set('kind')}>
+          <option value="teacher">{t('people.employee.kinds.teacher')}</option>
+          <option value="staff">{t('people.employee.kinds.staff')}</option>
+        </select>
+      </Field>
+      <Field id={ids.taxId} label={labels.taxId}>
+        <input id={ids.taxId} type="text" autoComplete="off" maxLength={20} aria-describedby={`${ids.taxId}-help`} value={form.taxId} onChange={set('taxId')} />
+        <p id={`${ids.taxId}-help`} className="help">
+          {t('people.employee.taxIdHelp')}
+        </p>
+      </Field>
+      <Field id={ids.payrollCode} label={labels.payrollCode}>
+        <input id={ids.payrollCode} type="text" autoComplete="off" maxLength={32} value={form.payrollCode} onChange={set('payrollCode')} />
+      </Field>
+    </DirectoryForm>
   );
 }
 
@@ -357,48 +407,28 @@ function StudentForm({ student, guardians, onDone }: { student: Student | null; 
     }, labels).then((done) => done && onDone(done));
   };
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="student-form">
-      <h3 id="student-form">{student ? t('people.editOf', { name: `${student.name} ${student.lastname}` }) : t('people.student.new')}</h3>
-      <div className="filter-grid">
-        <Field id={ids.name} label={labels.name}>
-          <input id={ids.name} type="text" required maxLength={100} value={form.name} onChange={set('name')} />
-        </Field>
-        <Field id={ids.lastname} label={labels.lastname}>
-          <input id={ids.lastname} type="text" required maxLength={100} value={form.lastname} onChange={set('lastname')} />
-        </Field>
-        <Field id={ids.email} label={labels.email}>
-          <input id={ids.email} type="email" maxLength={254} value={form.email} onChange={set('email')} />
-        </Field>
-        <Field id={ids.status} label={labels.status}>
-          <select id={ids.status} value={form.status} onChange={set('status')}>
-            {(['active', 'inactive', 'withdrawn'] as const).map((status) => (
-              <option key={status} value={status}>
-                {t(`people.student.statuses.${status}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={ids.guardian} label={labels.guardianId}>
-          <select id={ids.guardian} value={form.guardianId} onChange={set('guardianId')}>
-            <option value="">{t('people.student.noGuardian')}</option>
-            {guardians.map((guardian) => (
-              <option key={guardian.id} value={guardian.id}>
-                {`${guardian.name} ${guardian.lastname}`.trim()} · {guardian.email}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </div>
-      <div className="actions">
-        <button type="submit" disabled={state.busy}>
-          {t('people.save')}
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone()}>
-          {t('people.close')}
-        </button>
-      </div>
-      <SaveState state={state} />
-    </form>
+    <DirectoryForm id="student-form" heading={student ? t('people.editOf', { name: `${student.name} ${student.lastname}` }) : t('people.student.new')} onSubmit={submit} onClose={() => onDone()} state={state}>
+      <NameFields ids={ids} labels={labels} form={form} set={set} />
+      <Field id={ids.status} label={labels.status}>
+        <select id={ids.status} value={form.status} onChange={set('status')}>
+          {(['active', 'inactive', 'withdrawn'] as const).map((status) => (
+            <option key={status} value={status}>
+              {t(`people.student.statuses.${status}`)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={ids.guardian} label={labels.guardianId}>
+        <select id={ids.guardian} value={form.guardianId} onChange={set('guardianId')}>
+          <option value="">{t('people.student.noGuardian')}</option>
+          {guardians.map((guardian) => (
+            <option key={guardian.id} value={guardian.id}>
+              {`${guardian.name} ${guardian.lastname}`.trim()} · {guardian.email}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </DirectoryForm>
   );
 }
 
@@ -439,38 +469,19 @@ function GuardianForm({ guardian, onDone }: { guardian: Guardian | null; onDone:
     }, labels).then((done) => done && onDone(done));
   };
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="guardian-form">
-      <h3 id="guardian-form">{guardian ? t('people.editOf', { name: `${guardian.name} ${guardian.lastname}`.trim() }) : t('people.guardian.new')}</h3>
-      <div className="filter-grid">
-        <Field id={ids.name} label={labels.name}>
-          <input id={ids.name} type="text" required maxLength={100} value={form.name} onChange={set('name')} />
-        </Field>
-        <Field id={ids.lastname} label={labels.lastname}>
-          <input id={ids.lastname} type="text" maxLength={100} value={form.lastname} onChange={set('lastname')} />
-        </Field>
-        <Field id={ids.email} label={labels.email}>
-          <input id={ids.email} type="email" required maxLength={254} value={form.email} onChange={set('email')} />
-        </Field>
-        <Field id={ids.phone} label={labels.phone}>
-          <input id={ids.phone} type="tel" maxLength={40} value={form.phone} onChange={set('phone')} />
-        </Field>
-      </div>
-      {guardian && (
-        <label className="check">
-          <input id={ids.active} type="checkbox" checked={form.active} onChange={(event) => setForm((current) => ({ ...current, active: event.target.checked }))} />
-          {t('people.active')}
-        </label>
-      )}
-      <div className="actions">
-        <button type="submit" disabled={state.busy}>
-          {t('people.save')}
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone()}>
-          {t('people.close')}
-        </button>
-      </div>
-      <SaveState state={state} />
-    </form>
+    <DirectoryForm
+      id="guardian-form"
+      heading={guardian ? t('people.editOf', { name: `${guardian.name} ${guardian.lastname}`.trim() }) : t('people.guardian.new')}
+      onSubmit={submit}
+      onClose={() => onDone()}
+      state={state}
+      active={guardian ? { id: ids.active, checked: form.active, onChange: (active) => setForm((current) => ({ ...current, active })) } : undefined}
+    >
+      <NameFields ids={ids} labels={labels} form={form} set={set} lastnameRequired={false} emailRequired />
+      <Field id={ids.phone} label={labels.phone}>
+      <input id={ids.phone} type="tel" maxLength={40} value={form.phone} onChange={set('phone')} />
+      </Field>
+    </DirectoryForm>
   );
 }
 
