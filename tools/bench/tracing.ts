@@ -28,9 +28,6 @@
 // frequent batches (256, 250 ms: spans die young instead of being promoted while they wait) at 100 %.
 // BENCH_TRACING_AB=bind compares, at 100 %, the two ways of binding an event emitter to a context
 // (TRACE_BIND_EMIT: each listener wrapped, as the SDK's manager does, or `emit` wrapped once).
-// BENCH_TRACING_AB=encode compares, at 100 %, the SDK's batch processor and serializer with spans written
-// to OTLP protobuf as they end and batched as bytes (TRACE_ENCODE_AT_END, libs/telemetry's encoding.ts), and
-// both with spans recorded but not exported at all (OTEL_TRACES_EXPORTER=none): what the export costs.
 // BENCH_TRACING_AB=parts takes a recorded event's cost apart (events part): 100 % as shipped, 100 % with
 // its spans recorded but not exported (OTEL_TRACES_EXPORTER=none), 100 % without the pg instrumentation's spans
 // (OTEL_NODE_DISABLED_INSTRUMENTATIONS=pg), and the SDK on with every trace sampled out (ratio 0).
@@ -98,13 +95,6 @@ const SETTINGS: Setting[] =
           { name: 'tracing off', ratio: null },
           { name: '100% 2048/5s', ratio: 1 },
           { name: '100% 256/250ms', ratio: 1, env: { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '256', OTEL_BSP_SCHEDULE_DELAY: '250' } },
-        ]
-      : AB === 'encode'
-      ? [
-          { name: 'tracing off', ratio: null },
-          { name: '100% SDK batch', ratio: 1, env: { TRACE_ENCODE_AT_END: 'false' } },
-          { name: '100% encoded at end', ratio: 1, env: { TRACE_ENCODE_AT_END: 'true' } },
-          { name: '100% unexported', ratio: 1, env: { OTEL_TRACES_EXPORTER: 'none' } },
         ]
       : AB === 'parts'
       ? [

@@ -12,8 +12,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace';
-import { EncodingSpanProcessor, sendingEncoded, type EncodedExporter } from './encoding.ts';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { EmitBindingContextManager } from './context.ts';
 import { onlyInRecordedTraces } from './recorded-only.ts';
 import { EdgeIdGenerator, expressOnlyInRecordedTraces, httpOnlyWhenRecorded } from './sampled-out.ts';
@@ -39,13 +38,7 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
   // used here (metrics stay Prometheus', logs pino's).
   // OTLP/HTTP in protobuf (the specification's default) or JSON: `OTEL_EXPORTER_OTLP_PROTOCOL`. Protobuf
   // costs the process about half the serializing of JSON and sends half the bytes (libs/telemetry README).
-  // Protobuf (the default): spans written as they end, batched as bytes (encoding.ts); http/json, or
-  // TRACE_ENCODE_AT_END=false: the SDK's batch processor and serializer.
-  const batch = batchOptionsFromEnv();
-  const processor = (): SpanProcessor =>
-    settings.protocol === 'http/protobuf' && settings.encodeAtEnd
-      ? new EncodingSpanProcessor(new DroppingExporter(sendingEncoded(new OtlpProtobufExporter()), settings.serviceName) as unknown as EncodedExporter, batch)
-      : new BatchSpanProcessor({ exporter: new DroppingExporter(settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter(), settings.serviceName), ...batch });
+  const exporter = new DroppingExporter(settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter(), settings.serviceName);
   if (settings.protocolWarning) warn(settings.protocolWarning);
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector] }))
@@ -66,7 +59,7 @@ export function startTelemetry(settings: TelemetrySettings = settingsFromEnv()):
     // The OTEL_BSP_* variables tune it; the queue's bound (8192 spans by default) is what keeps a
     // process whose collector is away from growing: spans beyond it are dropped, not queued.
     // OTEL_TRACES_EXPORTER=none: recorded spans end there (no batch, no export).
-    spanProcessors: settings.exporter === 'none' ? [] : [processor()],
+    spanProcessors: settings.exporter === 'none' ? [] : [new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() })],
   });
   context.setGlobalContextManager((settings.bindEmit ? new EmitBindingContextManager() : new AsyncLocalStorageContextManager()).enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));

@@ -39,11 +39,6 @@ export interface TelemetrySettings {
    * reads it: a comma-separated list of `http`, `express`, `pg`, `ioredis`); none by default.
    */
   disabledInstrumentations: string[];
-  /**
-   * OTLP protobuf spans written as they end and batched as bytes (`TRACE_ENCODE_AT_END`, default true;
-   * encoding.ts), or with `false` the SDK's batch processor and serializer (http/json always uses those).
-   */
-  encodeAtEnd: boolean;
 }
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
@@ -72,7 +67,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env, argv1 = pr
     protocol,
     bindEmit: env.TRACE_BIND_EMIT !== 'false',
     exporter: (env.OTEL_TRACES_EXPORTER ?? '').trim().toLowerCase() === 'none' ? 'none' : 'otlp',
-    encodeAtEnd: env.TRACE_ENCODE_AT_END !== 'false',
     disabledInstrumentations: (env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim().toLowerCase().replace(/^@opentelemetry\/instrumentation-/, '')).filter(Boolean),
     ...(asked !== protocol ? { protocolWarning: `OTLP protocol "${asked}" is not supported here (http/protobuf or http/json): exporting as http/protobuf` } : {}),
   };

@@ -32,13 +32,13 @@ describe('samplerFromEnv', () => {
 
 describe('settingsFromEnv', () => {
   test('tracing is off with no OTLP endpoint, or when OTEL_SDK_DISABLED is true', () => {
-    expect(settingsFromEnv({}, '/repo/apps/academic/src/main.ts')).toEqual({ serviceName: 'academic', endpoint: null, version: undefined, commit: undefined, edge: false, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true, exporter: 'otlp', encodeAtEnd: true, disabledInstrumentations: [] });
+    expect(settingsFromEnv({}, '/repo/apps/academic/src/main.ts')).toEqual({ serviceName: 'academic', endpoint: null, version: undefined, commit: undefined, edge: false, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true, exporter: 'otlp', disabledInstrumentations: [] });
     expect(settingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }, '/repo/apps/academic/src/main.ts').endpoint).toBeNull();
   });
 
   test('the gateway is the edge; the service name, version and commit come from the environment', () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', SERVICE: 'gateway', SERVICE_VERSION: '1.1.1', GIT_COMMIT: 'abc123' };
-    expect(settingsFromEnv(env, '/app/dist/main.js')).toEqual({ serviceName: 'gateway', endpoint: 'http://127.0.0.1:4318', version: '1.1.1', commit: 'abc123', edge: true, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true, exporter: 'otlp', encodeAtEnd: true, disabledInstrumentations: [] });
+    expect(settingsFromEnv(env, '/app/dist/main.js')).toEqual({ serviceName: 'gateway', endpoint: 'http://127.0.0.1:4318', version: '1.1.1', commit: 'abc123', edge: true, esmHook: true, express: false, protocol: 'http/protobuf', bindEmit: true, exporter: 'otlp', disabledInstrumentations: [] });
     expect(settingsFromEnv({ ...env, TRACE_ESM_HOOK: 'false' }, '/app/dist/main.js').esmHook).toBe(false);
     expect(settingsFromEnv({ ...env, TRACE_BIND_EMIT: 'false' }, '/app/dist/main.js').bindEmit).toBe(false);
   });
