@@ -20,6 +20,8 @@ export async function createMessagingDb(prefix: string): Promise<TestDb> {
   const url = await createTestDatabase(prefix);
   const orm = await createOrm({ clientUrl: url, entities: messagingEntities, migrations: [], poolMax: 20 });
   await orm.schema.create();
+  // The claim's index, as each service's migration `…_outbox_unpublished_index` creates it (not an entity's: declared by hand).
+  await orm.em.getConnection().execute(`create index "outbox_unpublished_index" on "outbox" ("id") where "published_at" is null`);
   await orm.em.getConnection().execute(
     `create table handler_effects (id bigserial primary key, event_id uuid not null, consumer text not null, pid int not null default pg_backend_pid(), done_at timestamptz not null default clock_timestamp())`,
   );

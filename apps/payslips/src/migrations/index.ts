@@ -5,5 +5,6 @@ import { Migration20261127130000_duplicate_files } from './Migration202611271300
 import { Migration20261127180000_replica_employee_tax_id_digest } from './Migration20261127180000_replica_employee_tax_id_digest.ts';
 import { Migration20261127190500_privacy_answers } from './Migration20261127190500_privacy_answers.ts';
 import { Migration20261127191000_payslips_restricted } from './Migration20261127191000_payslips_restricted.ts';
+import { Migration20261128170000_outbox_unpublished_index } from './Migration20261128170000_outbox_unpublished_index.ts';
 
-export const migrations = [Migration20261125145140_initial, Migration20261127120000_outbox_trace_context, Migration20261127130000_duplicate_files, Migration20261127180000_replica_employee_tax_id_digest, Migration20261127190500_privacy_answers, Migration20261127191000_payslips_restricted];
+export const migrations = [Migration20261125145140_initial, Migration20261127120000_outbox_trace_context, Migration20261127130000_duplicate_files, Migration20261127180000_replica_employee_tax_id_digest, Migration20261127190500_privacy_answers, Migration20261127191000_payslips_restricted, Migration20261128170000_outbox_unpublished_index];
