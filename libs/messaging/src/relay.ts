@@ -141,8 +141,7 @@ async function claimDueRows(run: Run, leaseMs: number, batchSize: number): Promi
   const result = await run<ClaimedRow & { snapshot: string }>(
     `with claimed as (
        update outbox o set available_at = now() + $1 * interval '1 millisecond'
-       from (select id from outbox where published_at is null and available_at <= (select clock_timestamp()) order by id limit $2 for update skip locked) due
-       where o.id = due.id
+       where o.id = any(array(select id from outbox where published_at is null and available_at <= (select clock_timestamp()) order by id limit $2 for update skip locked))
        returning o.id, o.envelope, o.trace_context, o.created_at)
      select claimed.*, s.snapshot from (select pg_current_snapshot()::text as snapshot) s left join claimed on true`,
     [leaseMs, batchSize],
