@@ -1,4 +1,4 @@
-import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Express, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { requireApiKey, requireAuth, requireRole, type TokenVerifier } from '@academy/auth';
 import { NoQuery, matchRoute, type RouteDeclaration } from '@academy/contracts';
@@ -75,66 +75,16 @@ export function routeBinder(target: Express | Router, ctx: { verifier: TokenVeri
     });
     if (bindOptions.keyInStatement) declareKeyInStatement(target, route.method, expressPath(route.path));
     if (request.bodyContentType === 'multipart/form-data' || request.bodies?.['multipart/form-data']) declareStreamedBody(target, route.method, expressPath(route.path));
-    familyLayers(target, family.prefix, route.method, expressPath(route.path))[route.method](expressPath(route.path), ...chain);
+    (target as Router)[route.method](expressPath(route.path), ...chain);
     if (bindOptions.paramLeftOut && bindOptions.invalidParams) {
       const leftOut = /^(.*)\/\{(\w+)\}$/.exec(route.path);
       if (!leftOut) throw new Error(`${route.method.toUpperCase()} ${route.path}: paramLeftOut needs a path ending in a parameter`);
       const invalid = bindOptions.invalidParams;
-      familyLayers(target, family.prefix, route.method, expressPath(leftOut[1]!))[route.method](expressPath(leftOut[1]!), ...chain.slice(0, -1 - (bindOptions.guards?.length ?? 0)), () => {
+      (target as Router)[route.method](expressPath(leftOut[1]!), ...chain.slice(0, -1 - (bindOptions.guards?.length ?? 0)), () => {
         throw invalid([`${leftOut[2]}: required`]);
       });
     }
   };
-}
-
-/** A router of consecutive routes of one family, mounted on its parent behind one test of the family's prefix. */
-interface FamilyGroup {
-  prefix: string;
-  /** The parent's layer of the group: routes join the group only while it is the parent's last layer. */
-  layer: unknown;
-  router: Router;
-}
-
-type RouterLike = Router & { stack: unknown[]; caseSensitive?: boolean; strict?: boolean };
-
-/** The group each parent router is filling, by the parent's router. */
-const openGroups = new WeakMap<object, FamilyGroup>();
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * Where a route's layer goes (issue 32): Express walks an app's layers one by one, testing each route's
- * pattern against the path, so a request to academic's blocks walked some sixty route layers of the
- * families mounted before them. Consecutive routes of one family go into a router of their own, mounted
- * as one layer that passes the request to it only when the path is the family's prefix or under it
- * (case-insensitive unless the app routes case-sensitively, as the routes match). The routes keep their
- * full paths and their order, and a request walks a layer a family before its own, then its family's
- * routes as before. It is the same routing: a route whose path starts with its family's prefix matches
- * no path outside it (its pattern begins with that literal text), and a path outside it went past all
- * of the family's routes before too. So the router is the same otherwise: `req.url`, `req.path`,
- * `req.baseUrl` and `req.route` are as they were, an error goes on to the app's error handler, a path
- * none of them answers goes on to the layers after them. What differs: an OPTIONS request skips the
- * group (no route declares OPTIONS, and the app's 404 answered it before: a nested router would answer
- * its own `Allow`), and a handler's `next('router')` leaves the group, not the app's router (none calls it).
- * A route outside its family's prefix, an OPTIONS route, or one mounted after another layer (`app.use`)
- * was added to the parent goes where it went before, or starts a new group.
- */
-function familyLayers(target: Express | Router, prefix: string | undefined, method: string, path: string): Router {
-  const parent = ((target as Express).router ?? target) as RouterLike;
-  const sensitive = parent.caseSensitive === true;
-  const folded = (text: string) => (sensitive ? text : text.toLowerCase());
-  const within = prefix !== undefined && prefix.length > 1 && (folded(path) === folded(prefix) || folded(path).startsWith(`${folded(prefix)}/`));
-  if (!within || method === 'options') return target as Router;
-  const open = openGroups.get(parent);
-  if (open && open.prefix === prefix && parent.stack.at(-1) === open.layer) return open.router;
-  const router = express.Router({ caseSensitive: sensitive, strict: parent.strict === true });
-  const pattern = new RegExp(`^${escapeRegExp(prefix)}(?:/|$)`, sensitive ? '' : 'i');
-  // `stack`: the group's routes, where a walk of the app's layers finds them (`mountedRoutes` of @academy/testing).
-  const group: RequestHandler & { stack?: unknown[] } = (req, res, next) => (req.method !== 'OPTIONS' && pattern.test(req.path) ? router(req, res, next) : next());
-  group.stack = (router as RouterLike).stack;
-  target.use(group);
-  openGroups.set(parent, { prefix, layer: parent.stack.at(-1), router });
-  return router;
 }
 
 const isJson = (contentType: string | undefined) => contentType === undefined || contentType === 'application/json';

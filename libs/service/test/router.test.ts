@@ -1,12 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import express from 'express';
-import { pino } from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
 import type { TokenVerifier } from '@academy/auth';
 import { contract, jsonContent, routeFamily } from '@academy/contracts';
-import { createHttpApp, createMetrics, type Logger } from '@academy/kit';
-import { mountedRoutes } from '@academy/testing/routes-docs';
+import type { Logger } from '@academy/kit';
 import { implementFor, mountImplementations } from '../src/index.ts';
 
 const family = routeFamily({ prefix: '/router-test', service: 'hours-bank', access: 'public', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['Router test'] });
@@ -67,33 +65,5 @@ describe('the typed router (implement, mountImplementations)', () => {
     const handlers = { greet: async () => ({ status: 201 as const, body: { greeting: 'hi' } }) };
     expect(() => implement(contract({ greet: greetRoute, forgotten: forgottenRoute }), handlers as never)).toThrow('no handler for route forgotten');
     expect(() => implement(contract({}), handlers as never)).toThrow('handlers for routes the contract does not declare: greet');
-  });
-
-  test("consecutive routes of a family are one layer of the app, tried only for a path under the family's prefix, and route as before", async () => {
-    const otherFamily = routeFamily({ prefix: '/router-other', service: 'hours-bank', access: 'public', errorStyle: 'default', unauthorizedMessage: 'Unauthorized', tags: ['Router test'] });
-    const echoRoute = otherFamily.route({ method: 'get', path: '/router-other/{name}', summary: 'echo', request: { params: z.object({ name: z.string() }) }, responses: { 200: jsonContent(z.object({ echo: z.string() }), 'Echoed') } });
-    const echoes = implement(contract({ echo: echoRoute }), { echo: async ({ params }) => ({ status: 200, body: { echo: params.name } }) });
-    const metrics = createMetrics('router-test');
-    const app = createHttpApp({ logger: pino({ level: 'silent' }), metrics, readiness: [], routes: (express) => mountImplementations(express, ctx, [greetings, renames, echoes]) });
-    const layers = () => (app as unknown as { router: { stack: { route?: unknown; handle: { stack?: unknown[] } }[] } }).router.stack;
-    const groups = layers().filter((layer) => Array.isArray(layer.handle.stack));
-    // Three routes, two families: two layers of the app, none of them a route of its own.
-    expect(groups.map((layer) => layer.handle.stack!.length)).toEqual([2, 1]);
-    expect(layers().filter((layer) => layer.route !== undefined).map((layer) => (layer.route as { path: string }).path)).toEqual(['/healthz', '/readyz', '/metrics']);
-    // The routes as a walk of the app finds them (the routes-docs check of every service).
-    expect(mountedRoutes(app)).toEqual(['GET /router-other/{name}', 'GET /router-test/{name}', 'POST /router-test/{name}']);
-    // As Express matched them: any case, a trailing slash; a path beside the prefix, or under it with no route, the app's 404.
-    expect((await request(app).get('/router-test/ana')).body).toEqual({ greeting: 'hello ana' });
-    expect((await request(app).get('/ROUTER-TEST/ana/')).body).toEqual({ greeting: 'hello ana' });
-    expect((await request(app).post('/router-test/ana')).body).toEqual({ renamed: 'ana!' });
-    expect((await request(app).get('/router-other/eva')).body).toEqual({ echo: 'eva' });
-    expect((await request(app).get('/router-testx/ana')).body.code).toBe('ROUTE_NOT_FOUND');
-    expect((await request(app).get('/router-test/ana/more')).body.code).toBe('ROUTE_NOT_FOUND');
-    expect((await request(app).delete('/router-test/ana')).body.code).toBe('ROUTE_NOT_FOUND');
-    expect((await request(app).options('/router-test/ana')).body.code).toBe('ROUTE_NOT_FOUND');
-    // The HTTP metrics name the route's pattern, as before.
-    const scraped = await metrics.registry.getSingleMetricAsString('http_requests_total');
-    expect(scraped).toContain('method="GET",route="/router-test/:name",status="201"');
-    expect(scraped).toContain('method="GET",route="/router-other/:name",status="200"');
   });
 });
