@@ -8,6 +8,7 @@ import { formatDateTime, formatNumber } from '../../format';
 import { errorText } from '../../i18n';
 import { Failure, Loading } from '../../ui';
 import './i18n';
+import { Field, FilterSelect } from './parts';
 import { useView, ViewTabs } from './view-tabs';
 
 type ReviewItem = paths['/api/v2/blocks/review']['post']['requestBody']['content']['application/json']['items'][number];
@@ -52,37 +53,19 @@ export default function ReviewPage() {
       <section aria-labelledby="review-filters" className="filters">
         <h2 id="review-filters">{t('review.filters.heading')}</h2>
         <div className="filter-grid">
-          <div>
-            <label htmlFor="filter-subject">{t('review.filters.subject')}</label>
-            <select id="filter-subject" value={filters.subjectId} onChange={set('subjectId')}>
-              <option value="">{t('review.filters.all')}</option>
-              {subjects.data?.map((subject) => (
-                <option key={subject.id} value={subject.id}>
-                  {subject.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="filter-teacher">{t('review.filters.teacher')}</label>
-            <select id="filter-teacher" value={filters.employeeId} onChange={set('employeeId')}>
-              <option value="">{t('review.filters.all')}</option>
-              {employees.data
-                ?.filter((employee) => employee.kind === 'teacher')
-                .map((employee) => (
-                  <option key={employee.id} value={employee.id}>
-                    {employee.name} {employee.lastname}
-                  </option>
-                ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="filter-student">{t('review.filters.student')}</label>
+          <FilterSelect id="filter-subject" label={t('review.filters.subject')} value={filters.subjectId} onChange={set('subjectId')} options={subjects.data?.map((subject) => ({ value: subject.id, text: subject.name }))} />
+          <FilterSelect
+            id="filter-teacher"
+            label={t('review.filters.teacher')}
+            value={filters.employeeId}
+            onChange={set('employeeId')}
+            options={employees.data?.filter((employee) => employee.kind === 'teacher').map((employee) => ({ value: employee.id, text: `${employee.name} ${employee.lastname}` }))}
+          />
+          <Field id="filter-student" label={t('review.filters.student')}>
             <input id="filter-student" type="text" value={filters.student} onChange={set('student')} />
-          </div>
+          </Field>
           {view === 'completed' && (
-            <div>
-              <label htmlFor="filter-course">{t('review.filters.course')}</label>
+            <Field id="filter-course" label={t('review.filters.course')}>
               <select id="filter-course" value={filters.schoolCourseId} onChange={set('schoolCourseId')}>
                 <option value="">{t('review.filters.latest')}</option>
                 {courses.data?.map((course) => (
@@ -91,7 +74,7 @@ export default function ReviewPage() {
                   </option>
                 ))}
               </select>
-            </div>
+            </Field>
           )}
         </div>
       </section>
