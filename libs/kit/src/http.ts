@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
 import { ZodError } from 'zod';
 import { buildInfo } from './build-info.ts';
 import { AppError, RecordedAnswer } from './errors.ts';
@@ -40,39 +41,32 @@ export function requestId(req: IncomingMessage): string {
   return (req as IncomingMessage & { id: string }).id;
 }
 
-declare module 'node:http' {
-  interface IncomingMessage {
-    /** The request's logger: every line it writes carries the request (`req`: id, method, url, address, user agent). */
-    log: Logger;
-  }
-}
-
-/** What every line of a request's logger and its access line say of the request. */
-interface RequestFields {
-  id: string;
-  method: string | undefined;
-  url: string | undefined;
-  remoteAddress: string | undefined;
-  userAgent: string | undefined;
-}
-
-/** The access line's level: 5xx (or a failed answer) error, 4xx warn, the rest info. */
-const accessLevel = (status: number, error: unknown) => (error || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');
-
 /**
  * The front of every request, on plain Node objects: the request id (a client's well-formed
- * `x-request-id` kept, otherwise a new one, echoed back and passed on), the access log (one line
- * when the answer is sent or the request ends without one, `req.log` for the request's own lines),
- * and the HTTP metrics, labelled by `route(req)` when the response finishes.
+ * `x-request-id` kept, otherwise a new one, echoed back and passed on), the access log (pino-http,
+ * `req.log`), and the HTTP metrics, labelled by `route(req)` when the response finishes.
  * `createHttpApp` mounts it first; the gateway runs it on the requests it proxies without Express.
- *
- * The access line is pino-http's line, written here (issue 32): pino-http built a child logger per
- * request, its bindings serialized and redacted whatever the level, and four listeners; most requests
- * never log through it, and at `LOG_LEVEL` warn or above their access line is not written either. The
- * request's fields are taken when it arrives (as pino-http took them), `req.log` is made the first
- * time something logs through it, and the access line is built only when its level is enabled.
  */
 export function requestFront(logger: Logger, metrics: Metrics, route: (req: IncomingMessage) => string): (req: IncomingMessage, res: ServerResponse) => void {
+  const accessLog = pinoHttp({
+    logger,
+    // What an access line needs, not every header: pino-http binds the serialized request to a child
+    // logger on every request, whatever the level, so a lean one is cheaper and keeps cookies and
+    // tokens out of the logs by construction.
+    serializers: {
+      req: (req: { id: string; method: string; url: string; remoteAddress?: string; headers: Record<string, unknown> }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+        remoteAddress: req.remoteAddress,
+        userAgent: req.headers['user-agent'],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    genReqId: (req) => requestId(req),
+    autoLogging: { ignore: (req) => OPERATIONAL_PATHS.includes(req.url ?? '') },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+  });
   return (req, res) => {
     const incoming = req.headers[REQUEST_ID_HEADER];
     const id = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
@@ -82,41 +76,8 @@ export function requestFront(logger: Logger, metrics: Metrics, route: (req: Inco
     // The request's span (the http instrumentation's) carries the request id: `npm run trace -- <id>` finds it.
     const span = currentSpan();
     span?.setAttribute('academy.request_id', id);
-    const started = Date.now();
-    // What an access line needs, not every header: no cookie or token in a log by construction.
-    const fields: RequestFields = {
-      id,
-      method: req.method,
-      url: (req as IncomingMessage & { originalUrl?: string }).originalUrl || req.url,
-      remoteAddress: req.socket?.remoteAddress,
-      userAgent: req.headers['user-agent'],
-    };
-    let requestLog: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => (requestLog ??= logger.child({ req: fields })),
-      set: (value: Logger) => void (requestLog = value),
-    });
+    accessLog(req, res);
     const end = metrics.httpDuration.startTimer();
-    const logged = !OPERATIONAL_PATHS.includes(req.url ?? '');
-    // Once: when the answer is sent (`finish`), or the request ends without one (`close`), or the answer fails.
-    const complete = (error?: Error) => {
-      res.removeListener('close', complete);
-      res.removeListener('finish', complete);
-      res.removeListener('error', complete);
-      const failed = error ?? (res.statusCode >= 500 ? new Error(`failed with status code ${res.statusCode}`) : undefined);
-      const level = accessLevel(res.statusCode, error);
-      if (!logger.isLevelEnabled(level)) return;
-      // The request's fields as `req.log`'s lines carry them: its binding once made, else in the line.
-      const line = { ...(requestLog ? {} : { req: fields }), res: { statusCode: res.headersSent ? res.statusCode : null }, responseTime: Date.now() - started, ...(failed ? { err: failed } : {}) };
-      (requestLog ?? logger)[level](line, failed ? 'request errored' : !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
-    };
-    if (logged) {
-      res.on('close', complete);
-      res.on('finish', complete);
-    }
-    res.on('error', complete);
     res.once('finish', () => {
       const labels = { method: req.method ?? '', route: route(req), status: String(res.statusCode) };
       span?.updateName(`${labels.method} ${labels.route}`);
