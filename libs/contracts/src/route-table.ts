@@ -45,6 +45,11 @@ export const ROUTE_FAMILIES: DeclaredFamily[] = [
  */
 export const ROUTES: RouteRule[] = ROUTE_FAMILIES.flatMap(gatewayRules);
 
+/**
+ * The first rule whose prefix is the path or a whole segment prefix of it (`/api/v2/blocks` matches
+ * `/api/v2/blocks` and `/api/v2/blocks/1`, not `/api/v2/blocksx`). Called on every request by the gateway
+ * and every service, so it builds no string (`${prefix}/` per rule was 2–5 µs a call: bench README).
+ */
 export function matchRoute(path: string, routes: RouteRule[] = ROUTES): RouteRule | undefined {
-  return routes.find((rule) => path === rule.prefix || path.startsWith(`${rule.prefix}/`));
+  return routes.find(({ prefix }) => path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47 /* '/' */));
 }

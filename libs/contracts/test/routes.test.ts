@@ -19,6 +19,15 @@ describe('route declarations', () => {
     expect(matchRoute('/api/v2/things/7', rules)?.access).toBe('bearer');
   });
 
+  test('a prefix matches the path itself and whole segments under it, never a longer segment', () => {
+    const rules = gatewayRules(family());
+    expect(matchRoute('/api/v2/things', rules)?.prefix).toBe('/api/v2/things');
+    expect(matchRoute('/api/v2/things/7/x', rules)?.prefix).toBe('/api/v2/things');
+    expect(matchRoute('/api/v2/thingsx', rules)).toBeUndefined();
+    expect(matchRoute('/api/v2/thing', rules)).toBeUndefined();
+    expect(matchRoute('/api/v2/things-7', rules)).toBeUndefined();
+  });
+
   test('a route with its own access under a path parameter is refused (the gateway matches prefixes)', () => {
     const things = family();
     things.route({ method: 'post', path: '/api/v2/things/{id}/open', summary: 'Open', access: 'public', responses: {} });
