@@ -80,7 +80,7 @@ test('selecting a block renders its row again and no other: the queue is not ren
 
   await resetRowRenders(page);
   await boxes.nth(1).check();
-  await expect(page.getByRole('heading', { name: '1 seleccionados' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '1 seleccionado' })).toBeVisible();
   expect(await rowRenders(page)).toEqual({ rendered: 1, mounted: 0 });
   // Typing the bulk reason renders no row either; unselecting renders that row once more.
   await page.getByLabel('Motivo del rechazo', { exact: true }).fill('Falta la firma');

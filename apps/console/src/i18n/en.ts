@@ -18,7 +18,8 @@ export const en: Resources = {
     states: { taken: 'Taken', takenAt: 'Taken at {{time}}', missing: 'Not taken', notYet: 'Not yet' },
     incidents: "Today's incidents",
     noIncidents: 'No incident today.',
-    students: '{{count}} students',
+    students_one: '{{count}} student',
+    students_other: '{{count}} students',
   },
   attendance: {
     heading: 'Attendance',

@@ -16,7 +16,8 @@ export const es = {
     states: { taken: 'Lista pasada', takenAt: 'Lista pasada a las {{time}}', missing: 'Sin pasar lista', notYet: 'Aún no' },
     incidents: 'Incidencias de hoy',
     noIncidents: 'Ninguna incidencia hoy.',
-    students: '{{count}} alumnos',
+    students_one: '{{count}} alumno',
+    students_other: '{{count}} alumnos',
   },
   attendance: {
     heading: 'Asistencia',
